@@ -1,0 +1,230 @@
+//! Hedged requests on idle replicas (seed 000/001 §2, Dean & Barroso).
+//!
+//! Send to one replica; if nothing has come back by the delay `d`, send the same request to a
+//! second replica and take whichever answers first, cancelling the other:
+//! `completion = min(first, d + second)`. Replicas are idle, so a duplicate slows nobody down;
+//! [`crate::theory::hedged_survival`] gives the exact answer, `S(t) · S(t − d)`.
+//!
+//! `d` is the service time's `delay_quantile` (default 0.95), measured on the calibration stream
+//! — a separate sequence of draws from the requests the experiment reports on.
+//!
+//! Costs, as reported:
+//! - **extra requests**: the fraction of requests that fired a backup;
+//! - **extra work**: the service time the backups consumed until they answered or were
+//!   cancelled, `Σ min(second, first − d)` over requests that fired, divided by the primaries'
+//!   full service time `Σ first`. A primary stuck in a slow mode is not work that cancelling it
+//!   gives back (it is already committed), so the denominator keeps it whole.
+
+use crate::address::{RequestKey, SampleStream, Stream};
+use crate::error::{ParamError, check_count, check_open};
+use crate::histogram::Histogram;
+use crate::service::{ServiceModel, ServiceSampler};
+use crate::tail_run::shared_bins;
+use crate::theory;
+
+/// Calibration draws behind the hedge delay.
+pub const DELAY_CALIBRATION_DRAWS: usize = 1 << 18;
+
+/// One request of the experiment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IdleHedgeOutcome {
+    /// The primary's service time (ms): the latency without a hedge.
+    pub first_ms: f64,
+    /// When the request completed with the hedge (ms).
+    pub completion_ms: f64,
+    /// True when the backup was sent.
+    pub fired: bool,
+    /// Service time the backup consumed before it answered or was cancelled (ms).
+    pub backup_work_ms: f64,
+}
+
+/// Latency percentiles (ms).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Percentiles {
+    /// Median (ms).
+    pub p50: f64,
+    /// 99th percentile (ms).
+    pub p99: f64,
+    /// 99.9th percentile (ms).
+    pub p999: f64,
+}
+
+impl Percentiles {
+    pub(crate) fn of(h: &Histogram) -> Self {
+        let bins = shared_bins();
+        Percentiles {
+            p50: h.percentile(bins, 0.5),
+            p99: h.percentile(bins, 0.99),
+            p999: h.percentile(bins, 0.999),
+        }
+    }
+}
+
+/// The experiment's result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IdleHedgeResult {
+    /// Requests simulated.
+    pub requests: u64,
+    /// The quantile level (0..1) the delay was set at.
+    pub delay_quantile: f64,
+    /// The hedge delay (ms).
+    pub delay_ms: f64,
+    /// Without the hedge.
+    pub before: Percentiles,
+    /// With the hedge.
+    pub after: Percentiles,
+    /// Closed-form p99.9 (ms) without the hedge.
+    pub theory_p999_before: f64,
+    /// Closed-form p99.9 (ms) with the hedge, from `S(t) · S(t − d)` at the same delay.
+    pub theory_p999_after: f64,
+    /// Fraction (0..1) of requests that fired a backup.
+    pub extra_requests: f64,
+    /// Backup service time over primary service time (fraction; definition in the module doc).
+    pub extra_work: f64,
+}
+
+/// A prepared idle-replica hedging experiment.
+#[derive(Debug, Clone)]
+pub struct IdleHedge {
+    sampler: ServiceSampler,
+    seed: u64,
+    delay_quantile: f64,
+    delay_ms: f64,
+}
+
+impl IdleHedge {
+    /// Prepares the experiment: `delay_quantile` in (0, 1), calibrated under `seed`.
+    pub fn new(model: ServiceModel, delay_quantile: f64, seed: u64) -> Result<Self, ParamError> {
+        check_open(
+            "delayQ",
+            delay_quantile,
+            0.0,
+            1.0,
+            "a quantile level in (0, 1)",
+        )?;
+        let sampler = ServiceSampler::new(model);
+        let mut draws: Vec<f64> = (0..DELAY_CALIBRATION_DRAWS as u64)
+            .map(|j| {
+                sampler
+                    .sample(SampleStream::at(
+                        seed,
+                        Stream::IdleHedgeCalibration,
+                        j,
+                        0,
+                        0,
+                    ))
+                    .ms
+            })
+            .collect();
+        draws.sort_unstable_by(f64::total_cmp);
+        let rank = delay_quantile * (draws.len() - 1) as f64;
+        let (lo, f) = (rank.floor() as usize, rank - rank.floor());
+        let delay_ms = draws[lo] + f * (draws[(lo + 1).min(draws.len() - 1)] - draws[lo]);
+        Ok(IdleHedge {
+            sampler,
+            seed,
+            delay_quantile,
+            delay_ms,
+        })
+    }
+
+    /// The calibrated delay (ms).
+    pub fn delay_ms(&self) -> f64 {
+        self.delay_ms
+    }
+
+    /// The quantile level the delay was set at.
+    pub fn delay_quantile(&self) -> f64 {
+        self.delay_quantile
+    }
+
+    /// The service model.
+    pub fn model(&self) -> &ServiceModel {
+        self.sampler.model()
+    }
+
+    /// Request `k`: primary on replica 0 (attempt 0), backup on replica 1 (attempt 1).
+    #[inline]
+    pub fn request_at(&self, k: u64) -> IdleHedgeOutcome {
+        let key = RequestKey::new(self.seed, Stream::IdleHedge, k);
+        let first = self.sampler.sample(key.sample(0, 0)).ms;
+        if first <= self.delay_ms {
+            return IdleHedgeOutcome {
+                first_ms: first,
+                completion_ms: first,
+                fired: false,
+                backup_work_ms: 0.0,
+            };
+        }
+        let second = self.sampler.sample(key.sample(0, 1)).ms;
+        IdleHedgeOutcome {
+            first_ms: first,
+            completion_ms: first.min(self.delay_ms + second),
+            fired: true,
+            backup_work_ms: second.min(first - self.delay_ms),
+        }
+    }
+
+    /// Runs requests `0..requests` (1..=10^9) and summarises them beside the closed forms.
+    pub fn run(&self, requests: u64) -> Result<IdleHedgeResult, ParamError> {
+        check_count(
+            "requests",
+            requests,
+            1,
+            1_000_000_000,
+            "an integer in 1..=1e9",
+        )?;
+        let bins = shared_bins();
+        let (mut before, mut after) = (Histogram::new(), Histogram::new());
+        let (mut fired, mut backup, mut primary) = (0u64, 0.0, 0.0);
+        for k in 0..requests {
+            let o = self.request_at(k);
+            before.record(bins, o.first_ms);
+            after.record(bins, o.completion_ms);
+            fired += u64::from(o.fired);
+            backup += o.backup_work_ms;
+            primary += o.first_ms;
+        }
+        let model = *self.model();
+        Ok(IdleHedgeResult {
+            requests,
+            delay_quantile: self.delay_quantile,
+            delay_ms: self.delay_ms,
+            before: Percentiles::of(&before),
+            after: Percentiles::of(&after),
+            theory_p999_before: model.quantile(0.999),
+            theory_p999_after: theory::hedged_quantile(|t| model.survival(t), self.delay_ms, 0.999),
+            extra_requests: fired as f64 / requests as f64,
+            extra_work: backup / primary,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completion_is_the_first_answer() {
+        let h = IdleHedge::new(ServiceModel::default(), 0.95, 5).unwrap();
+        let d = h.delay_ms();
+        for k in 0..5000 {
+            let o = h.request_at(k);
+            assert!(o.completion_ms <= o.first_ms);
+            assert_eq!(o.fired, o.first_ms > d);
+            if o.fired {
+                assert!(o.completion_ms > d);
+                assert!(o.backup_work_ms > 0.0 && o.backup_work_ms <= o.first_ms - d);
+            } else {
+                assert_eq!(o.backup_work_ms, 0.0);
+            }
+        }
+        assert_eq!(
+            IdleHedge::new(ServiceModel::default(), 0.0, 5)
+                .unwrap_err()
+                .param(),
+            "delayQ"
+        );
+        assert_eq!(h.run(0).unwrap_err().param(), "requests");
+    }
+}

@@ -1,0 +1,188 @@
+//! The headline table: every experiment's simulated value beside its closed form and the figure
+//! the seed documents quote. `tail-lab report` prints it; the wasm API reproduces it.
+
+use crate::error::{ParamError, check_count};
+use crate::hedge_idle::{IdleHedge, IdleHedgeResult};
+use crate::mitigation::Mitigation;
+use crate::profile::ProfileId;
+use crate::request::TailConfig;
+use crate::service::ServiceModel;
+use crate::tail_run::{HedgeCost, TailRun};
+use crate::{fanout, theory};
+
+/// Parent requests per experiment unless asked otherwise.
+pub const DEFAULT_REQUESTS: u64 = 200_000;
+/// Fan-out of the Tail section (seed 002).
+pub const TAIL_FANOUT: u32 = 100;
+
+/// Figures the seed documents quote, for display beside the simulation.
+pub mod seed_figures {
+    /// `slowShare(0.01, 100)` (seed 001).
+    pub const SLOW_SHARE: f64 = 0.634;
+    /// Idle hedge at p95: p99.9 before and after (ms), extra requests and work (seed 000).
+    pub const IDLE_P999_BEFORE: f64 = 1555.0;
+    /// See [`IDLE_P999_BEFORE`].
+    pub const IDLE_P999_AFTER: f64 = 34.0;
+    /// See [`IDLE_P999_BEFORE`].
+    pub const IDLE_EXTRA_REQUESTS: f64 = 0.047;
+    /// See [`IDLE_P999_BEFORE`].
+    pub const IDLE_EXTRA_WORK: f64 = 0.015;
+    /// Seed 002, fan-out 100, default profile (ms).
+    pub const LEAF_P99: f64 = 12.0;
+    /// See [`LEAF_P99`].
+    pub const PARENT_P99: f64 = 310.0;
+    /// See [`LEAF_P99`].
+    pub const HEDGE_PARENT_P99: f64 = 18.0;
+    /// See [`LEAF_P99`].
+    pub const DROP1_PARENT_P99: f64 = 143.0;
+    /// See [`LEAF_P99`].
+    pub const DROP5_PARENT_P99: f64 = 10.0;
+    /// GC pause profile, parent p99 without and with the hedge (ms).
+    pub const GC_PARENT_P99: f64 = 816.0;
+    /// See [`GC_PARENT_P99`].
+    pub const GC_HEDGE_PARENT_P99: f64 = 11.0;
+    /// Tight profile, leaf and parent p99 (ms).
+    pub const TIGHT_LEAF_P99: f64 = 7.0;
+    /// See [`TIGHT_LEAF_P99`].
+    pub const TIGHT_PARENT_P99: f64 = 10.0;
+}
+
+/// Section 1: fan-out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FanoutSection {
+    /// Per-leaf slow probability (fraction).
+    pub p: f64,
+    /// Fan-out.
+    pub n: u32,
+    /// Simulated share of slow parents (fraction).
+    pub sim: f64,
+    /// `1 − (1 − p)^n`.
+    pub theory: f64,
+}
+
+/// The Tail piece at fan-out 100 (all times in ms).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TailSection {
+    /// Fan-out.
+    pub n: u32,
+    /// Default profile, no fix: leaf p99.
+    pub leaf_p99: f64,
+    /// Parent median.
+    pub parent_p50: f64,
+    /// Parent p99.
+    pub parent_p99: f64,
+    /// The leaf level `0.5^(1/n)` the parent median sits at (fraction).
+    pub parent_p50_leaf_level: f64,
+    /// The leaf level `0.99^(1/n)` the parent p99 sits at (fraction).
+    pub parent_p99_leaf_level: f64,
+    /// Parent median predicted by `F(t)^n` on the measured leaf quantiles.
+    pub theory_parent_p50: f64,
+    /// Parent p99 predicted by `F(t)^n` on the measured leaf quantiles.
+    pub theory_parent_p99: f64,
+    /// Parent p99 with a hedge after the leaf p95.
+    pub hedge_parent_p99: f64,
+    /// What that hedge cost.
+    pub hedge_cost: HedgeCost,
+    /// Parent p99 answering without the slowest 1%.
+    pub drop1_parent_p99: f64,
+    /// Parent p99 answering without the slowest 5%.
+    pub drop5_parent_p99: f64,
+    /// GC pause profile, parent p99.
+    pub gc_parent_p99: f64,
+    /// GC pause profile with the p95 hedge, parent p99.
+    pub gc_hedge_parent_p99: f64,
+    /// Tight profile, leaf p99.
+    pub tight_leaf_p99: f64,
+    /// Tight profile, parent p99.
+    pub tight_parent_p99: f64,
+    /// Fan-out at which the parent median reaches the leaf p99.
+    pub crossover_n: u32,
+}
+
+/// Everything `tail-lab report` shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Report {
+    /// The seed every experiment ran under.
+    pub seed: u64,
+    /// Requests per experiment.
+    pub requests: u64,
+    /// Fan-out.
+    pub fanout: FanoutSection,
+    /// Hedging on idle replicas.
+    pub hedge_idle: IdleHedgeResult,
+    /// The Tail piece.
+    pub tail: TailSection,
+}
+
+/// Runs one Tail configuration at fan-out 100 for `requests` requests.
+pub fn tail_run(
+    profile: ProfileId,
+    fix: &str,
+    seed: u64,
+    requests: u64,
+) -> Result<TailRun, ParamError> {
+    let cfg = TailConfig::new(
+        TAIL_FANOUT,
+        profile.profile(),
+        Mitigation::from_name(fix)?,
+        seed,
+    )?;
+    let mut run = TailRun::new(cfg);
+    run.run(requests);
+    Ok(run)
+}
+
+/// Computes the report under `seed` with `requests` (1..=10^8) parent requests per experiment.
+pub fn compute(seed: u64, requests: u64) -> Result<Report, ParamError> {
+    check_count(
+        "requests",
+        requests,
+        1,
+        100_000_000,
+        "an integer in 1..=100000000",
+    )?;
+    let (p, n) = (0.01, 100);
+    let fanout = FanoutSection {
+        p,
+        n,
+        sim: fanout::simulate_slow_share(p, n, requests, seed)?,
+        theory: theory::slow_share(p, n)?,
+    };
+    let hedge_idle = IdleHedge::new(ServiceModel::default(), 0.95, seed)?.run(requests)?;
+
+    let p99 = |r: &TailRun| r.parent_percentile(0.99).expect("valid q");
+    let base = tail_run(ProfileId::Default, "none", seed, requests)?;
+    let hedge = tail_run(ProfileId::Default, "hedge-p95", seed, requests)?;
+    let drop1 = tail_run(ProfileId::Default, "drop-1", seed, requests)?;
+    let drop5 = tail_run(ProfileId::Default, "drop-5", seed, requests)?;
+    let gc = tail_run(ProfileId::GcPause, "none", seed, requests)?;
+    let gc_hedge = tail_run(ProfileId::GcPause, "hedge-p95", seed, requests)?;
+    let tight = tail_run(ProfileId::Tight, "none", seed, requests)?;
+    let quantiles = base.model().leaf_quantiles();
+    let tail = TailSection {
+        n: TAIL_FANOUT,
+        leaf_p99: base.leaf_percentile(0.99)?,
+        parent_p50: base.parent_percentile(0.5)?,
+        parent_p99: p99(&base),
+        parent_p50_leaf_level: theory::parent_level(0.5, TAIL_FANOUT)?,
+        parent_p99_leaf_level: theory::parent_level(0.99, TAIL_FANOUT)?,
+        theory_parent_p50: quantiles.parent_quantile(0.5, TAIL_FANOUT),
+        theory_parent_p99: quantiles.parent_quantile(0.99, TAIL_FANOUT),
+        hedge_parent_p99: p99(&hedge),
+        hedge_cost: hedge.hedge_cost(),
+        drop1_parent_p99: p99(&drop1),
+        drop5_parent_p99: p99(&drop5),
+        gc_parent_p99: p99(&gc),
+        gc_hedge_parent_p99: p99(&gc_hedge),
+        tight_leaf_p99: tight.leaf_percentile(0.99)?,
+        tight_parent_p99: p99(&tight),
+        crossover_n: theory::crossover(0.5, 0.99)?,
+    };
+    Ok(Report {
+        seed,
+        requests,
+        fanout,
+        hedge_idle,
+        tail,
+    })
+}

@@ -1,0 +1,383 @@
+//! One parent request of the Tail piece, and the prepared model that produces it.
+//!
+//! A parent sends one call to each of `fanout` leaves and answers when the last one it waits
+//! for is in. [`TailModel::request_at`] returns everything about request `k`: each leaf's
+//! original attempt, where it resolved after any hedge, which leaf the parent waited on, and
+//! what was discarded. Because samples are addressed, leaf `i` of request `k` is the same at
+//! every fan-out.
+
+use crate::address::{RequestKey, Stream};
+use crate::error::ParamError;
+use crate::leaf_quantiles::{DEFAULT_CALIBRATION_DRAWS, LeafQuantiles};
+use crate::mitigation::Mitigation;
+use crate::profile::{LeafProfile, LeafSampler};
+use crate::theory::check_fanout;
+
+/// What a Tail run simulates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TailConfig {
+    fanout: u32,
+    profile: LeafProfile,
+    mitigation: Mitigation,
+    seed: u64,
+}
+
+impl TailConfig {
+    /// `fanout` leaves (1..=1024) per parent, leaf latencies from `profile`, `mitigation` applied,
+    /// everything drawn under `seed`.
+    pub fn new(
+        fanout: u32,
+        profile: LeafProfile,
+        mitigation: Mitigation,
+        seed: u64,
+    ) -> Result<Self, ParamError> {
+        check_fanout("fanout", fanout)?;
+        // Re-validate parameterised mitigations built without their constructors.
+        match mitigation {
+            Mitigation::Hedge { delay_quantile } => {
+                Mitigation::hedge(delay_quantile)?;
+            }
+            Mitigation::DropSlowest { percent } => {
+                Mitigation::drop_slowest(percent)?;
+            }
+            Mitigation::None => {}
+        }
+        Ok(TailConfig {
+            fanout,
+            profile,
+            mitigation,
+            seed,
+        })
+    }
+
+    /// Leaves per parent request.
+    pub fn fanout(&self) -> u32 {
+        self.fanout
+    }
+    /// The leaf latency profile.
+    pub fn profile(&self) -> &LeafProfile {
+        &self.profile
+    }
+    /// The mitigation applied.
+    pub fn mitigation(&self) -> Mitigation {
+        self.mitigation
+    }
+    /// The seed every sample is addressed under.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+}
+
+/// A duplicate sent for a slow leaf.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HedgeOutcome {
+    /// When the duplicate was sent (ms after the parent started): the hedge delay.
+    pub sent_at_ms: f64,
+    /// The duplicate's own latency (ms), counted from when it was sent.
+    pub retry_ms: f64,
+    /// True when the duplicate answered first, so the original attempt was abandoned.
+    pub won: bool,
+}
+
+/// One leaf of a parent request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LeafOutcome {
+    /// The original attempt's latency (ms): where it lands if nothing intervenes.
+    pub original_ms: f64,
+    /// When the leaf's answer reached the parent (ms), after any hedge.
+    pub resolved_ms: f64,
+    /// The duplicate, when one was sent.
+    pub hedge: Option<HedgeOutcome>,
+    /// True when the parent answered without this leaf (it still ran, and still counts in the
+    /// leaf histogram).
+    pub dropped: bool,
+}
+
+/// One whole parent request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestTrace {
+    /// The request index `k`.
+    pub request: u64,
+    /// Every leaf, in leaf order.
+    pub leaves: Vec<LeafOutcome>,
+    /// When the parent answered (ms).
+    pub parent_ms: f64,
+    /// The leaf the parent waited on (the last one it needed).
+    pub waited_on: usize,
+    /// The hedge delay (ms) when the mitigation hedges.
+    pub hedge_delay_ms: Option<f64>,
+}
+
+/// A [`TailConfig`] made ready to simulate: sampling tables built, leaf quantiles measured
+/// (memoized here), hedge delay calibrated on the calibration stream.
+#[derive(Debug, Clone)]
+pub struct TailModel {
+    config: TailConfig,
+    sampler: LeafSampler,
+    quantiles: LeafQuantiles,
+    hedge_delay_ms: Option<f64>,
+    keep: usize,
+}
+
+/// Per-request accounting that the fast path hands back.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct RequestTally {
+    pub parent_ms: f64,
+    pub hedges: u32,
+    pub primary_work_ms: f64,
+    pub backup_work_ms: f64,
+}
+
+impl TailModel {
+    /// Prepares `config` with the default calibration depth.
+    pub fn new(config: TailConfig) -> Self {
+        Self::with_calibration(config, DEFAULT_CALIBRATION_DRAWS)
+    }
+
+    /// Prepares `config`, measuring the leaf quantiles from `draws` calibration samples.
+    pub fn with_calibration(config: TailConfig, draws: usize) -> Self {
+        let sampler = LeafSampler::new(config.profile);
+        let quantiles = LeafQuantiles::measure(&sampler, config.seed, draws);
+        let hedge_delay_ms = match config.mitigation {
+            Mitigation::Hedge { delay_quantile } => Some(quantiles.quantile(delay_quantile)),
+            _ => None,
+        };
+        let keep = (config.fanout - config.mitigation.dropped_leaves(config.fanout)) as usize;
+        TailModel {
+            config,
+            sampler,
+            quantiles,
+            hedge_delay_ms,
+            keep,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &TailConfig {
+        &self.config
+    }
+
+    /// The measured leaf quantiles (calibration stream).
+    pub fn leaf_quantiles(&self) -> &LeafQuantiles {
+        &self.quantiles
+    }
+
+    /// The leaf sampler.
+    pub fn sampler(&self) -> &LeafSampler {
+        &self.sampler
+    }
+
+    /// The hedge delay in ms, when the mitigation hedges.
+    pub fn hedge_delay_ms(&self) -> Option<f64> {
+        self.hedge_delay_ms
+    }
+
+    /// How many leaves the parent waits for.
+    pub fn leaves_waited_for(&self) -> usize {
+        self.keep
+    }
+
+    /// The original attempt and the resolved latency of leaf `leaf` under request key `key`.
+    #[inline(always)]
+    fn leaf(&self, key: RequestKey, leaf: u32) -> (f64, f64, Option<f64>) {
+        let original = self.sampler.sample(key.sample(leaf, 0));
+        match self.hedge_delay_ms {
+            Some(d) if original > d => {
+                let retry = self.sampler.sample(key.sample(leaf, 1));
+                (original, original.min(d + retry), Some(retry))
+            }
+            _ => (original, original, None),
+        }
+    }
+
+    /// Request `k`, in full.
+    pub fn request_at(&self, k: u64) -> RequestTrace {
+        let key = RequestKey::new(self.config.seed, Stream::TailRequests, k);
+        let n = self.config.fanout;
+        let mut leaves: Vec<LeafOutcome> = (0..n)
+            .map(|i| {
+                let (original_ms, resolved_ms, retry) = self.leaf(key, i);
+                LeafOutcome {
+                    original_ms,
+                    resolved_ms,
+                    hedge: retry.map(|retry_ms| {
+                        let sent_at_ms = self.hedge_delay_ms.unwrap_or(0.0);
+                        HedgeOutcome {
+                            sent_at_ms,
+                            retry_ms,
+                            won: sent_at_ms + retry_ms < original_ms,
+                        }
+                    }),
+                    dropped: false,
+                }
+            })
+            .collect();
+        // The parent waits for the keep-th earliest leaf; ties go to the lower leaf index.
+        let mut order: Vec<usize> = (0..leaves.len()).collect();
+        order.sort_by(|&a, &b| {
+            leaves[a]
+                .resolved_ms
+                .total_cmp(&leaves[b].resolved_ms)
+                .then(a.cmp(&b))
+        });
+        let waited_on = order[self.keep - 1];
+        for &i in &order[self.keep..] {
+            leaves[i].dropped = true;
+        }
+        RequestTrace {
+            request: k,
+            parent_ms: leaves[waited_on].resolved_ms,
+            leaves,
+            waited_on,
+            hedge_delay_ms: self.hedge_delay_ms,
+        }
+    }
+
+    /// The fast path: simulates request `k`, hands every leaf's resolved latency to `leaf_sink`,
+    /// and returns the parent latency and work tally. `scratch` is reused across calls.
+    #[inline]
+    pub(crate) fn simulate(
+        &self,
+        k: u64,
+        scratch: &mut Vec<f64>,
+        mut leaf_sink: impl FnMut(f64),
+    ) -> RequestTally {
+        let key = RequestKey::new(self.config.seed, Stream::TailRequests, k);
+        let n = self.config.fanout;
+        let mut tally = RequestTally::default();
+        let partial = self.keep < n as usize;
+        scratch.clear();
+        let mut parent: f64 = 0.0;
+        for i in 0..n {
+            let (original, resolved, retry) = self.leaf(key, i);
+            tally.primary_work_ms += original;
+            if retry.is_some() {
+                let d = self.hedge_delay_ms.unwrap_or(0.0);
+                tally.hedges += 1;
+                // The duplicate ran from d until it answered or the original beat it.
+                tally.backup_work_ms += resolved - d;
+            }
+            leaf_sink(resolved);
+            if partial {
+                scratch.push(resolved);
+            } else {
+                parent = parent.max(resolved);
+            }
+        }
+        tally.parent_ms = if partial {
+            let (_, kth, _) = scratch.select_nth_unstable_by(self.keep - 1, f64::total_cmp);
+            *kth
+        } else {
+            parent
+        };
+        tally
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::ProfileId;
+
+    fn model(fanout: u32, fix: &str) -> TailModel {
+        let cfg = TailConfig::new(
+            fanout,
+            ProfileId::Default.profile(),
+            Mitigation::from_name(fix).unwrap(),
+            7,
+        )
+        .unwrap();
+        TailModel::with_calibration(cfg, 1 << 14)
+    }
+
+    #[test]
+    fn fanout_is_validated() {
+        let p = ProfileId::Default.profile();
+        assert_eq!(
+            TailConfig::new(0, p, Mitigation::None, 1)
+                .unwrap_err()
+                .param(),
+            "fanout"
+        );
+        assert!(TailConfig::new(1025, p, Mitigation::None, 1).is_err());
+        assert!(TailConfig::new(1, p, Mitigation::None, 1).is_ok());
+        let bad = Mitigation::Hedge {
+            delay_quantile: f64::NAN,
+        };
+        assert_eq!(TailConfig::new(8, p, bad, 1).unwrap_err().param(), "delayQ");
+    }
+
+    #[test]
+    fn first_leaves_stay_put_when_fanout_changes() {
+        let (m8, m200) = (model(8, "none"), model(200, "none"));
+        for k in [0, 1, 400] {
+            let (a, b) = (m8.request_at(k), m200.request_at(k));
+            for i in 0..8 {
+                assert_eq!(a.leaves[i].original_ms, b.leaves[i].original_ms);
+            }
+        }
+    }
+
+    #[test]
+    fn parent_waits_for_the_slowest_leaf() {
+        let m = model(100, "none");
+        for k in 0..50 {
+            let r = m.request_at(k);
+            let max = r.leaves.iter().map(|l| l.resolved_ms).fold(0.0, f64::max);
+            assert_eq!(r.parent_ms, max);
+            assert_eq!(r.leaves[r.waited_on].resolved_ms, max);
+            assert!(r.leaves.iter().all(|l| !l.dropped && l.hedge.is_none()));
+        }
+    }
+
+    #[test]
+    fn dropping_answers_at_the_kth_leaf_and_marks_the_rest() {
+        let m = model(100, "drop-5");
+        for k in 0..50 {
+            let r = m.request_at(k);
+            let mut sorted: Vec<f64> = r.leaves.iter().map(|l| l.resolved_ms).collect();
+            sorted.sort_by(f64::total_cmp);
+            assert_eq!(r.parent_ms, sorted[94]);
+            assert_eq!(r.leaves.iter().filter(|l| l.dropped).count(), 5);
+            assert!(
+                r.leaves
+                    .iter()
+                    .filter(|l| l.dropped)
+                    .all(|l| l.resolved_ms >= r.parent_ms)
+            );
+            let mut scratch = Vec::new();
+            assert_eq!(m.simulate(k, &mut scratch, |_| {}).parent_ms, r.parent_ms);
+        }
+    }
+
+    #[test]
+    fn hedges_fire_past_the_delay_and_take_the_first_answer() {
+        let m = model(100, "hedge-p95");
+        let d = m.hedge_delay_ms().unwrap();
+        let (mut fired, mut leaves) = (0, 0);
+        for k in 0..200 {
+            let r = m.request_at(k);
+            for l in &r.leaves {
+                leaves += 1;
+                match l.hedge {
+                    Some(h) => {
+                        fired += 1;
+                        assert!(l.original_ms > d);
+                        assert_eq!(h.sent_at_ms, d);
+                        assert_eq!(l.resolved_ms, l.original_ms.min(d + h.retry_ms));
+                        assert_eq!(h.won, d + h.retry_ms < l.original_ms);
+                    }
+                    None => {
+                        assert!(l.original_ms <= d);
+                        assert_eq!(l.resolved_ms, l.original_ms);
+                    }
+                }
+            }
+            let mut scratch = Vec::new();
+            assert_eq!(m.simulate(k, &mut scratch, |_| {}).parent_ms, r.parent_ms);
+        }
+        // About 5% of leaves fire (binomial sd over 20 000 leaves is 0.15%).
+        let share = fired as f64 / leaves as f64;
+        assert!((share - 0.05).abs() < 0.01, "{share}");
+    }
+}

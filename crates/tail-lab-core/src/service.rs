@@ -1,0 +1,146 @@
+//! The Lab's service-time model (seed 000/001): a lognormal body, *replaced* with a small
+//! probability by a slow mode around one second (a hiccup).
+//!
+//! Unlike a [`crate::profile::LeafProfile`], whose pause adds to the body, a slow request here
+//! takes the slow mode's time instead of the body's. The default is calibrated so that a p95
+//! hedge on idle replicas reproduces seed 000's figures: body median 7.7 ms, σ 0.5; slow mode
+//! with probability 1%, median 1 s, σ 0.35.
+
+use crate::address::{SampleStream, probability_threshold};
+use crate::error::{ParamError, check_range};
+use crate::inverse_cdf::InverseCdfTable;
+use crate::lognormal::LogNormalMs;
+use crate::profile::invert_survival;
+
+/// A lognormal body replaced, with probability `slow_probability`, by a slow mode.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ServiceModel {
+    body: LogNormalMs,
+    slow_probability: f64,
+    slow: LogNormalMs,
+}
+
+impl Default for ServiceModel {
+    fn default() -> Self {
+        ServiceModel {
+            body: LogNormalMs::new(7.7, 0.5).expect("valid"),
+            slow_probability: 0.01,
+            slow: LogNormalMs::new(1000.0, 0.35).expect("valid"),
+        }
+    }
+}
+
+impl ServiceModel {
+    /// A model from its parts; `slow_probability` is a fraction in 0..=1.
+    pub fn new(
+        body: LogNormalMs,
+        slow_probability: f64,
+        slow: LogNormalMs,
+    ) -> Result<Self, ParamError> {
+        check_range(
+            "slow_probability",
+            slow_probability,
+            0.0,
+            1.0,
+            "a fraction in 0..=1",
+        )?;
+        Ok(ServiceModel {
+            body,
+            slow_probability,
+            slow,
+        })
+    }
+
+    /// The usual-case distribution (ms).
+    pub fn body(&self) -> LogNormalMs {
+        self.body
+    }
+    /// Probability (0..=1) that a request hits the slow mode.
+    pub fn slow_probability(&self) -> f64 {
+        self.slow_probability
+    }
+    /// The slow mode (ms).
+    pub fn slow(&self) -> LogNormalMs {
+        self.slow
+    }
+
+    /// `P(service > t)` for `t` in ms, in closed form.
+    pub fn survival(&self, t_ms: f64) -> f64 {
+        (1.0 - self.slow_probability) * self.body.survival(t_ms)
+            + self.slow_probability * self.slow.survival(t_ms)
+    }
+
+    /// Mean service time (ms).
+    pub fn mean_ms(&self) -> f64 {
+        (1.0 - self.slow_probability) * self.body.mean_ms()
+            + self.slow_probability * self.slow.mean_ms()
+    }
+
+    /// The exact `q`-quantile (ms).
+    pub fn quantile(&self, q: f64) -> f64 {
+        invert_survival(|t| self.survival(t), 1.0 - q)
+    }
+}
+
+/// The fast, addressed sampler of a [`ServiceModel`].
+#[derive(Debug, Clone)]
+pub struct ServiceSampler {
+    model: ServiceModel,
+    threshold: u64,
+    body: InverseCdfTable,
+    slow: InverseCdfTable,
+}
+
+/// One service time and which mode produced it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ServiceDraw {
+    /// The service time (ms).
+    pub ms: f64,
+    /// True when the slow mode produced it.
+    pub slow: bool,
+}
+
+impl ServiceSampler {
+    /// Tabulates `model`.
+    pub fn new(model: ServiceModel) -> Self {
+        ServiceSampler {
+            model,
+            threshold: probability_threshold(model.slow_probability),
+            body: model.body.table(),
+            slow: model.slow.table(),
+        }
+    }
+
+    /// The model this sampler draws from.
+    pub fn model(&self) -> &ServiceModel {
+        &self.model
+    }
+
+    /// One service time from an addressed stream; draw order: mode decision, then the time.
+    #[inline]
+    pub fn sample(&self, mut stream: SampleStream) -> ServiceDraw {
+        let slow = stream.next_bits() < self.threshold;
+        let table = if slow { &self.slow } else { &self.body };
+        ServiceDraw {
+            ms: table.sample(stream.next_bits()),
+            slow,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_model_quantiles() {
+        let m = ServiceModel::default();
+        // p99.9 sits a tenth of the way into the slow mode: 1000 · exp(0.35 · 1.2816) ≈ 1566 ms.
+        let p999 = m.quantile(0.999);
+        assert!((p999 - 1566.0).abs() < 5.0, "{p999}");
+        assert!((m.survival(p999) - 1e-3).abs() < 1e-12);
+        // p95 is in the body: about 18.4 ms.
+        assert!((m.quantile(0.95) - 18.4).abs() < 0.2);
+        assert!(ServiceModel::new(m.body(), 1.5, m.slow()).is_err());
+    }
+}

@@ -1,0 +1,172 @@
+//! Closed forms the simulations are checked against.
+//!
+//! - Fan-out: a request that waits on `n` independent leaves, each slow with probability `p`,
+//!   is slow with probability `1 − (1 − p)^n` ([`slow_share`]).
+//! - Order statistics: the parent's `q`-quantile is the leaf's `q^(1/n)`-quantile
+//!   ([`parent_level`]); the fan-out at which the parent's `q`-quantile reaches the leaf's
+//!   `leaf_q`-quantile is `⌈ln q / ln leaf_q⌉` ([`crossover`]; 69 for the median and p99).
+//! - Hedging on idle replicas: with survival `S` and a duplicate sent at delay `d`, completion
+//!   survives `t` with probability `S(t) · S(t − d)` for `t > d` ([`hedged_survival`]).
+//! - Partial results: a parent that answers without its slowest `k` of `n` leaves is later than
+//!   `t` exactly when at least `k + 1` leaves are, a binomial tail ([`binomial_at_least`]).
+
+use crate::error::{ParamError, check_count, check_open, check_range};
+
+/// Largest fan-out the lab accepts anywhere.
+pub const MAX_FANOUT: u32 = 1024;
+
+/// `1 − (1 − p)^n`: the share of requests that meet at least one slow leaf.
+///
+/// `p` is a probability in 0..=1, `n` a fan-out in `1..=1024`.
+///
+/// ```
+/// let share = tail_lab_core::theory::slow_share(0.01, 100).unwrap();
+/// assert!((share - 0.633_967_658_726_770_9).abs() < 1e-12);
+/// ```
+pub fn slow_share(p: f64, n: u32) -> Result<f64, ParamError> {
+    check_range("p", p, 0.0, 1.0, "a probability in 0..=1")?;
+    check_fanout("n", n)?;
+    Ok(-libm::expm1(f64::from(n) * libm::log1p(-p)))
+}
+
+/// The leaf quantile level the parent's `q`-quantile sits at: `q^(1/n)`.
+///
+/// At `n = 100`, the parent median is the leaf's 99.31st percentile and the parent p99 the
+/// leaf's 99.99th.
+pub fn parent_level(q: f64, n: u32) -> Result<f64, ParamError> {
+    check_open("q", q, 0.0, 1.0, "a quantile level in (0, 1)")?;
+    check_fanout("n", n)?;
+    Ok(libm::pow(q, 1.0 / f64::from(n)))
+}
+
+/// The smallest fan-out at which the parent's `q`-quantile is at least the leaf's
+/// `leaf_q`-quantile: `⌈ln q / ln leaf_q⌉` (for `leaf_q ≤ q` that is 1).
+///
+/// It does not depend on the leaf distribution at all: it is a fact about maxima.
+pub fn crossover(q: f64, leaf_q: f64) -> Result<u32, ParamError> {
+    check_open("q", q, 0.0, 1.0, "a quantile level in (0, 1)")?;
+    check_open("leafQ", leaf_q, 0.0, 1.0, "a quantile level in (0, 1)")?;
+    let ratio = libm::log(q) / libm::log(leaf_q);
+    // Guard against ratio landing a hair above an integer through rounding.
+    let n = libm::ceil(ratio - 1e-12).max(1.0);
+    Ok(n.min(f64::from(u32::MAX)) as u32)
+}
+
+/// Survival of a request hedged on an idle replica: `S(t) · S(t − d)` for `t > d`, `S(t)`
+/// before the duplicate is sent. `survival` is the single-attempt survival function (ms).
+pub fn hedged_survival(survival: impl Fn(f64) -> f64, t_ms: f64, delay_ms: f64) -> f64 {
+    if t_ms <= delay_ms {
+        survival(t_ms)
+    } else {
+        survival(t_ms) * survival(t_ms - delay_ms)
+    }
+}
+
+/// The `q`-quantile (ms) of a hedged request, inverting [`hedged_survival`] by bisection.
+pub fn hedged_quantile(survival: impl Fn(f64) -> f64, delay_ms: f64, q: f64) -> f64 {
+    crate::profile::invert_survival(|t| hedged_survival(&survival, t, delay_ms), 1.0 - q)
+}
+
+/// `P(X ≥ k)` for `X ~ Binomial(n, s)`, summed in log space (accurate for tiny tails).
+pub fn binomial_at_least(k: u32, n: u32, s: f64) -> f64 {
+    if k == 0 {
+        return 1.0;
+    }
+    if k > n || s <= 0.0 {
+        return 0.0;
+    }
+    if s >= 1.0 {
+        return 1.0;
+    }
+    let (ls, lf) = (libm::log(s), libm::log1p(-s));
+    let ln_choose = |j: u32| {
+        libm::lgamma(f64::from(n) + 1.0)
+            - libm::lgamma(f64::from(j) + 1.0)
+            - libm::lgamma(f64::from(n - j) + 1.0)
+    };
+    (k..=n)
+        .map(|j| libm::exp(ln_choose(j) + f64::from(j) * ls + f64::from(n - j) * lf))
+        .sum::<f64>()
+        .min(1.0)
+}
+
+/// Survival of a parent that answers once `n − dropped` of its `n` leaves are in, given the
+/// leaf survival `s` at `t`: at least `dropped + 1` leaves are still out.
+pub fn partial_parent_survival(leaf_survival: f64, n: u32, dropped: u32) -> f64 {
+    binomial_at_least(dropped + 1, n, leaf_survival)
+}
+
+pub(crate) fn check_fanout(param: &'static str, n: u32) -> Result<u32, ParamError> {
+    check_count(
+        param,
+        u64::from(n),
+        1,
+        u64::from(MAX_FANOUT),
+        "an integer in 1..=1024",
+    )
+    .map(|n| n as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_figures() {
+        assert!((slow_share(0.01, 100).unwrap() - 0.634).abs() < 5e-4);
+        // The table in seed 004: p = 0.5% → 39.42% at n = 100; p = 2% → 18.29% at n = 10.
+        assert!((slow_share(0.005, 100).unwrap() - 0.3942).abs() < 5e-5);
+        assert!((slow_share(0.02, 10).unwrap() - 0.1829).abs() < 5e-5);
+        assert_eq!(crossover(0.5, 0.99).unwrap(), 69);
+        assert!((parent_level(0.5, 100).unwrap() - 0.9931).abs() < 5e-5);
+        assert!((parent_level(0.99, 100).unwrap() - 0.9999).abs() < 5e-6);
+    }
+
+    #[test]
+    fn crossover_is_the_first_fanout_that_reaches_the_level() {
+        for (q, lq) in [(0.5, 0.99), (0.5, 0.999), (0.99, 0.999), (0.9, 0.95)] {
+            let n = crossover(q, lq).unwrap();
+            assert!(libm::pow(q, 1.0 / f64::from(n)) >= lq);
+            assert!(n == 1 || libm::pow(q, 1.0 / f64::from(n - 1)) < lq);
+        }
+        assert_eq!(crossover(0.99, 0.5).unwrap(), 1);
+    }
+
+    #[test]
+    fn bad_arguments_name_themselves() {
+        assert_eq!(slow_share(1.5, 10).unwrap_err().param(), "p");
+        assert_eq!(slow_share(0.1, 0).unwrap_err().param(), "n");
+        assert_eq!(crossover(0.5, 1.0).unwrap_err().param(), "leafQ");
+        assert_eq!(parent_level(f64::NAN, 3).unwrap_err().param(), "q");
+    }
+
+    #[test]
+    fn binomial_tail_matches_direct_enumeration() {
+        // Enumerate every slow/fast assignment of 12 leaves (seed 003 §9's style of check).
+        let (n, s) = (12u32, 0.17f64);
+        for k in 0..=n {
+            let mut total = 0.0;
+            for mask in 0u32..(1 << n) {
+                let slow = mask.count_ones();
+                if slow >= k {
+                    total += s.powi(slow as i32) * (1.0 - s).powi((n - slow) as i32);
+                }
+            }
+            assert!((binomial_at_least(k, n, s) - total).abs() < 1e-12, "k={k}");
+        }
+        // With one leaf dropped the parent is late only when two are: far rarer than one.
+        assert!(partial_parent_survival(0.01, 100, 1) < partial_parent_survival(0.01, 100, 0));
+        assert!(
+            (partial_parent_survival(0.01, 100, 0) - slow_share(0.01, 100).unwrap()).abs() < 1e-12
+        );
+    }
+
+    #[test]
+    fn hedged_survival_is_the_product_after_the_delay() {
+        let s = |t: f64| libm::exp(-t / 10.0);
+        assert_eq!(hedged_survival(s, 5.0, 8.0), s(5.0));
+        assert!((hedged_survival(s, 20.0, 8.0) - s(20.0) * s(12.0)).abs() < 1e-15);
+        let q = hedged_quantile(s, 8.0, 0.99);
+        assert!((hedged_survival(s, q, 8.0) - 0.01).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,48 @@
+//! The report as JSON. Keys are stable and documented in the README; times are ms, fractions
+//! are 0..1. Only this crate knows JSON: the core's types carry no serde derives.
+
+use serde_json::{Value, json};
+use tail_lab_core::report::Report;
+
+/// The whole report as one JSON object.
+pub fn report(r: &Report) -> Value {
+    let h = &r.hedge_idle;
+    let t = &r.tail;
+    json!({
+        "seed": r.seed,
+        "requests": r.requests,
+        "fanout": {
+            "p": r.fanout.p, "n": r.fanout.n, "sim": r.fanout.sim, "theory": r.fanout.theory,
+        },
+        "hedge_idle": {
+            "delay_q": h.delay_quantile,
+            "delay_ms": h.delay_ms,
+            "p50_before": h.before.p50, "p99_before": h.before.p99, "p999_before": h.before.p999,
+            "p50_after": h.after.p50, "p99_after": h.after.p99, "p999_after": h.after.p999,
+            "theory_p999_before": h.theory_p999_before,
+            "theory_p999_after": h.theory_p999_after,
+            "extra_requests": h.extra_requests,
+            "extra_work": h.extra_work,
+        },
+        "tail": {
+            "n": t.n,
+            "leaf_p99": t.leaf_p99,
+            "parent_p50": t.parent_p50,
+            "parent_p99": t.parent_p99,
+            "parent_p50_leaf_level": t.parent_p50_leaf_level,
+            "parent_p99_leaf_level": t.parent_p99_leaf_level,
+            "theory_parent_p50": t.theory_parent_p50,
+            "theory_parent_p99": t.theory_parent_p99,
+            "hedge_parent_p99": t.hedge_parent_p99,
+            "hedge_extra_requests": t.hedge_cost.extra_requests,
+            "hedge_extra_work": t.hedge_cost.extra_work,
+            "drop1_parent_p99": t.drop1_parent_p99,
+            "drop5_parent_p99": t.drop5_parent_p99,
+            "gc_parent_p99": t.gc_parent_p99,
+            "gc_hedge_parent_p99": t.gc_hedge_parent_p99,
+            "tight_leaf_p99": t.tight_leaf_p99,
+            "tight_parent_p99": t.tight_parent_p99,
+            "crossover_n": t.crossover_n,
+        },
+    })
+}

@@ -1,0 +1,148 @@
+//! `tail-lab`: the native command on the same core as the page.
+//!
+//! ```text
+//! tail-lab report [--json] [--seed N] [--requests N]
+//! ```
+//! prints every experiment's simulated value beside its closed form and the seed documents'
+//! figure; `--json` prints the same as one JSON object with stable keys (times in ms, fractions
+//! as 0..1). Bad arguments print a message naming the argument and exit with status 2.
+
+mod json;
+mod table;
+
+use std::process::ExitCode;
+use tail_lab_core::report::{self, DEFAULT_REQUESTS};
+
+const USAGE: &str = "usage: tail-lab report [--json] [--seed N] [--requests N]
+
+  --json          print one JSON object instead of a table
+  --seed N        seed for every experiment (an integer in 0..=2^64-1; default 1)
+  --requests N    parent requests per experiment (an integer in 1..=100000000; default 200000)";
+
+/// What the command line asked for.
+#[derive(Debug, PartialEq)]
+struct Options {
+    json: bool,
+    seed: u64,
+    requests: u64,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut it = args.iter();
+    match it.next().map(String::as_str) {
+        Some("report") => {}
+        Some("-h" | "--help" | "help") => return Err(String::new()),
+        Some(other) => return Err(format!("unknown command {other:?}: expected \"report\"")),
+        None => return Err("missing command: expected \"report\"".into()),
+    }
+    let mut options = Options {
+        json: false,
+        seed: 1,
+        requests: DEFAULT_REQUESTS,
+    };
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--json" => options.json = true,
+            "--seed" => options.seed = number(&mut it, "--seed", "an integer in 0..=2^64-1")?,
+            "--requests" => {
+                options.requests = number(&mut it, "--requests", "an integer in 1..=100000000")?;
+                if !(1..=100_000_000).contains(&options.requests) {
+                    return Err(format!(
+                        "--requests must be an integer in 1..=100000000 (got {})",
+                        options.requests
+                    ));
+                }
+            }
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(options)
+}
+
+fn number<'a>(
+    it: &mut impl Iterator<Item = &'a String>,
+    name: &str,
+    expected: &str,
+) -> Result<u64, String> {
+    let value = it
+        .next()
+        .ok_or_else(|| format!("{name} needs a value: {expected}"))?;
+    value
+        .parse::<u64>()
+        .map_err(|_| format!("{name} must be {expected} (got {value:?})"))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match parse(&args) {
+        Ok(o) => o,
+        Err(message) if message.is_empty() => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("tail-lab: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match report::compute(options.seed, options.requests) {
+        Ok(r) if options.json => {
+            println!("{}", json::report(&r));
+            ExitCode::SUCCESS
+        }
+        Ok(r) => {
+            print!("{}", table::report(&r));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tail-lab: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_flags() {
+        assert_eq!(
+            parse(&args("report --json --seed 7 --requests 10")).unwrap(),
+            Options {
+                json: true,
+                seed: 7,
+                requests: 10
+            }
+        );
+        assert_eq!(parse(&args("report")).unwrap().requests, DEFAULT_REQUESTS);
+    }
+
+    #[test]
+    fn bad_arguments_name_themselves() {
+        let e = parse(&args("report --seed -1")).unwrap_err();
+        assert!(e.contains("--seed") && e.contains("0..=2^64-1"), "{e}");
+        let e = parse(&args("report --requests 0")).unwrap_err();
+        assert!(
+            e.contains("--requests") && e.contains("1..=100000000"),
+            "{e}"
+        );
+        assert!(
+            parse(&args("report --requests"))
+                .unwrap_err()
+                .contains("needs a value")
+        );
+        assert!(
+            parse(&args("report --fast"))
+                .unwrap_err()
+                .contains("--fast")
+        );
+        assert!(parse(&args("draw")).unwrap_err().contains("report"));
+        assert!(parse(&[]).is_err());
+    }
+}

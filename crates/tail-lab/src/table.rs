@@ -1,0 +1,175 @@
+//! The report as a plain-text table: simulated value, closed form, and the seed's figure.
+
+use std::fmt::Write;
+use tail_lab_core::report::{Report, seed_figures as seed};
+
+fn ms(v: f64) -> String {
+    match v {
+        v if !v.is_finite() => "—".into(),
+        v if v >= 100.0 => format!("{v:.0} ms"),
+        v if v >= 10.0 => format!("{v:.1} ms"),
+        v => format!("{v:.2} ms"),
+    }
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.2}%", 100.0 * v)
+}
+
+/// One line: what, simulated, theory, seed figure (empty cells allowed).
+struct Row(String, String, String, String);
+
+fn row(what: impl Into<String>, sim: String, theory: Option<String>, seed: Option<String>) -> Row {
+    Row(
+        what.into(),
+        sim,
+        theory.unwrap_or_default(),
+        seed.unwrap_or_default(),
+    )
+}
+
+/// The whole report as text.
+pub fn report(r: &Report) -> String {
+    let (h, t) = (&r.hedge_idle, &r.tail);
+    let sections: [(String, Vec<Row>); 3] = [
+        (
+            "1 Fan-out".into(),
+            vec![row(
+                format!("slow share, p={} n={}", r.fanout.p, r.fanout.n),
+                format!("{:.4}", r.fanout.sim),
+                Some(format!("{:.4}", r.fanout.theory)),
+                Some(format!("{:.3}", seed::SLOW_SHARE)),
+            )],
+        ),
+        (
+            format!(
+                "2 Hedge on idle replicas (delay = p{:.0} = {})",
+                100.0 * h.delay_quantile,
+                ms(h.delay_ms)
+            ),
+            vec![
+                row(
+                    "p99.9 without hedge",
+                    ms(h.before.p999),
+                    Some(ms(h.theory_p999_before)),
+                    Some(ms(seed::IDLE_P999_BEFORE)),
+                ),
+                row(
+                    "p99.9 with hedge  [S(t)·S(t−d)]",
+                    ms(h.after.p999),
+                    Some(ms(h.theory_p999_after)),
+                    Some(ms(seed::IDLE_P999_AFTER)),
+                ),
+                row("p50 without hedge", ms(h.before.p50), None, None),
+                row("p50 with hedge", ms(h.after.p50), None, None),
+                row("p99 without hedge", ms(h.before.p99), None, None),
+                row("p99 with hedge", ms(h.after.p99), None, None),
+                row(
+                    "extra requests",
+                    pct(h.extra_requests),
+                    Some(pct(1.0 - h.delay_quantile)),
+                    Some(pct(seed::IDLE_EXTRA_REQUESTS)),
+                ),
+                row(
+                    "extra work",
+                    pct(h.extra_work),
+                    None,
+                    Some(pct(seed::IDLE_EXTRA_WORK)),
+                ),
+            ],
+        ),
+        (
+            format!(
+                "3 Tail, fan-out {} (theory: F(t)^n on measured leaves)",
+                t.n
+            ),
+            vec![
+                row("leaf p99", ms(t.leaf_p99), None, Some(ms(seed::LEAF_P99))),
+                row(
+                    format!(
+                        "parent p50  [leaf {:.2}th pct]",
+                        100.0 * t.parent_p50_leaf_level
+                    ),
+                    ms(t.parent_p50),
+                    Some(ms(t.theory_parent_p50)),
+                    None,
+                ),
+                row(
+                    format!(
+                        "parent p99  [leaf {:.2}th pct]",
+                        100.0 * t.parent_p99_leaf_level
+                    ),
+                    ms(t.parent_p99),
+                    Some(ms(t.theory_parent_p99)),
+                    Some(ms(seed::PARENT_P99)),
+                ),
+                row(
+                    "parent p99, hedge after leaf p95",
+                    ms(t.hedge_parent_p99),
+                    None,
+                    Some(ms(seed::HEDGE_PARENT_P99)),
+                ),
+                row(
+                    "  extra leaf requests",
+                    pct(t.hedge_cost.extra_requests),
+                    None,
+                    None,
+                ),
+                row("  extra work", pct(t.hedge_cost.extra_work), None, None),
+                row(
+                    "parent p99, drop slowest 1%",
+                    ms(t.drop1_parent_p99),
+                    None,
+                    Some(ms(seed::DROP1_PARENT_P99)),
+                ),
+                row(
+                    "parent p99, drop slowest 5%",
+                    ms(t.drop5_parent_p99),
+                    None,
+                    Some(ms(seed::DROP5_PARENT_P99)),
+                ),
+                row(
+                    "GC pause: parent p99",
+                    ms(t.gc_parent_p99),
+                    None,
+                    Some(ms(seed::GC_PARENT_P99)),
+                ),
+                row(
+                    "GC pause: parent p99 with hedge",
+                    ms(t.gc_hedge_parent_p99),
+                    None,
+                    Some(ms(seed::GC_HEDGE_PARENT_P99)),
+                ),
+                row(
+                    "tight: leaf p99",
+                    ms(t.tight_leaf_p99),
+                    None,
+                    Some(ms(seed::TIGHT_LEAF_P99)),
+                ),
+                row(
+                    "tight: parent p99",
+                    ms(t.tight_parent_p99),
+                    None,
+                    Some(ms(seed::TIGHT_PARENT_P99)),
+                ),
+                row(
+                    "crossover: parent p50 reaches leaf p99",
+                    String::new(),
+                    Some(format!("n = {}", t.crossover_n)),
+                    Some("n = 69".into()),
+                ),
+            ],
+        ),
+    ];
+    let mut out = format!(
+        "Tail Latency Lab · seed {} · {} requests per experiment\n\n  {:<40} {:>11} {:>11} {:>11}\n",
+        r.seed, r.requests, "", "simulated", "theory", "seed doc"
+    );
+    for (title, rows) in sections {
+        let _ = writeln!(out, "{title}");
+        for Row(what, sim, theory, seed) in rows {
+            let _ = writeln!(out, "  {what:<40} {sim:>11} {theory:>11} {seed:>11}");
+        }
+    }
+    out
+}

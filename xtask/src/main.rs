@@ -1,0 +1,47 @@
+//! Build, serve and CI entry point (the cargo-xtask convention).
+//!
+//! - `cargo xtask ci` — everything CI runs, in order; passes locally ⇒ CI green.
+//! - `cargo xtask serve [--port N]` — builds the page and serves `web/` on localhost.
+//!
+//! Both install what they need when it is missing (see `tools.rs`), so they work on a fresh
+//! machine of this project's kind.
+
+mod ci;
+mod serve;
+mod tools;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+  ci              run every check CI runs (fmt, clippy, wasm build, all tests)
+  serve [--port N]  build the page and serve it on http://127.0.0.1:N/ (default 8000)";
+
+/// The workspace root (the folder holding this crate's parent).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives inside the workspace")
+        .to_path_buf()
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci::run_all(),
+        Some("serve") => serve::run(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

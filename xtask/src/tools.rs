@@ -1,0 +1,135 @@
+//! Running commands, and installing the tools the build needs when they are missing.
+//!
+//! Everything the checks use is installed here, by name from the registries this machine
+//! reaches, never assumed: the wasm target, rustfmt and clippy (rustup).
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+/// Tests counted across every runner CI calls, for the closing `N passed, N failed` line.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Tally {
+    /// Tests that passed.
+    pub passed: u64,
+    /// Tests that failed.
+    pub failed: u64,
+}
+
+impl Tally {
+    /// Adds the counts a runner's summary line reports: cargo's
+    /// `test result: ok. 38 passed; 0 failed; …` or node's `# pass 12` / `# fail 0`.
+    pub fn read_line(&mut self, line: &str) {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            for part in rest.split([';', '.']) {
+                let mut words = part.split_whitespace();
+                if let (Some(n), Some(kind)) = (words.next(), words.next()) {
+                    match (n.parse::<u64>(), kind) {
+                        (Ok(n), "passed") => self.passed += n,
+                        (Ok(n), "failed") => self.failed += n,
+                        _ => {}
+                    }
+                }
+            }
+        } else if let Some(n) = line.strip_prefix("# pass ") {
+            self.passed += n.trim().parse().unwrap_or(0);
+        } else if let Some(n) = line.strip_prefix("# fail ") {
+            self.failed += n.trim().parse().unwrap_or(0);
+        }
+    }
+}
+
+/// Runs a test command, echoing its output while counting its tests into `tally`.
+pub fn run_counted(
+    program: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    tally: &mut Tally,
+) -> Result<(), String> {
+    eprintln!("\n$ {program} {}", args.join(" "));
+    let mut child = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(crate::root())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not start {program}: {e}"))?;
+    let stdout = child.stdout.take().expect("piped");
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        println!("{line}");
+        tally.read_line(&line);
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// Runs `program args…` in the workspace root, echoing it; fails on a non-zero exit.
+pub fn run(program: &str, args: &[&str]) -> Result<(), String> {
+    run_with_env(program, args, &[])
+}
+
+/// Like [`run`], with extra environment variables.
+pub fn run_with_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
+    eprintln!("\n$ {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(crate::root())
+        .status()
+        .map_err(|e| format!("could not start {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// The trimmed standard output of a command, or `None` when it cannot run or fails.
+pub fn output(program: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new(program).args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// `rustup target add wasm32-unknown-unknown` and the rustfmt/clippy components, when missing.
+pub fn ensure_rust_tools() -> Result<(), String> {
+    let targets = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
+    if !targets.lines().any(|t| t == "wasm32-unknown-unknown") {
+        run("rustup", &["target", "add", "wasm32-unknown-unknown"])?;
+    }
+    if output("cargo", &["fmt", "--version"]).is_none() {
+        run("rustup", &["component", "add", "rustfmt"])?;
+    }
+    if output("cargo", &["clippy", "--version"]).is_none() {
+        run("rustup", &["component", "add", "clippy"])?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tally_reads_cargo_and_node_summaries() {
+        let mut t = Tally::default();
+        t.read_line("test result: ok. 38 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.17s");
+        t.read_line("test result: FAILED. 6 passed; 4 failed; 0 ignored");
+        t.read_line("# pass 12");
+        t.read_line("# fail 1");
+        t.read_line("running 3 tests");
+        assert_eq!(
+            t,
+            Tally {
+                passed: 56,
+                failed: 5
+            }
+        );
+    }
+}

@@ -16,6 +16,8 @@
 //! - [`leaf_quantiles`] — the measured leaf distribution and `F(t)^n`.
 //! - [`mitigation`], [`request`], [`tail_run`] — the Tail piece: one parent request, a run.
 //! - [`fanout`], [`hedge_idle`] — the Lab's first two experiments.
+//! - [`loaded`] — hedging on loaded FIFO replicas (discrete-event simulation).
+//! - [`supermarket`] — the power of d choices (Markov chain).
 //! - [`theory`] — the closed forms everything is tested against.
 //! - [`report`] — the headline table.
 //! - [`error`] — the typed parameter error every validating constructor returns.
@@ -29,6 +31,7 @@ pub mod hedge_idle;
 pub mod histogram;
 pub mod inverse_cdf;
 pub mod leaf_quantiles;
+pub mod loaded;
 pub mod lognormal;
 pub mod mitigation;
 pub mod normal;
@@ -36,6 +39,7 @@ pub mod profile;
 pub mod report;
 pub mod request;
 pub mod service;
+pub mod supermarket;
 pub mod tail_run;
 pub mod theory;
 

@@ -3,10 +3,12 @@
 
 use crate::error::{ParamError, check_count};
 use crate::hedge_idle::{IdleHedge, IdleHedgeResult};
+use crate::loaded::{self, LoadedResult};
 use crate::mitigation::Mitigation;
 use crate::profile::ProfileId;
 use crate::request::TailConfig;
 use crate::service::ServiceModel;
+use crate::supermarket::{self, SupermarketResult};
 use crate::tail_run::{HedgeCost, TailRun};
 use crate::{fanout, theory};
 
@@ -100,7 +102,7 @@ pub struct TailSection {
 }
 
 /// Everything `tail-lab report` shows.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Report {
     /// The seed every experiment ran under.
     pub seed: u64,
@@ -112,7 +114,15 @@ pub struct Report {
     pub hedge_idle: IdleHedgeResult,
     /// The Tail piece.
     pub tail: TailSection,
+    /// Hedging on loaded replicas: loads 0.1..=0.9 × policies none, hedge, duplicate.
+    pub loaded: Vec<LoadedResult>,
+    /// The power of d choices: λ in {0.5, 0.7, 0.8, 0.9, 0.95} × d in {1, 2, 3}, 100 servers,
+    /// `BALANCE_ARRIVALS_PER_REQUEST × requests` arrivals each.
+    pub balance: Vec<SupermarketResult>,
 }
+
+/// Supermarket arrivals per requested request (the chain is cheap per event).
+pub const BALANCE_ARRIVALS_PER_REQUEST: u64 = 5;
 
 /// Runs one Tail configuration at fan-out 100 for `requests` requests.
 pub fn tail_run(
@@ -184,5 +194,7 @@ pub fn compute(seed: u64, requests: u64) -> Result<Report, ParamError> {
         fanout,
         hedge_idle,
         tail,
+        loaded: loaded::sweep(requests.max(1000), seed)?,
+        balance: supermarket::sweep((requests * BALANCE_ARRIVALS_PER_REQUEST).max(1000), seed)?,
     })
 }

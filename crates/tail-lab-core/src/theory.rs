@@ -96,6 +96,30 @@ pub fn partial_parent_survival(leaf_survival: f64, n: u32, dropped: u32) -> f64 
     binomial_at_least(dropped + 1, n, leaf_survival)
 }
 
+/// Utilisation once a fraction `h` (0..=1) of requests also runs a full duplicate that is never
+/// cancelled: `(1 + h)ρ` (seed 003 §6).
+pub fn duplicated_utilisation(rho: f64, h: f64) -> f64 {
+    (1.0 + h) * rho
+}
+
+/// True while `(1 + h)ρ < 1`: past it the queue has no finite stationary mean. At ρ = 0.8 and
+/// h = 0.25 the boundary is reached exactly.
+pub fn duplication_stable(rho: f64, h: f64) -> bool {
+    duplicated_utilisation(rho, h) < 1.0
+}
+
+/// M/M/1 mean time in system (ms) with mean service `mean_service_ms` at utilisation `rho`:
+/// `1/(μ − λ) = mean/(1 − ρ)`; `None` when ρ ≥ 1 (no finite mean).
+pub fn mm1_mean_sojourn(mean_service_ms: f64, rho: f64) -> Option<f64> {
+    (rho < 1.0).then(|| mean_service_ms / (1.0 - rho))
+}
+
+/// M/M/1 time-in-system survival: exponential with rate `μ − λ`, so
+/// `P(T > t) = exp(−t (1 − ρ)/mean)`; `None` when ρ ≥ 1.
+pub fn mm1_sojourn_survival(t_ms: f64, mean_service_ms: f64, rho: f64) -> Option<f64> {
+    (rho < 1.0).then(|| libm::exp(-t_ms * (1.0 - rho) / mean_service_ms))
+}
+
 pub(crate) fn check_fanout(param: &'static str, n: u32) -> Result<u32, ParamError> {
     check_count(
         param,
@@ -159,6 +183,18 @@ mod tests {
         assert!(
             (partial_parent_survival(0.01, 100, 0) - slow_share(0.01, 100).unwrap()).abs() < 1e-12
         );
+    }
+
+    #[test]
+    fn duplication_boundary_from_seed_003() {
+        // ρ = 0.8 with a quarter of requests duplicated reaches utilisation one exactly.
+        assert!((duplicated_utilisation(0.8, 0.25) - 1.0).abs() < 1e-15);
+        assert!(!duplication_stable(0.8, 0.25));
+        assert!(duplication_stable(0.79, 0.25));
+        assert!(!duplication_stable(0.5, 1.0));
+        assert_eq!(mm1_mean_sojourn(10.0, 1.0), None);
+        assert!((mm1_mean_sojourn(10.0, 0.8).unwrap() - 50.0).abs() < 1e-12);
+        assert!((mm1_sojourn_survival(50.0, 10.0, 0.8).unwrap() - (-1.0f64).exp()).abs() < 1e-15);
     }
 
     #[test]

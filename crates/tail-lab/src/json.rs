@@ -44,5 +44,25 @@ pub fn report(r: &Report) -> Value {
             "tight_parent_p99": t.tight_parent_p99,
             "crossover_n": t.crossover_n,
         },
+        "loaded": r.loaded.iter().map(|l| json!({
+            "load": l.load,
+            "policy": l.policy,
+            "p50": l.latency.map(|p| p.p50),
+            "p99": l.latency.map(|p| p.p99),
+            "p999": l.latency.map(|p| p.p999),
+            "mean": l.mean_ms,
+            "extra_requests": l.extra_requests,
+            "extra_work": l.extra_work,
+            "capacity_cost": l.capacity_cost,
+            "stable": l.stable,
+        })).collect::<Vec<Value>>(),
+        "balance": r.balance.iter().map(|b| json!({
+            "lambda": b.lambda,
+            "d": b.d,
+            "mean_time": b.mean_time,
+            "theory": b.theory,
+            "p99": b.p99,
+            "stable": b.stable,
+        })).collect::<Vec<Value>>(),
     })
 }

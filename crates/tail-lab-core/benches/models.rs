@@ -1,0 +1,131 @@
+//! `cargo bench -p tail-lab-core`: native figures for the hot paths, one line each.
+//!
+//! Each figure is the median of 5 timed repetitions after one warm-up. It prints and asserts
+//! nothing: this machine is shared and noisy, so compare ratios from one run, not absolutes
+//! across runs. `cargo bench -p tail-lab-core -- quick` runs a tiny version (CI smoke check).
+
+use std::hint::black_box;
+use std::time::Instant;
+use tail_lab_core::address::{SampleStream, Stream};
+use tail_lab_core::loaded::{LoadedConfig, LoadedPolicy, calibrated_hedge_delay};
+use tail_lab_core::mitigation::Mitigation;
+use tail_lab_core::profile::{LeafSampler, ProfileId};
+use tail_lab_core::request::{TailConfig, TailModel};
+use tail_lab_core::supermarket::SupermarketConfig;
+use tail_lab_core::tail_run::TailRun;
+
+/// Median seconds of `f` over 5 runs (after one warm-up).
+fn median_secs(mut f: impl FnMut()) -> f64 {
+    f();
+    let mut t: Vec<f64> = (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[2]
+}
+
+fn line(what: &str, secs: f64, per: f64, unit: &str) {
+    println!(
+        "{what:<52} {:>10.2} ns/{unit}   ({:.3} s per run)",
+        secs / per * 1e9,
+        secs
+    );
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "quick");
+    let scale = if quick { 1_000 } else { 1 };
+    let profile = ProfileId::Default.profile();
+    let sampler = LeafSampler::new(profile);
+
+    let n = 10_000_000 / scale;
+    let secs = median_secs(|| {
+        let mut acc = 0.0;
+        for j in 0..n {
+            acc += sampler.sample(SampleStream::at(1, Stream::TailRequests, j, 0, 0));
+        }
+        black_box(acc);
+    });
+    line("leaf sample, table (addressed)", secs, n as f64, "leaf");
+
+    let secs = median_secs(|| {
+        let mut rng = SampleStream::from_state(1);
+        let mut acc = 0.0;
+        for _ in 0..n {
+            acc += profile.sample_reference(&mut rng);
+        }
+        black_box(acc);
+    });
+    line(
+        "leaf sample, rand_distr LogNormal reference",
+        secs,
+        n as f64,
+        "leaf",
+    );
+
+    let requests = 100_000 / scale;
+    for fix in ["none", "hedge-p95", "drop-5"] {
+        let cfg = TailConfig::new(100, profile, Mitigation::from_name(fix).unwrap(), 1).unwrap();
+        let model = TailModel::new(cfg);
+        let secs = median_secs(|| {
+            let mut run = TailRun::from_model(model.clone());
+            run.run(requests);
+            black_box(run.requests());
+        });
+        line(
+            &format!("fan-out-100 request into histograms, fix {fix}"),
+            secs,
+            requests as f64,
+            "request",
+        );
+    }
+    let secs = median_secs(|| {
+        black_box(TailModel::new(
+            TailConfig::new(100, profile, Mitigation::None, 1).unwrap(),
+        ));
+    });
+    println!(
+        "{:<52} {:>10.1} ms",
+        "model setup (tables + 2^22 calibration draws)",
+        secs * 1e3
+    );
+
+    let delay = calibrated_hedge_delay(1);
+    let loaded = 200_000 / scale;
+    let secs = median_secs(|| {
+        let cfg = LoadedConfig::new(
+            10,
+            0.7,
+            LoadedPolicy::Hedge { delay_ms: delay },
+            loaded.max(1000),
+            1,
+        )
+        .unwrap();
+        black_box(cfg.run());
+    });
+    line(
+        "loaded replicas, load 0.7, hedge",
+        secs,
+        loaded.max(1000) as f64,
+        "request",
+    );
+
+    let arrivals = 10_000_000 / scale;
+    let secs = median_secs(|| {
+        black_box(
+            SupermarketConfig::new(100, 0.9, 2, arrivals.max(1000), 1)
+                .unwrap()
+                .run(),
+        );
+    });
+    line(
+        "supermarket, 100 servers, λ 0.9, d 2",
+        secs,
+        arrivals.max(1000) as f64,
+        "arrival",
+    );
+}

@@ -1,0 +1,297 @@
+//! The power of d choices: Mitzenmacher's supermarket model (IEEE TPDS 2001).
+//!
+//! `servers` FIFO servers (default 100) with exponential service at rate 1; jobs arrive as a
+//! Poisson stream at rate `λ · servers`. Each arrival samples `d` distinct servers uniformly and
+//! joins the shortest queue, ties broken at random (`d = 1` is random assignment, where every
+//! server is an M/M/1 queue). As `servers → ∞` the mean time in system tends to the fixed point
+//! `Σ_{i≥1} λ^((d^i − d)/(d − 1))` ([`fixed_point_mean_time`]; `1/(1 − λ)` for `d = 1`).
+//!
+//! The model is a continuous-time Markov chain, so it needs no event heap: from any state the
+//! next event is an arrival with probability `λN / (λN + B)` and otherwise a departure from a
+//! uniformly random busy server (`B` busy servers), after an exponential time at the total
+//! rate. Each server keeps the arrival times of its jobs in FIFO order, so every job's time in
+//! system is measured exactly.
+//!
+//! Warm-up: the system starts empty; jobs that arrive among the first tenth of the arrivals are
+//! not measured. Randomness is one seeded SplitMix64 stream (the chain is sequential by nature).
+
+use crate::address::{SampleStream, Stream};
+use crate::error::{ParamError, check_count, check_open};
+use crate::histogram::Histogram;
+use crate::tail_run::shared_bins;
+use std::collections::VecDeque;
+
+/// One supermarket run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SupermarketConfig {
+    servers: u32,
+    lambda: f64,
+    choices: u32,
+    arrivals: u64,
+    seed: u64,
+}
+
+/// The outcome of a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SupermarketResult {
+    /// Arrival rate per server (λ, in units of the service rate).
+    pub lambda: f64,
+    /// Servers sampled per arrival.
+    pub d: u32,
+    /// False when λ ≥ 1: no finite mean exists and no run is made.
+    pub stable: bool,
+    /// Mean time in system (units of mean service time), after warm-up.
+    pub mean_time: Option<f64>,
+    /// 99th percentile of time in system, after warm-up.
+    pub p99: Option<f64>,
+    /// The fixed-point prediction; `None` when unstable.
+    pub theory: Option<f64>,
+    /// Jobs measured.
+    pub measured: u64,
+    /// Mean times of 20 consecutive batches of measured jobs (for error estimates).
+    pub batch_means: [f64; 20],
+}
+
+/// `Σ_{i≥1} λ^((d^i − d)/(d − 1))`, the N → ∞ mean time in system with d choices; `1/(1 − λ)`
+/// for `d = 1`. `None` when λ ≥ 1.
+pub fn fixed_point_mean_time(lambda: f64, d: u32) -> Option<f64> {
+    if !(lambda.is_finite() && lambda > 0.0 && lambda < 1.0) || d == 0 {
+        return None;
+    }
+    if d == 1 {
+        return Some(1.0 / (1.0 - lambda));
+    }
+    let d = f64::from(d);
+    let mut sum = 0.0;
+    for i in 1..64 {
+        let exponent = (libm::pow(d, f64::from(i)) - d) / (d - 1.0);
+        let term = libm::pow(lambda, exponent);
+        sum += term;
+        if term < 1e-17 {
+            break;
+        }
+    }
+    Some(sum)
+}
+
+impl SupermarketConfig {
+    /// `servers` (1..=100000) servers, arrival rate `lambda` (> 0) per server, `d` (1..=servers)
+    /// choices, `arrivals` (1000..=10^9) arrivals.
+    pub fn new(
+        servers: u32,
+        lambda: f64,
+        d: u32,
+        arrivals: u64,
+        seed: u64,
+    ) -> Result<Self, ParamError> {
+        check_count(
+            "servers",
+            u64::from(servers),
+            1,
+            100_000,
+            "an integer in 1..=100000",
+        )?;
+        check_open("lambda", lambda, 0.0, f64::INFINITY, "a rate > 0")?;
+        if d == 0 || d > servers {
+            return Err(ParamError::OutOfRange {
+                param: "d",
+                got: f64::from(d),
+                expected: "an integer in 1..=servers",
+            });
+        }
+        check_count(
+            "arrivals",
+            arrivals,
+            1000,
+            1_000_000_000,
+            "an integer in 1000..=1000000000",
+        )?;
+        Ok(SupermarketConfig {
+            servers,
+            lambda,
+            choices: d,
+            arrivals,
+            seed,
+        })
+    }
+
+    /// Simulates the chain.
+    pub fn run(&self) -> SupermarketResult {
+        let theory = fixed_point_mean_time(self.lambda, self.choices);
+        let mut result = SupermarketResult {
+            lambda: self.lambda,
+            d: self.choices,
+            stable: self.lambda < 1.0,
+            mean_time: None,
+            p99: None,
+            theory,
+            measured: 0,
+            batch_means: [0.0; 20],
+        };
+        if !result.stable {
+            return result;
+        }
+        let n = self.servers as usize;
+        let mut rng = SampleStream::at(self.seed, Stream::Supermarket, 0, 0, 0);
+        let mut queues: Vec<VecDeque<(f64, bool)>> = vec![VecDeque::new(); n];
+        // Busy servers, with each server's position in the list for O(1) removal.
+        let mut busy: Vec<u32> = Vec::with_capacity(n);
+        let mut position: Vec<u32> = vec![u32::MAX; n];
+        let arrival_rate = self.lambda * n as f64;
+        let warmup = self.arrivals / 10;
+        let measured_target = self.arrivals - warmup;
+        let (mut now, mut arrived, mut measured) = (0.0f64, 0u64, 0u64);
+        let mut sum = 0.0;
+        let mut batch = [0.0f64; 20];
+        let mut batch_count = [0u64; 20];
+        let mut histogram = Histogram::new();
+        let below = |bits: u64, m: usize| ((u128::from(bits) * m as u128) >> 64) as usize;
+        let mut picks = [0usize; 8];
+        while measured < measured_target {
+            let total_rate = arrival_rate + busy.len() as f64;
+            now += -libm::log(rng.next_open_unit()) / total_rate;
+            let arrival = rng.next_unit() * total_rate < arrival_rate;
+            if arrival && arrived < self.arrivals {
+                // Sample d distinct servers; the first shortest in random sample order is a
+                // uniformly random tie-break.
+                let d = self.choices as usize;
+                let mut best = usize::MAX;
+                if d <= picks.len() {
+                    let mut chosen = 0;
+                    while chosen < d {
+                        let s = below(rng.next_bits(), n);
+                        if picks[..chosen].contains(&s) {
+                            continue;
+                        }
+                        picks[chosen] = s;
+                        chosen += 1;
+                        if best == usize::MAX || queues[s].len() < queues[best].len() {
+                            best = s;
+                        }
+                    }
+                } else {
+                    // Large d: a partial Fisher–Yates over server indices.
+                    let mut idx: Vec<usize> = (0..n).collect();
+                    for j in 0..d {
+                        let k = j + below(rng.next_bits(), n - j);
+                        idx.swap(j, k);
+                        let s = idx[j];
+                        if best == usize::MAX || queues[s].len() < queues[best].len() {
+                            best = s;
+                        }
+                    }
+                }
+                let counted = arrived >= warmup;
+                queues[best].push_back((now, counted));
+                if queues[best].len() == 1 {
+                    position[best] = busy.len() as u32;
+                    busy.push(best as u32);
+                }
+                arrived += 1;
+            } else if !busy.is_empty() && !arrival {
+                let s = busy[below(rng.next_bits(), busy.len())] as usize;
+                let (arrived_at, counted) = queues[s].pop_front().expect("busy server has a job");
+                if counted {
+                    let t = now - arrived_at;
+                    sum += t;
+                    histogram.record(shared_bins(), t);
+                    let b = ((measured * 20) / measured_target).min(19) as usize;
+                    batch[b] += t;
+                    batch_count[b] += 1;
+                    measured += 1;
+                }
+                if queues[s].is_empty() {
+                    let p = position[s] as usize;
+                    let last = *busy.last().expect("non-empty");
+                    busy.swap_remove(p);
+                    if p < busy.len() {
+                        position[last as usize] = p as u32;
+                    }
+                    position[s] = u32::MAX;
+                }
+            } else if arrived >= self.arrivals && busy.is_empty() {
+                break;
+            }
+        }
+        result.measured = measured;
+        result.mean_time = Some(sum / measured.max(1) as f64);
+        result.p99 = Some(histogram.percentile(shared_bins(), 0.99));
+        for (m, (s, c)) in result
+            .batch_means
+            .iter_mut()
+            .zip(batch.iter().zip(batch_count))
+        {
+            *m = s / c.max(1) as f64;
+        }
+        result
+    }
+}
+
+/// The standard sweep: λ in {0.5, 0.7, 0.8, 0.9, 0.95}, d in {1, 2, 3}, 100 servers.
+pub fn sweep(arrivals: u64, seed: u64) -> Result<Vec<SupermarketResult>, ParamError> {
+    let mut out = Vec::with_capacity(15);
+    for lambda in [0.5, 0.7, 0.8, 0.9, 0.95] {
+        for d in 1..=3 {
+            out.push(SupermarketConfig::new(100, lambda, d, arrivals, seed)?.run());
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_point_values() {
+        assert!((fixed_point_mean_time(0.9, 1).unwrap() - 10.0).abs() < 1e-12);
+        // Seed 000: "a predicted 2.61" at λ = 0.9, d = 2.
+        assert!((fixed_point_mean_time(0.9, 2).unwrap() - 2.61).abs() < 0.01);
+        assert!(fixed_point_mean_time(0.9, 3).unwrap() < fixed_point_mean_time(0.9, 2).unwrap());
+        assert_eq!(fixed_point_mean_time(1.0, 2), None);
+        // As λ → 0 every d gives one service time.
+        assert!((fixed_point_mean_time(1e-6, 2).unwrap() - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn bad_parameters_are_rejected_by_name() {
+        assert_eq!(
+            SupermarketConfig::new(100, 0.0, 2, 10_000, 1)
+                .unwrap_err()
+                .param(),
+            "lambda"
+        );
+        assert_eq!(
+            SupermarketConfig::new(100, f64::NAN, 2, 10_000, 1)
+                .unwrap_err()
+                .param(),
+            "lambda"
+        );
+        assert_eq!(
+            SupermarketConfig::new(100, 0.9, 0, 10_000, 1)
+                .unwrap_err()
+                .param(),
+            "d"
+        );
+        assert_eq!(
+            SupermarketConfig::new(100, 0.9, 101, 10_000, 1)
+                .unwrap_err()
+                .param(),
+            "d"
+        );
+        assert_eq!(
+            SupermarketConfig::new(0, 0.9, 1, 10_000, 1)
+                .unwrap_err()
+                .param(),
+            "servers"
+        );
+    }
+
+    #[test]
+    fn overload_is_reported_as_unstable() {
+        let r = SupermarketConfig::new(100, 1.2, 2, 10_000, 1)
+            .unwrap()
+            .run();
+        assert!(!r.stable && r.mean_time.is_none() && r.theory.is_none());
+    }
+}

@@ -1,6 +1,6 @@
 //! `cargo xtask ci`: exactly what CI runs.
 
-use crate::tools::{Tally, ensure_rust_tools, run, run_counted};
+use crate::tools::{Tally, build_page, ensure_chromium, ensure_rust_tools, run, run_counted};
 
 /// Runs every check in order and stops at the first failure.
 pub fn run_all() -> Result<(), String> {
@@ -37,9 +37,45 @@ pub fn run_all() -> Result<(), String> {
         &mut tally,
     );
     // The benchmark target must still build and start (a tiny run; figures are not checked).
-    let result =
-        result.and_then(|()| run("cargo", &["bench", "-p", "tail-lab-core", "--", "quick"]));
-    // One plain closing line over every runner, whatever happened above.
-    println!("\nci: {} passed, {} failed", tally.passed, tally.failed);
+    let result = result
+        .and_then(|()| run("cargo", &["bench", "-p", "tail-lab-core", "--", "quick"]))
+        .and_then(|()| page_tests(&mut tally));
+    // One plain closing line over every runner, whatever happened above. A step that failed
+    // outside a test runner (a build, a lint) counts as one failure, so the line never reads
+    // "0 failed" for a failing run.
+    let failed = tally.failed + u64::from(result.is_err() && tally.failed == 0);
+    println!("\nci: {} passed, {} failed", tally.passed, failed);
     result
+}
+
+/// The binding and the page: wasm-bindgen tests in node and headless Chromium, the JS API tests
+/// against the built package, and the browser scenarios.
+fn page_tests(tally: &mut Tally) -> Result<(), String> {
+    build_page()?;
+    ensure_chromium()?;
+    // The JS tests compare the API with `tail-lab report --json`.
+    run("cargo", &["build", "--release", "-p", "tail-lab"])?;
+    // wasm-pack wants its flags before the crate path.
+    let krate = "crates/tail-lab-wasm";
+    run_counted(
+        "wasm-pack",
+        &["test", "--release", "--node", krate],
+        &[],
+        tally,
+    )?;
+    run_counted(
+        "wasm-pack",
+        &["test", "--release", "--headless", "--chrome", krate],
+        &[
+            ("CHROMEDRIVER", "/usr/bin/chromedriver"),
+            ("WASM_BINDGEN_USE_BROWSER", "1"),
+        ],
+        tally,
+    )?;
+    run_counted(
+        "node",
+        &["--test", "--test-reporter=tap", "tests/js/", "tests/e2e/"],
+        &[],
+        tally,
+    )
 }

@@ -1,4 +1,5 @@
-//! `cargo xtask serve`: a small static file server for `web/` on localhost.
+//! `cargo xtask serve`: builds the page, then serves `web/` on localhost with a small static
+//! file server.
 //!
 //! Std only. It serves files with their MIME types (`application/wasm` for `.wasm`, which
 //! `WebAssembly.instantiateStreaming` requires), refuses paths that leave `web/`, and answers
@@ -25,6 +26,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
+    crate::tools::build_page()?;
     let web = crate::root().join("web");
     let listener = TcpListener::bind(("127.0.0.1", port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;

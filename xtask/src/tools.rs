@@ -1,7 +1,10 @@
 //! Running commands, and installing the tools the build needs when they are missing.
 //!
 //! Everything the checks use is installed here, by name from the registries this machine
-//! reaches, never assumed: the wasm target, rustfmt and clippy (rustup).
+//! reaches, never assumed: the wasm target, rustfmt and clippy (rustup); wasm-pack and the
+//! wasm-bindgen CLI at exactly the version in Cargo.lock (crates.io); binaryen's wasm-opt and
+//! playwright-core (npm, pinned in package.json and package-lock.json); Chromium and
+//! ChromeDriver (Debian packages).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -110,6 +113,119 @@ pub fn ensure_rust_tools() -> Result<(), String> {
         run("rustup", &["component", "add", "clippy"])?;
     }
     Ok(())
+}
+
+/// The wasm-bindgen version pinned in Cargo.lock.
+pub fn locked_wasm_bindgen_version() -> Result<String, String> {
+    let lock = std::fs::read_to_string(crate::root().join("Cargo.lock"))
+        .map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "name = \"wasm-bindgen\"" {
+            if let Some(v) = lines
+                .next()
+                .and_then(|l| l.trim().strip_prefix("version = "))
+            {
+                return Ok(v.trim_matches('"').to_string());
+            }
+        }
+    }
+    Err("Cargo.lock has no wasm-bindgen entry".into())
+}
+
+/// wasm-pack (`cargo install wasm-pack --locked`) and the wasm-bindgen CLI at the locked
+/// version (`cargo install wasm-bindgen-cli --version X`, without `--locked`), when missing.
+pub fn ensure_wasm_tools() -> Result<(), String> {
+    if output("wasm-pack", &["--version"]).is_none() {
+        run("cargo", &["install", "wasm-pack", "--locked"])?;
+    }
+    let want = locked_wasm_bindgen_version()?;
+    let have = output("wasm-bindgen", &["--version"]).unwrap_or_default();
+    if have.split_whitespace().nth(1) != Some(want.as_str()) {
+        run(
+            "cargo",
+            &["install", "wasm-bindgen-cli", "--version", &want, "--force"],
+        )?;
+    }
+    Ok(())
+}
+
+/// The npm packages in package-lock.json (`npm ci`), when node_modules is missing or stale.
+pub fn ensure_npm_packages() -> Result<(), String> {
+    let root = crate::root();
+    let installed = root.join("node_modules/.package-lock.json");
+    let fresh = match (
+        std::fs::metadata(&installed).and_then(|m| m.modified()),
+        std::fs::metadata(root.join("package-lock.json")).and_then(|m| m.modified()),
+    ) {
+        (Ok(a), Ok(b)) => a >= b,
+        _ => false,
+    };
+    let tools_present = root.join("node_modules/.bin/wasm-opt").exists()
+        && root
+            .join("node_modules/playwright-core/package.json")
+            .exists();
+    if !(fresh && tools_present) {
+        run("npm", &["ci", "--no-audit", "--no-fund"])?;
+    }
+    Ok(())
+}
+
+/// Debian's chromium and chromium-driver (npm cannot download a browser here), when missing.
+pub fn ensure_chromium() -> Result<(), String> {
+    if std::path::Path::new("/usr/bin/chromium").exists()
+        && std::path::Path::new("/usr/bin/chromedriver").exists()
+    {
+        return Ok(());
+    }
+    run("apt-get", &["update"])?;
+    run_with_env(
+        "apt-get",
+        &[
+            "install",
+            "-y",
+            "--no-install-recommends",
+            "chromium",
+            "chromium-driver",
+        ],
+        &[("DEBIAN_FRONTEND", "noninteractive")],
+    )
+}
+
+/// Builds the wasm package into web/pkg and optimises it with binaryen's wasm-opt.
+pub fn build_page() -> Result<(), String> {
+    ensure_rust_tools()?;
+    ensure_wasm_tools()?;
+    ensure_npm_packages()?;
+    run(
+        "wasm-pack",
+        &[
+            "build",
+            "crates/tail-lab-wasm",
+            "--target",
+            "web",
+            "--out-name",
+            "tail_lab",
+            "--out-dir",
+            "../../web/pkg",
+            "--release",
+            "--no-pack",
+        ],
+    )?;
+    let wasm = "web/pkg/tail_lab_bg.wasm";
+    run(
+        "node_modules/.bin/wasm-opt",
+        &[
+            "-O3",
+            "--enable-bulk-memory",
+            "--enable-nontrapping-float-to-int",
+            "--enable-sign-ext",
+            "--enable-mutable-globals",
+            wasm,
+            "-o",
+            wasm,
+        ],
+    )
 }
 
 #[cfg(test)]

@@ -75,6 +75,15 @@ impl LeafQuantiles {
     }
 }
 
+impl LeafQuantiles {
+    /// The parent's `q`-quantile (ms) at every fan-out `1..=max_fanout`, index `n − 1`.
+    pub fn parent_curve(&self, q: f64, max_fanout: u32) -> Vec<f64> {
+        (1..=max_fanout.max(1))
+            .map(|n| self.parent_quantile(q, n))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

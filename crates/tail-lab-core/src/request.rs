@@ -152,6 +152,26 @@ impl TailModel {
         }
     }
 
+    /// The same model under another configuration. The sampling tables and the measured leaf
+    /// quantiles depend only on profile and seed, so when those match they are reused (fan-out
+    /// and mitigation changes cost no re-measurement); otherwise they are rebuilt.
+    pub fn with_config(&self, config: TailConfig) -> TailModel {
+        if config.profile != self.config.profile || config.seed != self.config.seed {
+            return TailModel::with_calibration(config, self.quantiles.draws() as usize);
+        }
+        let hedge_delay_ms = match config.mitigation {
+            Mitigation::Hedge { delay_quantile } => Some(self.quantiles.quantile(delay_quantile)),
+            _ => None,
+        };
+        TailModel {
+            config,
+            sampler: self.sampler.clone(),
+            quantiles: self.quantiles.clone(),
+            hedge_delay_ms,
+            keep: (config.fanout - config.mitigation.dropped_leaves(config.fanout)) as usize,
+        }
+    }
+
     /// The configuration.
     pub fn config(&self) -> &TailConfig {
         &self.config
@@ -305,6 +325,28 @@ mod tests {
             delay_quantile: f64::NAN,
         };
         assert_eq!(TailConfig::new(8, p, bad, 1).unwrap_err().param(), "delayQ");
+    }
+
+    #[test]
+    fn reconfiguring_reuses_calibration_and_matches_a_fresh_model() {
+        let base = model(100, "none");
+        let cfg = TailConfig::new(
+            8,
+            ProfileId::Default.profile(),
+            Mitigation::from_name("hedge-p95").unwrap(),
+            7,
+        )
+        .unwrap();
+        let re = base.with_config(cfg);
+        let fresh = TailModel::with_calibration(cfg, 1 << 14);
+        assert_eq!(re.hedge_delay_ms(), fresh.hedge_delay_ms());
+        assert_eq!(re.request_at(3), fresh.request_at(3));
+        // Another seed re-measures.
+        let other = TailConfig::new(8, ProfileId::Default.profile(), Mitigation::None, 8).unwrap();
+        assert_ne!(
+            base.with_config(other).leaf_quantiles(),
+            base.leaf_quantiles()
+        );
     }
 
     #[test]

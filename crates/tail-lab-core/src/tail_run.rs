@@ -122,6 +122,18 @@ impl TailRun {
         self.model.request_at(self.requests.saturating_sub(1))
     }
 
+    /// Switches to another configuration and starts again from request 0, reusing the
+    /// calibration when profile and seed are unchanged (see [`TailModel::with_config`]).
+    pub fn reconfigure(&mut self, config: TailConfig) {
+        self.model = self.model.with_config(config);
+        self.reset();
+    }
+
+    /// Request `k` in full, under this run's model.
+    pub fn request_at(&self, k: u64) -> RequestTrace {
+        self.model.request_at(k)
+    }
+
     /// Clears the histograms and starts again from request 0.
     pub fn reset(&mut self) {
         self.leaf.clear();

@@ -1,11 +1,58 @@
-//! The wasm-bindgen facade of Tail Latency Lab.
+//! The wasm-bindgen facade of Tail Latency Lab: the ES-module API the page uses.
 //!
-//! This crate is where JavaScript meets the core: it will export the ES-module API the page
-//! uses (`TailRun`, `requestAt`, `slowShare`, …), one file per core module, turning the core's
-//! typed errors into JS `RangeError`/`TypeError`. It holds no model logic.
+//! A thin binding that mirrors the core's modules file for file. It converts arguments,
+//! type-checks them, and turns the core's `ParamError` into a JS `RangeError` (and wrong types
+//! into `TypeError`); it holds no model logic. Bulk data crosses as typed arrays: histogram
+//! counts as `Float64Array` *views over wasm memory* (valid until the next call into the
+//! module: rebuild them every frame), everything else as copies.
 //!
-//! The bindings arrive with the page issue; until then the crate only fixes the workspace's
-//! shape and re-exports the core, so `cargo build --target wasm32-unknown-unknown` exercises the
-//! same dependency graph the page will ship.
+//! ```javascript
+//! import init, { TailRun, slowShare } from "./pkg/tail_lab.js";
+//! await init();
+//! const run = new TailRun({ fanout: 100, profile: "default", fix: "none", seed: 1 });
+//! run.run(10000);
+//! run.parentPercentile(0.99); // ≈ 310 ms
+//! slowShare(0.01, 100);       // 0.634
+//! ```
 
-pub use tail_lab_core as core;
+mod convert;
+mod error;
+mod histogram;
+mod leaf_quantiles;
+mod mitigation;
+mod profile;
+mod request;
+mod tail_run;
+mod theory;
+
+pub use histogram::bin_edges;
+pub use leaf_quantiles::{leaf_quantile, parent_quantile};
+pub use mitigation::mitigations;
+pub use profile::{leaf_sample, profiles};
+pub use request::request_at;
+pub use tail_run::JsTailRun;
+pub use theory::{crossover, parent_level, slow_share};
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+    #[wasm_bindgen(js_namespace = globalThis, js_name = tailLabOnPanic, catch)]
+    fn report_panic_to_page(message: &str) -> Result<(), JsValue>;
+}
+
+/// Installs the panic hook when the module starts.
+///
+/// Bad input never panics (it is validated and thrown as `RangeError`/`TypeError`); a panic is
+/// a bug. The hook writes it to `console.error` and, when the page defines
+/// `globalThis.tailLabOnPanic(message)`, shows it there too, before the wasm traps.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = format!("tail-lab: internal error: {info}");
+        console_error(&message);
+        let _ = report_panic_to_page(&message);
+    }));
+}

@@ -1,0 +1,38 @@
+//! The measured leaf distribution (core `leaf_quantiles`): `leafQuantile`, `parentQuantile`.
+
+use crate::convert::{integer, number};
+use crate::error::range;
+use crate::request::{Settings, with_model};
+use tail_lab_core::ParamError;
+use wasm_bindgen::prelude::*;
+
+/// A quantile level in 0..=1.
+pub fn level(param: &'static str, v: &JsValue) -> Result<f64, JsValue> {
+    let q = number(param, v)?;
+    if (0.0..=1.0).contains(&q) {
+        Ok(q)
+    } else {
+        Err(range(ParamError::OutOfRange {
+            param,
+            got: q,
+            expected: "a quantile level in 0..=1",
+        }))
+    }
+}
+
+/// The measured leaf `q`-quantile (ms) of `cfg`'s profile and seed.
+#[wasm_bindgen(js_name = leafQuantile)]
+pub fn leaf_quantile(q: JsValue, cfg: JsValue) -> Result<f64, JsValue> {
+    let q = level("q", &q)?;
+    let settings = Settings::read(&cfg, &Settings::default())?;
+    with_model(&settings, |m| m.leaf_quantiles().quantile(q))
+}
+
+/// The parent's `q`-quantile (ms) at fan-out `n`, from `F(t)^n` on the measured leaves.
+#[wasm_bindgen(js_name = parentQuantile)]
+pub fn parent_quantile(q: JsValue, n: JsValue, cfg: JsValue) -> Result<f64, JsValue> {
+    let q = level("q", &q)?;
+    let n = integer("n", &n, 1.0, 1024.0, "an integer in 1..=1024")? as u32;
+    let settings = Settings::read(&cfg, &Settings::default())?;
+    with_model(&settings, |m| m.leaf_quantiles().parent_quantile(q, n))
+}

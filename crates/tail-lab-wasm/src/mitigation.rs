@@ -1,0 +1,21 @@
+//! Mitigations (core `mitigation`): `mitigations()`.
+
+use crate::convert::{object, string};
+use crate::error::range;
+use js_sys::Array;
+use tail_lab_core::mitigation::Mitigation;
+use wasm_bindgen::prelude::*;
+
+/// Parses a mitigation ("fix") name.
+pub fn fix(v: &JsValue) -> Result<Mitigation, JsValue> {
+    Mitigation::from_name(&string("fix", v)?).map_err(range)
+}
+
+/// The mitigations a parent can apply: `[{ name, label }]`.
+#[wasm_bindgen]
+pub fn mitigations() -> Array {
+    Mitigation::PRESETS
+        .iter()
+        .map(|(name, label, _)| object(&[("name", (*name).into()), ("label", (*label).into())]))
+        .collect()
+}

@@ -1,0 +1,138 @@
+//! One parent request (core `request`): the `{ fanout, profile, fix, seed }` options and
+//! `requestAt(k, cfg)`.
+
+use crate::convert::{MAX_SAFE, field, integer, object, opt_number, options, seed};
+use crate::error::range;
+use crate::mitigation::fix;
+use crate::profile::profile_id;
+use js_sys::{Float64Array, Uint8Array};
+use std::cell::RefCell;
+use tail_lab_core::mitigation::Mitigation;
+use tail_lab_core::profile::ProfileId;
+use tail_lab_core::request::{RequestTrace, TailConfig, TailModel};
+use wasm_bindgen::prelude::*;
+
+/// The options of a Tail run, with their names as JS spells them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Leaves per parent (1..=1024; the page offers 1..=256).
+    pub fanout: u32,
+    /// Profile preset.
+    pub profile: ProfileId,
+    /// Mitigation preset name.
+    pub fix: String,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            fanout: 100,
+            profile: ProfileId::Default,
+            fix: "none".into(),
+            seed: 1,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads `{ fanout, profile, fix, seed }`, each optional, on top of `base`.
+    pub fn read(value: &JsValue, base: &Settings) -> Result<Settings, JsValue> {
+        let o = options("options", value)?;
+        let mut s = base.clone();
+        if let Some(v) = field(&o, "fanout") {
+            s.fanout = integer("fanout", &v, 1.0, 1024.0, "an integer in 1..=1024")? as u32;
+        }
+        if let Some(v) = field(&o, "profile") {
+            s.profile = profile_id(&v)?;
+        }
+        if let Some(v) = field(&o, "fix") {
+            fix(&v)?;
+            s.fix = v.as_string().unwrap_or_default();
+        }
+        if let Some(v) = field(&o, "seed") {
+            s.seed = seed("seed", &v)?;
+        }
+        Ok(s)
+    }
+
+    /// The core configuration.
+    pub fn config(&self) -> Result<TailConfig, JsValue> {
+        let m = Mitigation::from_name(&self.fix).map_err(range)?;
+        TailConfig::new(self.fanout, self.profile.profile(), m, self.seed).map_err(range)
+    }
+
+    /// As a plain object.
+    pub fn to_js(&self) -> JsValue {
+        object(&[
+            ("fanout", self.fanout.into()),
+            ("profile", self.profile.name().into()),
+            ("fix", self.fix.as_str().into()),
+            ("seed", (self.seed as f64).into()),
+        ])
+    }
+}
+
+thread_local! {
+    /// The last model the free functions used: calibration is memoized per profile and seed.
+    static MODEL: RefCell<Option<TailModel>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on a model for `settings`, reusing the memoized calibration when it fits.
+pub fn with_model<T>(settings: &Settings, f: impl FnOnce(&TailModel) -> T) -> Result<T, JsValue> {
+    let config = settings.config()?;
+    MODEL.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let model = match slot.take() {
+            Some(m) if *m.config() == config => m,
+            Some(m) => m.with_config(config),
+            None => TailModel::new(config),
+        };
+        let out = f(&model);
+        *slot = Some(model);
+        Ok(out)
+    })
+}
+
+/// A request as a plain object with typed arrays per leaf:
+/// `{ request, parentMs, waitedOn, hedgeDelayMs, leaves: { originalMs, resolvedMs, retryMs,
+/// hedged, won, dropped } }` (`retryMs` is NaN where no duplicate was sent).
+pub fn trace_to_js(t: &RequestTrace) -> JsValue {
+    let n = t.leaves.len();
+    let mut original = Vec::with_capacity(n);
+    let mut resolved = Vec::with_capacity(n);
+    let mut retry = Vec::with_capacity(n);
+    let (mut hedged, mut won, mut dropped) = (vec![0u8; n], vec![0u8; n], vec![0u8; n]);
+    for (i, l) in t.leaves.iter().enumerate() {
+        original.push(l.original_ms);
+        resolved.push(l.resolved_ms);
+        retry.push(l.hedge.map_or(f64::NAN, |h| h.retry_ms));
+        hedged[i] = u8::from(l.hedge.is_some());
+        won[i] = u8::from(l.hedge.is_some_and(|h| h.won));
+        dropped[i] = u8::from(l.dropped);
+    }
+    let leaves = object(&[
+        ("originalMs", Float64Array::from(&original[..]).into()),
+        ("resolvedMs", Float64Array::from(&resolved[..]).into()),
+        ("retryMs", Float64Array::from(&retry[..]).into()),
+        ("hedged", Uint8Array::from(&hedged[..]).into()),
+        ("won", Uint8Array::from(&won[..]).into()),
+        ("dropped", Uint8Array::from(&dropped[..]).into()),
+    ]);
+    object(&[
+        ("request", (t.request as f64).into()),
+        ("parentMs", t.parent_ms.into()),
+        ("waitedOn", (t.waited_on as u32).into()),
+        ("hedgeDelayMs", opt_number(t.hedge_delay_ms)),
+        ("leaves", leaves),
+    ])
+}
+
+/// Request `k` in full under `cfg` (`{ fanout, profile, fix, seed }`, all optional).
+#[wasm_bindgen(js_name = requestAt)]
+pub fn request_at(k: JsValue, cfg: JsValue) -> Result<JsValue, JsValue> {
+    let k = integer("k", &k, 0.0, MAX_SAFE, "an integer in 0..=2^53-1")? as u64;
+    let settings = Settings::read(&cfg, &Settings::default())?;
+    with_model(&settings, |m| trace_to_js(&m.request_at(k)))
+}

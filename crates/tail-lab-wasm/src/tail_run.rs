@@ -1,0 +1,158 @@
+//! The accumulating run (core `tail_run`): the `TailRun` class.
+
+use crate::convert::{integer, object, opt_number};
+use crate::error::range;
+use crate::leaf_quantiles::level;
+use crate::request::{Settings, trace_to_js};
+use js_sys::Float64Array;
+use tail_lab_core::tail_run::TailRun;
+use wasm_bindgen::prelude::*;
+
+/// Parent requests accumulated into the leaf and parent histograms.
+#[wasm_bindgen(js_name = TailRun)]
+pub struct JsTailRun {
+    run: TailRun,
+    settings: Settings,
+}
+
+/// Most requests one `run()` call may simulate (about a second of work): keeps any single call
+/// from freezing a tab.
+const MAX_REQUESTS_PER_CALL: f64 = 10_000_000.0;
+
+#[wasm_bindgen(js_class = TailRun)]
+impl JsTailRun {
+    /// `new TailRun({ fanout = 100, profile = "default", fix = "none", seed = 1 })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsTailRun, JsValue> {
+        let settings = Settings::read(&options, &Settings::default())?;
+        Ok(JsTailRun {
+            run: TailRun::new(settings.config()?),
+            settings,
+        })
+    }
+
+    /// Changes any of `{ fanout, profile, fix, seed }` and starts again from request 0.
+    /// Calibration is reused when profile and seed are unchanged, so this is cheap for the
+    /// fan-out slider and the fix picker.
+    pub fn reconfigure(&mut self, options: JsValue) -> Result<(), JsValue> {
+        let settings = Settings::read(&options, &self.settings)?;
+        self.run.reconfigure(settings.config()?);
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// The current options as a plain object.
+    #[wasm_bindgen(getter)]
+    pub fn config(&self) -> JsValue {
+        self.settings.to_js()
+    }
+
+    /// Simulates `requests` (an integer in 0..=10^7) more parent requests.
+    pub fn run(&mut self, requests: JsValue) -> Result<(), JsValue> {
+        let n = integer(
+            "requests",
+            &requests,
+            0.0,
+            MAX_REQUESTS_PER_CALL,
+            "an integer in 0..=10000000",
+        )?;
+        self.run.run(n as u64);
+        Ok(())
+    }
+
+    /// Parent requests simulated so far.
+    #[wasm_bindgen(getter)]
+    pub fn requests(&self) -> f64 {
+        self.run.requests() as f64
+    }
+
+    /// Leaf counts per shared bin: a `Float64Array` *view* over wasm memory. Valid until the
+    /// next call into the module; fetch it again every frame.
+    #[wasm_bindgen(js_name = leafBins)]
+    pub fn leaf_bins(&self) -> Float64Array {
+        // SAFETY: the view is handed straight to JS and documented as invalid after the next
+        // call into wasm (which may grow memory or mutate the counts).
+        unsafe { Float64Array::view(self.run.leaf_histogram().counts()) }
+    }
+
+    /// Parent counts per shared bin: a view like [`JsTailRun::leaf_bins`].
+    #[wasm_bindgen(js_name = parentBins)]
+    pub fn parent_bins(&self) -> Float64Array {
+        // SAFETY: as for `leaf_bins`.
+        unsafe { Float64Array::view(self.run.parent_histogram().counts()) }
+    }
+
+    /// Leaf `q`-quantile (ms) of the accumulated histogram; NaN before the first request.
+    #[wasm_bindgen(js_name = leafPercentile)]
+    pub fn leaf_percentile(&self, q: JsValue) -> Result<f64, JsValue> {
+        self.run.leaf_percentile(level("q", &q)?).map_err(range)
+    }
+
+    /// Parent `q`-quantile (ms) of the accumulated histogram; NaN before the first request.
+    #[wasm_bindgen(js_name = parentPercentile)]
+    pub fn parent_percentile(&self, q: JsValue) -> Result<f64, JsValue> {
+        self.run.parent_percentile(level("q", &q)?).map_err(range)
+    }
+
+    /// The measured leaf `q`-quantile (ms), from the calibration draws.
+    #[wasm_bindgen(js_name = leafQuantile)]
+    pub fn leaf_quantile(&self, q: JsValue) -> Result<f64, JsValue> {
+        Ok(self.run.model().leaf_quantiles().quantile(level("q", &q)?))
+    }
+
+    /// The parent `q`-quantile (ms) at every fan-out `1..=maxFanout` (≤ 1024), from `F(t)^n`
+    /// on the measured leaves: index `n − 1`. Unaffected by the fix.
+    #[wasm_bindgen(js_name = fanoutCurve)]
+    pub fn fanout_curve(&self, q: JsValue, max_fanout: JsValue) -> Result<Float64Array, JsValue> {
+        let q = level("q", &q)?;
+        let n = integer(
+            "maxFanout",
+            &max_fanout,
+            1.0,
+            1024.0,
+            "an integer in 1..=1024",
+        )? as u32;
+        let curve = self.run.model().leaf_quantiles().parent_curve(q, n);
+        Ok(Float64Array::from(&curve[..]))
+    }
+
+    /// The most recent request in full (request 0 before any has run).
+    #[wasm_bindgen(js_name = lastRequest)]
+    pub fn last_request(&self) -> JsValue {
+        trace_to_js(&self.run.last_request())
+    }
+
+    /// Request `k` in full under this run's configuration.
+    #[wasm_bindgen(js_name = requestAt)]
+    pub fn request_at(&self, k: JsValue) -> Result<JsValue, JsValue> {
+        let k = integer(
+            "k",
+            &k,
+            0.0,
+            crate::convert::MAX_SAFE,
+            "an integer in 0..=2^53-1",
+        )?;
+        Ok(trace_to_js(&self.run.request_at(k as u64)))
+    }
+
+    /// What the hedges cost so far: `{ extraRequests, extraWork }` (fractions 0..1).
+    #[wasm_bindgen(js_name = hedgeCost)]
+    pub fn hedge_cost(&self) -> JsValue {
+        let c = self.run.hedge_cost();
+        object(&[
+            ("extraRequests", c.extra_requests.into()),
+            ("extraWork", c.extra_work.into()),
+        ])
+    }
+
+    /// The hedge delay (ms), or `null` when the fix does not hedge.
+    #[wasm_bindgen(getter, js_name = hedgeDelayMs)]
+    pub fn hedge_delay_ms(&self) -> JsValue {
+        opt_number(self.run.model().hedge_delay_ms())
+    }
+
+    /// Clears the histograms and starts again from request 0.
+    pub fn reset(&mut self) {
+        self.run.reset();
+    }
+}

@@ -1,0 +1,141 @@
+//! The binding inside wasm, run by `wasm-pack test` in node and (with
+//! `WASM_BINDGEN_USE_BROWSER=1`) in headless Chromium.
+//!
+//! The value vectors are the ones `tail-lab-core/tests/value_stability.rs` pins natively: equal
+//! bits here prove the same seed gives the same numbers natively, in node and in Chromium.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Object, RangeError, Reflect, TypeError};
+use tail_lab_core::hedge_idle::IdleHedge;
+use tail_lab_core::mitigation::Mitigation;
+use tail_lab_core::profile::ProfileId;
+use tail_lab_core::request::{TailConfig, TailModel};
+use tail_lab_core::service::ServiceModel;
+use tail_lab_wasm::{JsTailRun, crossover, leaf_sample, slow_share};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn js(x: f64) -> JsValue {
+    JsValue::from_f64(x)
+}
+
+#[wasm_bindgen_test]
+fn leaf_samples_have_the_native_bits() {
+    let addresses = [
+        (1.0, 0.0, 0.0, 0.0),
+        (1.0, 400.0, 7.0, 0.0),
+        (42.0, 123_456.0, 99.0, 1.0),
+        (7.0, 3.0, 255.0, 0.0),
+    ];
+    let expected: [(&str, [u64; 4]); 3] = [
+        (
+            "default",
+            [
+                0x40055cb4d20fe7d8,
+                0x40172d2fdb72467a,
+                0x3ffd3f44e3f31892,
+                0x4014d396419e2377,
+            ],
+        ),
+        (
+            "gc-pause",
+            [
+                0x40094cac0e1d3197,
+                0x4013d8b08b85e423,
+                0x40044be203321b33,
+                0x4012a67f235e34ba,
+            ],
+        ),
+        (
+            "tight",
+            [
+                0x400989d3ba630d06,
+                0x4013ad18584d9ffb,
+                0x4004ab60183ed303,
+                0x401289502c133f1c,
+            ],
+        ),
+    ];
+    for (profile, bits) in expected {
+        for (&(s, k, i, a), want) in addresses.iter().zip(bits) {
+            let got = leaf_sample(js(s), js(k), js(i), js(a), JsValue::from_str(profile)).unwrap();
+            assert_eq!(got.to_bits(), want, "{profile} at {:?}", (s, k, i, a));
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn hedged_request_and_idle_hedge_have_the_native_bits() {
+    let m = TailModel::with_calibration(
+        TailConfig::new(
+            100,
+            ProfileId::Default.profile(),
+            Mitigation::from_name("hedge-p95").unwrap(),
+            3,
+        )
+        .unwrap(),
+        1 << 16,
+    );
+    let r = m.request_at(17);
+    assert_eq!(m.hedge_delay_ms().unwrap().to_bits(), 0x40208ef263b5b7bd);
+    assert_eq!(r.parent_ms.to_bits(), 0x402787bfa891f8b3);
+    assert_eq!(r.waited_on, 64);
+    let h = IdleHedge::new(ServiceModel::default(), 0.95, 11).unwrap();
+    assert_eq!(h.delay_ms().to_bits(), 0x40326bc993ab7cac);
+    assert_eq!(
+        h.request_at(12345).completion_ms.to_bits(),
+        0x402131faf158f9c9
+    );
+}
+
+#[wasm_bindgen_test]
+fn closed_forms_cross_the_boundary() {
+    assert!((slow_share(js(0.01), js(100.0)).unwrap() - 0.634).abs() < 5e-4);
+    assert_eq!(crossover(js(0.5), js(0.99)).unwrap(), 69);
+}
+
+fn message(e: &JsValue) -> String {
+    Reflect::get(e, &JsValue::from_str("message"))
+        .unwrap()
+        .as_string()
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+fn bad_arguments_throw_named_js_errors_not_traps() {
+    let e = slow_share(JsValue::from_str("x"), js(3.0)).unwrap_err();
+    assert!(e.is_instance_of::<TypeError>());
+    assert!(message(&e).starts_with("p must be a number"));
+    let e = slow_share(js(f64::NAN), js(3.0)).unwrap_err();
+    assert!(e.is_instance_of::<RangeError>() && message(&e).starts_with("p must be"));
+    let e = slow_share(js(0.1), js(0.0)).unwrap_err();
+    assert!(e.is_instance_of::<RangeError>() && message(&e).contains("1..=1024"));
+    let opts = Object::new();
+    Reflect::set(&opts, &"profile".into(), &"fast".into()).unwrap();
+    let e = JsTailRun::new(opts.into()).err().unwrap();
+    assert!(e.is_instance_of::<RangeError>() && message(&e).contains("\"gc-pause\""));
+    let e = JsTailRun::new(js(3.0)).err().unwrap();
+    assert!(e.is_instance_of::<TypeError>() && message(&e).starts_with("options"));
+    let e = leaf_sample(js(-1.0), js(0.0), js(0.0), js(0.0), "default".into()).unwrap_err();
+    assert!(e.is_instance_of::<RangeError>() && message(&e).starts_with("seed"));
+}
+
+#[wasm_bindgen_test]
+fn a_run_accumulates_into_views_over_wasm_memory() {
+    let opts = Object::new();
+    Reflect::set(&opts, &"fanout".into(), &js(8.0)).unwrap();
+    let mut run = JsTailRun::new(opts.into()).unwrap();
+    run.run(js(1000.0)).unwrap();
+    assert_eq!(run.requests(), 1000.0);
+    let leaves = run.leaf_bins();
+    assert_eq!(leaves.length(), 840);
+    assert_eq!(leaves.to_vec().iter().sum::<f64>(), 8000.0);
+    assert_eq!(run.parent_bins().to_vec().iter().sum::<f64>(), 1000.0);
+    assert!(
+        run.run(js(-1.0))
+            .unwrap_err()
+            .is_instance_of::<RangeError>()
+    );
+    run.reset();
+    assert!(run.parent_percentile(js(0.5)).unwrap().is_nan());
+}

@@ -1,0 +1,121 @@
+// The wasm API in node, against the native command and the Rust value vectors.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { bits, loadPackage, nativeReport } from "../support.mjs";
+
+const pkg = await loadPackage();
+const REQUESTS = 20_000;
+
+for (const seed of [1, 7]) {
+  test(`TailRun reproduces tail-lab report --json bit for bit (seed ${seed})`, () => {
+    const report = nativeReport(seed, REQUESTS);
+    const t = report.tail;
+    const run = (profile, fix) => {
+      const r = new pkg.TailRun({ fanout: 100, profile, fix, seed });
+      r.run(REQUESTS);
+      return r;
+    };
+    const base = run("default", "none");
+    assert.equal(base.leafPercentile(0.99), t.leaf_p99);
+    assert.equal(base.parentPercentile(0.5), t.parent_p50);
+    assert.equal(base.parentPercentile(0.99), t.parent_p99);
+    assert.equal(pkg.parentQuantile(0.5, 100, { seed }), t.theory_parent_p50);
+    assert.equal(pkg.parentQuantile(0.99, 100, { seed }), t.theory_parent_p99);
+    const hedge = run("default", "hedge-p95");
+    assert.equal(hedge.parentPercentile(0.99), t.hedge_parent_p99);
+    assert.equal(hedge.hedgeCost().extraRequests, t.hedge_extra_requests);
+    assert.equal(hedge.hedgeCost().extraWork, t.hedge_extra_work);
+    assert.equal(run("default", "drop-1").parentPercentile(0.99), t.drop1_parent_p99);
+    assert.equal(run("default", "drop-5").parentPercentile(0.99), t.drop5_parent_p99);
+    assert.equal(run("gc-pause", "none").parentPercentile(0.99), t.gc_parent_p99);
+    assert.equal(run("gc-pause", "hedge-p95").parentPercentile(0.99), t.gc_hedge_parent_p99);
+    const tight = run("tight", "none");
+    assert.equal(tight.leafPercentile(0.99), t.tight_leaf_p99);
+    assert.equal(tight.parentPercentile(0.99), t.tight_parent_p99);
+    assert.equal(pkg.slowShare(report.fanout.p, report.fanout.n), report.fanout.theory);
+    assert.equal(pkg.crossover(0.5, 0.99), t.crossover_n);
+    assert.equal(pkg.parentLevel(0.5, 100), t.parent_p50_leaf_level);
+    assert.equal(pkg.parentLevel(0.99, 100), t.parent_p99_leaf_level);
+  });
+}
+
+test("leafSample gives the bits the Rust value-stability test pins", () => {
+  assert.equal(bits(pkg.leafSample(1, 400, 7, 0, "default")), "0x40172d2fdb72467a");
+  assert.equal(bits(pkg.leafSample(42, 123456, 99, 1, "gc-pause")), "0x40044be203321b33");
+  assert.equal(bits(pkg.leafSample(7, 3, 255, 0, "tight")), "0x401289502c133f1c");
+  assert.equal(bits(pkg.leafSample(7n, 3, 255, 0, "tight")), "0x401289502c133f1c"); // bigint seed
+});
+
+test("requestAt is addressed: the first leaves do not depend on fan-out", () => {
+  const a = pkg.requestAt(400, { fanout: 8, seed: 3 });
+  const b = pkg.requestAt(400, { fanout: 200, seed: 3 });
+  assert.deepEqual(Array.from(a.leaves.originalMs), Array.from(b.leaves.originalMs.slice(0, 8)));
+  assert.equal(a.leaves.originalMs.length, 8);
+  const max = Math.max(...a.leaves.resolvedMs);
+  assert.equal(a.parentMs, max);
+  assert.equal(a.leaves.resolvedMs[a.waitedOn], max);
+  assert.equal(a.hedgeDelayMs, null);
+});
+
+test("a hedged request reports its duplicates and a dropped one its stragglers", () => {
+  const h = pkg.requestAt(11, { fix: "hedge-p95" });
+  assert.ok(h.hedgeDelayMs > 5 && h.hedgeDelayMs < 12, `delay ${h.hedgeDelayMs}`);
+  for (let i = 0; i < 100; i++) {
+    const hedged = h.leaves.hedged[i] === 1;
+    assert.equal(hedged, h.leaves.originalMs[i] > h.hedgeDelayMs);
+    assert.equal(Number.isNaN(h.leaves.retryMs[i]), !hedged);
+  }
+  const d = pkg.requestAt(11, { fix: "drop-5" });
+  assert.equal(d.leaves.dropped.reduce((a, b) => a + b, 0), 5);
+});
+
+test("profiles and mitigations describe themselves", () => {
+  assert.deepEqual(pkg.profiles().map((p) => p.name), ["default", "gc-pause", "tight"]);
+  assert.equal(pkg.profiles()[2].pause, null);
+  assert.deepEqual(pkg.mitigations().map((m) => m.name), ["none", "hedge-p95", "drop-1", "drop-5"]);
+  const edges = pkg.binEdges();
+  assert.equal(edges.length, 841);
+  assert.equal(edges[0], 0.0625);
+});
+
+test("bin views are live over wasm memory and must be refetched", () => {
+  const run = new pkg.TailRun({ fanout: 4 });
+  run.run(100);
+  const sum = (a) => a.reduce((x, y) => x + y, 0);
+  assert.equal(sum(run.leafBins()), 400);
+  run.run(100);
+  assert.equal(sum(run.parentBins()), 200);
+  assert.equal(run.requests, 200);
+  run.reconfigure({ fanout: 9 });
+  assert.equal(run.requests, 0);
+  assert.deepEqual(run.config, { fanout: 9, profile: "default", fix: "none", seed: 1 });
+  assert.equal(run.fanoutCurve(0.5, 256).length, 256);
+});
+
+test("bad arguments throw RangeError or TypeError naming the argument", () => {
+  const cases = [
+    [() => pkg.slowShare("0.1", 10), TypeError, /^p must be a number/],
+    [() => pkg.slowShare(Number.NaN, 10), RangeError, /^p must be a probability in 0\.\.=1 \(got NaN\)/],
+    [() => pkg.slowShare(0.1, 2000), RangeError, /^n must be an integer in 1\.\.=1024/],
+    [() => pkg.crossover(0.5, 1), RangeError, /^leafQ must be/],
+    [() => new pkg.TailRun({ fanout: 0 }), RangeError, /^fanout must be an integer in 1\.\.=1024 \(got 0\)/],
+    [() => new pkg.TailRun({ fanout: 2.5 }), RangeError, /^fanout/],
+    [() => new pkg.TailRun({ fanout: "8" }), TypeError, /^fanout must be a number/],
+    [() => new pkg.TailRun({ profile: "fast" }), RangeError, /^profile must be one of "default", "gc-pause", "tight"/],
+    [() => new pkg.TailRun({ fix: "retry" }), RangeError, /^fix must be one of/],
+    [() => new pkg.TailRun({ seed: -1 }), RangeError, /^seed must be an integer/],
+    [() => new pkg.TailRun({ seed: 2n ** 64n }), RangeError, /^seed must be an integer in 0\.\.=2\^64-1/],
+    [() => new pkg.TailRun([]), TypeError, /^options must be an options object/],
+    [() => new pkg.TailRun().run(1e8), RangeError, /^requests must be an integer in 0\.\.=10000000/],
+    [() => new pkg.TailRun().parentPercentile(2), RangeError, /^q must be a quantile level/],
+    [() => pkg.leafSample(1, -1, 0, 0, "default"), RangeError, /^k must be/],
+    [() => pkg.leafSample(1, 0, 0, 0, 5), TypeError, /^profile must be a string/],
+    [() => pkg.requestAt(0, { fanout: Infinity }), RangeError, /^fanout/],
+  ];
+  for (const [f, kind, message] of cases) {
+    assert.throws(f, (e) => e instanceof kind && message.test(e.message), String(f));
+  }
+  // After all that, the module still works: nothing trapped.
+  assert.equal(pkg.crossover(0.5, 0.99), 69);
+});

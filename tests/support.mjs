@@ -1,0 +1,66 @@
+// Shared helpers for the JS and browser tests: load the built package in node, run the native
+// report, serve web/ on localhost, and launch Debian's Chromium through playwright-core.
+
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
+export const WEB = join(ROOT, "web");
+
+/** The wasm package, initialised synchronously for node (the page uses the async init). */
+export async function loadPackage() {
+  const pkg = await import(join(WEB, "pkg", "tail_lab.js"));
+  pkg.initSync({ module: readFileSync(join(WEB, "pkg", "tail_lab_bg.wasm")) });
+  return pkg;
+}
+
+/** `tail-lab report --json` from the release build (`cargo xtask ci` builds it first). */
+export function nativeReport(seed, requests) {
+  const bin = join(ROOT, "target", "release", "tail-lab");
+  const out = execFileSync(bin, ["report", "--json", "--seed", String(seed), "--requests", String(requests)]);
+  return JSON.parse(out.toString());
+}
+
+const MIME = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm", ".css": "text/css; charset=utf-8", ".json": "application/json",
+};
+
+/** Serves web/ on an ephemeral localhost port; resolves to { url, close }. */
+export function serveWeb() {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+    const file = join(WEB, path.endsWith("/") ? `${path}index.html` : path);
+    if (!file.startsWith(WEB)) { res.writeHead(403).end(); return; }
+    try {
+      const body = readFileSync(file);
+      res.writeHead(200, { "Content-Type": MIME[extname(file)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok({
+    url: `http://127.0.0.1:${server.address().port}/`,
+    close: () => new Promise((done) => server.close(done)),
+  })));
+}
+
+/** Debian's Chromium, headless, with the flags this sandboxed machine needs. */
+export async function launchChromium() {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+/** The bits of a float as a hex string, for exact comparisons with the Rust vectors. */
+export function bits(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  return `0x${view.getBigUint64(0).toString(16).padStart(16, "0")}`;
+}

@@ -36,7 +36,7 @@ pub fn run_all() -> Result<(), String> {
         &[],
         &mut tally,
     );
-    // The benchmark target must still build and start (a tiny run; figures are not checked).
+    // The native benchmark must still build and start (a tiny run; figures are not checked).
     let result = result
         .and_then(|()| run("cargo", &["bench", "-p", "tail-lab-core", "--", "quick"]))
         .and_then(|()| page_tests(&mut tally));
@@ -77,5 +77,7 @@ fn page_tests(tally: &mut Tally) -> Result<(), String> {
         &["--test", "--test-reporter=tap", "tests/js/", "tests/e2e/"],
         &[],
         tally,
-    )
+    )?;
+    // The browser benchmark must still start: a tiny run, figures not checked.
+    run("node", &["tests/bench/browser.mjs", "--quick"])
 }

@@ -2,10 +2,12 @@
 //!
 //! - `cargo xtask ci` — everything CI runs, in order; passes locally ⇒ CI green.
 //! - `cargo xtask serve [--port N]` — builds the page and serves `web/` on localhost.
+//! - `cargo xtask bench [--quick]` — native and browser benchmarks (not a test).
 //!
 //! Both install what they need when it is missing (see `tools.rs`), so they work on a fresh
 //! machine of this project's kind.
 
+mod bench;
 mod ci;
 mod serve;
 mod tools;
@@ -16,6 +18,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <command>
 
   ci              run every check CI runs (fmt, clippy, wasm build, all tests)
+  bench [--quick] native and in-browser benchmarks, one line per figure (see BENCHMARKS.md)
   serve [--port N]  build the page and serve it on http://127.0.0.1:N/ (default 8000)";
 
 /// The workspace root (the folder holding this crate's parent).
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci::run_all(),
         Some("serve") => serve::run(&args[1..]),
+        Some("bench") => bench::run_all(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

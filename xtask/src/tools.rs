@@ -208,7 +208,8 @@ pub fn build_page() -> Result<(), String> {
             "tail_lab",
             "--out-dir",
             "../../web/pkg",
-            "--release",
+            "--profile",
+            "wasm-release",
             "--no-pack",
         ],
     )?;

@@ -91,6 +91,14 @@ impl SampleStream {
         RequestKey::new(seed, stream, request).sample(leaf, attempt)
     }
 
+    /// The stream's starting state: the hashed address itself, 64 uniformly distributed bits
+    /// that no `next_bits` call ever returns. The leaf sampler uses it as its first draw,
+    /// which saves one mix per leaf on the hottest path in the lab.
+    #[inline(always)]
+    pub fn address_bits(&self) -> u64 {
+        self.state
+    }
+
     /// The next 64 uniformly distributed bits.
     #[inline(always)]
     pub fn next_bits(&mut self) -> u64 {

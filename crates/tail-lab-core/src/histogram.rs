@@ -92,22 +92,23 @@ impl LogBins {
     #[inline(always)]
     pub fn bin_of(&self, t_ms: f64) -> usize {
         let bits = t_ms.to_bits();
-        let exponent = ((bits >> 52) & 0x7ff) as i32 - 1023;
-        let octave = exponent - FIRST_OCTAVE;
-        if !(0..OCTAVES as i32).contains(&octave) || (bits >> 63) != 0 {
-            // Negative, zero, tiny and NaN (sign bit or small exponent) → first bin; huge → last.
-            return if octave >= OCTAVES as i32 && (bits >> 63) == 0 && !t_ms.is_nan() {
-                BIN_COUNT - 1
-            } else {
-                0
-            };
+        // Sign and exponent together: negative values (sign set) land far above the range,
+        // so one unsigned comparison rejects negatives, zero, tiny, huge, ∞ and NaN at once.
+        let octave = ((bits >> 52) as u32).wrapping_sub((1023 + FIRST_OCTAVE) as u32) as usize;
+        if octave >= OCTAVES {
+            return self.out_of_range(t_ms);
         }
         let mantissa = bits & ((1 << 52) - 1);
-        let mut j = self.cell_bin[(mantissa >> (52 - MANTISSA_LOOKUP_BITS)) as usize] as usize;
-        if mantissa >= self.sub_edge_mantissa[j + 1] {
-            j += 1;
-        }
-        octave as usize * BINS_PER_OCTAVE + j
+        let j = self.cell_bin[(mantissa >> (52 - MANTISSA_LOOKUP_BITS)) as usize] as usize;
+        // The lookup cell can straddle at most one edge: step past it without a branch.
+        // `cell_bin` holds sub-bins below BINS_PER_OCTAVE, so `j + 1` indexes the 36 edges.
+        let j = j + usize::from(mantissa >= self.sub_edge_mantissa[j + 1]);
+        octave * BINS_PER_OCTAVE + j
+    }
+
+    #[cold]
+    fn out_of_range(&self, t_ms: f64) -> usize {
+        if t_ms > 1.0 { BIN_COUNT - 1 } else { 0 }
     }
 }
 
@@ -147,6 +148,25 @@ impl Histogram {
     pub fn record_bin(&mut self, b: usize) {
         self.counts[b] += 1.0;
         self.total += 1.0;
+    }
+
+    /// Adds one latency (ms) without touching the total: the hot loop's version, which keeps
+    /// a floating-point add off the per-sample dependency chain. The caller must follow up
+    /// with [`Histogram::add_to_total`] for every sample recorded this way.
+    #[inline(always)]
+    pub(crate) fn record_uncounted(&mut self, bins: &LogBins, t_ms: f64) {
+        let b = bins.bin_of(t_ms);
+        debug_assert!(b < self.counts.len());
+        // SAFETY: `bin_of` returns `octave · 35 + j` with `octave < OCTAVES` and `j < 35`
+        // (a mantissa is below 2^52 = the last sub-edge), or 0, or BIN_COUNT − 1; `counts`
+        // always has BIN_COUNT entries.
+        unsafe { *self.counts.get_unchecked_mut(b) += 1.0 };
+    }
+
+    /// Adds `n` samples recorded with [`Histogram::record_uncounted`] to the total.
+    #[inline(always)]
+    pub(crate) fn add_to_total(&mut self, n: u32) {
+        self.total += f64::from(n);
     }
 
     /// The per-bin counts.

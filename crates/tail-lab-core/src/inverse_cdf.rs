@@ -27,13 +27,14 @@ pub const CELLS: usize = 1 << CELL_BITS;
 pub const OCTAVES: usize = 48;
 const ROW: usize = CELLS + 1;
 
+const HALF: usize = OCTAVES * ROW;
+
 /// Quantiles of one distribution at tail-accurate probability levels.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InverseCdfTable {
-    /// `Q(v)` at the cell edges, lower half (`u = v`).
-    lower: Box<[f64]>,
-    /// `Q(1 − v)` at the cell edges, upper half (`u = 1 − v`).
-    upper: Box<[f64]>,
+    /// `Q(v)` at the cell edges of the lower half (`u = v`), then `Q(1 − v)` at those of the
+    /// upper half (`u = 1 − v`): one array, so the half is an offset, not a branch.
+    edges: Box<[f64]>,
 }
 
 /// The tail probability `v` of cell edge `cell` (0..=CELLS) in `octave`.
@@ -45,38 +46,51 @@ impl InverseCdfTable {
     /// Tabulates a distribution from its two tail quantile functions:
     /// `lower(v) = Q(v)` and `upper(v) = Q(1 − v)` for `v` in `(0, 1/2]`.
     pub fn from_tail_quantiles(lower: impl Fn(f64) -> f64, upper: impl Fn(f64) -> f64) -> Self {
-        let mut lo = Vec::with_capacity(OCTAVES * ROW);
-        let mut hi = Vec::with_capacity(OCTAVES * ROW);
-        for octave in 0..OCTAVES {
-            for cell in 0..ROW {
-                let v = edge_probability(octave, cell);
-                lo.push(lower(v));
-                hi.push(upper(v));
+        let mut edges = Vec::with_capacity(2 * HALF);
+        for quantile in [&lower as &dyn Fn(f64) -> f64, &upper] {
+            for octave in 0..OCTAVES {
+                for cell in 0..ROW {
+                    edges.push(quantile(edge_probability(octave, cell)));
+                }
             }
         }
         InverseCdfTable {
-            lower: lo.into_boxed_slice(),
-            upper: hi.into_boxed_slice(),
+            edges: edges.into_boxed_slice(),
         }
     }
 
     /// The quantile at the uniform encoded by 64 random bits.
     #[inline(always)]
     pub fn sample(&self, bits: u64) -> f64 {
-        let upper = (bits >> 63) != 0;
+        // All ones when the top bit is set (upper half), else zero: no branch on the half,
+        // which is a coin flip per draw and would mispredict half the time.
+        let side = ((bits as i64) >> 63) as u64;
         // Fold to the tail: w / 2^64 = v in [0, 1/2).
-        let w = if upper { !bits } else { bits } & (u64::MAX >> 1);
+        let w = (bits ^ side) & (u64::MAX >> 1);
         let lz = w.leading_zeros() as usize; // ≥ 1 because the top bit is clear
-        let table = if upper { &self.upper } else { &self.lower };
+        let half = (side as usize) & HALF;
         let octave = lz - 1;
         if octave >= OCTAVES {
-            return table[(OCTAVES - 1) * ROW];
+            return self.edges[half + (OCTAVES - 1) * ROW];
         }
         let shifted = w << lz; // leading one now at bit 63
         let cell = ((shifted >> (63 - CELL_BITS)) as usize) & (CELLS - 1);
-        let frac = ((shifted << (1 + CELL_BITS)) >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-        let at = octave * ROW + cell;
-        let (a, b) = (table[at], table[at + 1]);
+        // Below 2^53, so the signed conversion is exact and identical; wasm has no single
+        // instruction for unsigned 64-bit → f64 on x86 and V8 emits a branchy sequence.
+        let frac =
+            (((shifted << (1 + CELL_BITS)) >> 11) as i64) as f64 * (1.0 / (1u64 << 53) as f64);
+        let at = half + octave * ROW + cell;
+        debug_assert!(at + 1 < self.edges.len());
+        // SAFETY: `half` is 0 or HALF, `octave < OCTAVES` (checked above) and
+        // `cell < CELLS = ROW − 1`, so `at + 1 ≤ HALF + (OCTAVES − 1)·ROW + ROW − 1 < 2·HALF`,
+        // the length `from_tail_quantiles` always builds. Unchecked because this is the
+        // hottest load in the lab and wasm cannot elide the check.
+        let (a, b) = unsafe {
+            (
+                *self.edges.get_unchecked(at),
+                *self.edges.get_unchecked(at + 1),
+            )
+        };
         a + frac * (b - a)
     }
 

@@ -258,11 +258,11 @@ impl LeafSampler {
         &self.profile
     }
 
-    /// One leaf latency (ms) from an addressed stream. Draw order inside the stream is fixed:
-    /// body, pause decision, pause length.
+    /// One leaf latency (ms) from an addressed stream. Draw order is fixed: the body from the
+    /// address bits themselves, then the pause decision and the pause length from the stream.
     #[inline(always)]
     pub fn sample(&self, mut stream: SampleStream) -> f64 {
-        let body = self.body.sample(stream.next_bits());
+        let body = self.body.sample(stream.address_bits());
         match &self.pause {
             Some((threshold, pause)) => {
                 if stream.next_bits() < *threshold {

@@ -260,31 +260,53 @@ impl TailModel {
         &self,
         k: u64,
         scratch: &mut Vec<f64>,
+        leaf_sink: impl FnMut(f64),
+    ) -> RequestTally {
+        // One loop per shape, chosen once per request: the per-leaf code then carries no
+        // branch on the mitigation (a JIT compiling the wasm does not unswitch loops for us).
+        match (self.hedge_delay_ms, self.keep < self.config.fanout as usize) {
+            (None, false) => self.simulate_shape::<false, false>(k, scratch, leaf_sink),
+            (None, true) => self.simulate_shape::<false, true>(k, scratch, leaf_sink),
+            (Some(_), false) => self.simulate_shape::<true, false>(k, scratch, leaf_sink),
+            (Some(_), true) => self.simulate_shape::<true, true>(k, scratch, leaf_sink),
+        }
+    }
+
+    #[inline(always)]
+    fn simulate_shape<const HEDGE: bool, const PARTIAL: bool>(
+        &self,
+        k: u64,
+        scratch: &mut Vec<f64>,
         mut leaf_sink: impl FnMut(f64),
     ) -> RequestTally {
         let key = RequestKey::new(self.config.seed, Stream::TailRequests, k);
-        let n = self.config.fanout;
+        let delay = self.hedge_delay_ms.unwrap_or(f64::INFINITY);
         let mut tally = RequestTally::default();
-        let partial = self.keep < n as usize;
         scratch.clear();
         let mut parent: f64 = 0.0;
-        for i in 0..n {
-            let (original, resolved, retry) = self.leaf(key, i);
-            tally.primary_work_ms += original;
-            if retry.is_some() {
-                let d = self.hedge_delay_ms.unwrap_or(0.0);
-                tally.hedges += 1;
-                // The duplicate ran from d until it answered or the original beat it.
-                tally.backup_work_ms += resolved - d;
+        for i in 0..self.config.fanout {
+            let original = self.sampler.sample(key.sample(i, 0));
+            let mut resolved = original;
+            if HEDGE {
+                tally.primary_work_ms += original;
+                if original > delay {
+                    let retry = self.sampler.sample(key.sample(i, 1));
+                    resolved = original.min(delay + retry);
+                    tally.hedges += 1;
+                    // The duplicate ran from the delay until it answered or the original won.
+                    tally.backup_work_ms += resolved - delay;
+                }
             }
             leaf_sink(resolved);
-            if partial {
+            if PARTIAL {
                 scratch.push(resolved);
-            } else {
-                parent = parent.max(resolved);
+            } else if resolved > parent {
+                // A compare-and-select, not `f64::max`: wasm's f64.max must order NaN and −0,
+                // which costs V8 several instructions per leaf; latencies are never NaN.
+                parent = resolved;
             }
         }
-        tally.parent_ms = if partial {
+        tally.parent_ms = if PARTIAL {
             let (_, kth, _) = scratch.select_nth_unstable_by(self.keep - 1, f64::total_cmp);
             *kth
         } else {

@@ -66,7 +66,8 @@ impl TailRun {
             let leaf = &mut self.leaf;
             let tally = self
                 .model
-                .simulate(k, &mut self.scratch, |t| leaf.record(bins, t));
+                .simulate(k, &mut self.scratch, |t| leaf.record_uncounted(bins, t));
+            leaf.add_to_total(self.model.config().fanout());
             self.parent.record(bins, tally.parent_ms);
             self.hedges += u64::from(tally.hedges);
             self.primary_work_ms += tally.primary_work_ms;

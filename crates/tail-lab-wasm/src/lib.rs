@@ -19,17 +19,21 @@ mod convert;
 mod error;
 mod histogram;
 mod leaf_quantiles;
+mod loaded;
 mod mitigation;
 mod profile;
 mod request;
+mod supermarket;
 mod tail_run;
 mod theory;
 
 pub use histogram::bin_edges;
 pub use leaf_quantiles::{leaf_quantile, parent_quantile};
+pub use loaded::simulate_loaded;
 pub use mitigation::mitigations;
 pub use profile::{leaf_sample, profiles};
 pub use request::request_at;
+pub use supermarket::simulate_balance;
 pub use tail_run::JsTailRun;
 pub use theory::{crossover, parent_level, slow_share};
 

@@ -31,28 +31,28 @@ fn leaf_samples_have_the_native_bits() {
         (
             "default",
             [
-                0x40055cb4d20fe7d8,
-                0x40172d2fdb72467a,
-                0x3ffd3f44e3f31892,
-                0x4014d396419e2377,
+                0x4018f3196cecb919,
+                0x400c414b3eb01a59,
+                0x401155da6aa5b97c,
+                0x40195f898308d2ba,
             ],
         ),
         (
             "gc-pause",
             [
-                0x40094cac0e1d3197,
-                0x4013d8b08b85e423,
-                0x40044be203321b33,
-                0x4012a67f235e34ba,
+                0x4014b72e43058405,
+                0x400dc424ce245853,
+                0x4010c368e9e4e7ec,
+                0x4014eb5769bd2f57,
             ],
         ),
         (
             "tight",
             [
-                0x400989d3ba630d06,
-                0x4013ad18584d9ffb,
-                0x4004ab60183ed303,
-                0x401289502c133f1c,
+                0x401480abcf1ed468,
+                0x400dda3b71d1469a,
+                0x4010bb6ad38fa6a3,
+                0x4014b2389277ef90,
             ],
         ),
     ];
@@ -77,9 +77,9 @@ fn hedged_request_and_idle_hedge_have_the_native_bits() {
         1 << 16,
     );
     let r = m.request_at(17);
-    assert_eq!(m.hedge_delay_ms().unwrap().to_bits(), 0x40208ef263b5b7bd);
-    assert_eq!(r.parent_ms.to_bits(), 0x402787bfa891f8b3);
-    assert_eq!(r.waited_on, 64);
+    assert_eq!(m.hedge_delay_ms().unwrap().to_bits(), 0x402082c356abccde);
+    assert_eq!(r.parent_ms.to_bits(), 0x4025601ee3741e06);
+    assert_eq!(r.waited_on, 35);
     let h = IdleHedge::new(ServiceModel::default(), 0.95, 11).unwrap();
     assert_eq!(h.delay_ms().to_bits(), 0x40326bc993ab7cac);
     assert_eq!(

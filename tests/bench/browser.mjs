@@ -1,0 +1,90 @@
+// Browser benchmark runner: `node tests/bench/browser.mjs [--quick] [--native-ns-per-leaf X]`.
+// Prints one line per figure beside its target, and exits 0 whatever the figures are: this is
+// a measurement, not a test. `cargo xtask bench` runs it after the native benchmarks and passes
+// the native figure in; CI runs it with --quick only to check that it still starts.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { WEB, launchChromium, serveWeb } from "../support.mjs";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const nativeAt = args.indexOf("--native-ns-per-leaf");
+const nativeNsPerLeaf = nativeAt >= 0 ? Number(args[nativeAt + 1]) : Number.NaN;
+
+function line(what, value, unit, target, met) {
+  const verdict = target ? (met ? "met" : "MISSED") : "";
+  console.log(`${what.padEnd(48)} ${String(value).padStart(12)} ${unit.padEnd(10)} ${target ? `target ${target}`.padEnd(22) : "".padEnd(22)} ${verdict}`);
+}
+const fixed = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : "n/a");
+
+const server = await serveWeb();
+const browser = await launchChromium();
+try {
+  // 1. The bench page.
+  const bench = await browser.newPage();
+  await bench.goto(`${server.url}bench/${quick ? "?quick=1" : ""}`);
+  await bench.waitForSelector("body[data-done]", { timeout: 300_000 });
+  const text = await bench.textContent("#results");
+  if (!text.startsWith("{")) throw new Error(`bench page: ${text}`);
+  const b = JSON.parse(text);
+  line("wasm leaf sample (fan-out 100, binned, max)", fixed(b.wasmNsPerLeaf), "ns/leaf", "", true);
+  line("plain-JS leaf sample (seed-style, same work)", fixed(b.jsNsPerLeaf), "ns/leaf", "", true);
+  line("wasm speed-up over plain JS", fixed(b.wasmOverJs, 1), "x", ">= 10x", b.wasmOverJs >= 10);
+  if (Number.isFinite(nativeNsPerLeaf)) {
+    const r = nativeNsPerLeaf / b.wasmNsPerLeaf;
+    line("wasm speed relative to native Rust", fixed(r), "x", ">= 0.5x", r >= 0.5);
+  }
+  line("TailRun setup (tables + 2^22 calibration draws)", fixed(b.runSetupMs, 1), "ms", "", true);
+  const grew = b.memoryAfterBytes - b.memoryBeforeBytes;
+  line(`wasm memory growth over ${b.memoryRequests.toExponential(0)} requests`, grew, "bytes", "0", grew === 0);
+  line("wasm memory after warm-up", b.memoryBeforeBytes, "bytes", "", true);
+  line(`supermarket, 100 servers, ${b.supermarketArrivals.toExponential(0)} arrivals`, fixed(b.supermarketMs, 0), "ms", quick ? "" : "< 1000 ms", b.supermarketMs < 1000);
+  line(`loaded sweep (${b.loadedSweepRuns} runs) in a worker`, fixed(b.loadedSweepMs, 0), "ms", quick ? "" : "< 3000 ms", b.loadedSweepMs < 3000);
+  await bench.close();
+
+  // 2. The real page: first live frame, 1M requests while drawing, long tasks, frame times.
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1500 } });
+  await page.addInitScript(() => {
+    window.__bench = { longTasks: [], frames: [] };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+    let last = 0;
+    const tick = (t) => { if (last) window.__bench.frames.push(t - last); last = t; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready=true]", { timeout: 60_000 });
+  const target = quick ? 20_000 : 1_000_000;
+  await page.waitForFunction(
+    (n) => Number(document.querySelector('[data-readout="requests"]').textContent.replace(/,/g, "")) >= n,
+    target,
+    { polling: "raf", timeout: 120_000 },
+  );
+  const m = await page.evaluate(() => {
+    const first = performance.getEntriesByName("first-live-frame")[0].startTime;
+    const now = performance.now();
+    const during = window.__bench.longTasks.filter((t) => t.start >= first);
+    const frames = window.__bench.frames.slice(5).sort((a, b) => a - b);
+    const q = (p) => frames[Math.min(frames.length - 1, Math.floor(p * frames.length))];
+    return { first, accumulateMs: now - first, longTasks: during.length,
+      longestTask: Math.max(0, ...during.map((t) => t.ms)), frameMedian: q(0.5), frameP95: q(0.95), frameMax: frames.at(-1) };
+  });
+  line("navigation to first live frame", fixed(m.first, 0), "ms", "<= 500 ms", m.first <= 500);
+  line(`${target.toLocaleString("en-US")} parent requests (fan-out 100) in the tab`, fixed(m.accumulateMs, 0), "ms", quick ? "" : "<= 2000 ms", m.accumulateMs <= 2000);
+  line("long tasks (> 50 ms) while accumulating", m.longTasks, "tasks", "0", m.longTasks === 0);
+  line("longest long task", fixed(m.longestTask, 0), "ms", "", true);
+  line("frame time median / p95", `${fixed(m.frameMedian, 1)} / ${fixed(m.frameP95, 1)}`, "ms", "", true);
+  await page.close();
+
+  // 3. Size.
+  const wasm = readFileSync(join(WEB, "pkg", "tail_lab_bg.wasm"));
+  const gz = gzipSync(wasm, { level: 9 }).length;
+  line("wasm size raw", (wasm.length / 1024).toFixed(1), "KB", "", true);
+  line("wasm size gzipped", (gz / 1024).toFixed(1), "KB", "<= 150 KB", gz <= 150 * 1024);
+} finally {
+  await browser.close();
+  await server.close();
+}

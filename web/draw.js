@@ -58,6 +58,15 @@ function rulerTicks(ctx, width, y, labels) {
   }
 }
 
+function vline(ctx, x, y0, y1, color, width) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  ctx.moveTo(x, y0);
+  ctx.lineTo(x, y1);
+  ctx.stroke();
+}
+
 function ring(ctx, x, y, r, color) {
   ctx.strokeStyle = color;
   ctx.lineWidth = 1.3;
@@ -114,12 +123,7 @@ export function drawArena(canvas, request, sweepMs) {
   }
   if (shown(request.parentMs)) {
     const x = rulerX(request.parentMs, width);
-    ctx.strokeStyle = COLORS.wait;
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.moveTo(x, 0);
-    ctx.lineTo(x, axisY);
-    ctx.stroke();
+    vline(ctx, x, 0, axisY, COLORS.wait, 2);
     ctx.fillStyle = COLORS.wait;
     ctx.font = "600 12px system-ui, sans-serif";
     ctx.textAlign = x > width - 120 ? "right" : "left";
@@ -159,12 +163,7 @@ function pile(ctx, width, base, height, edges, counts, color, alpha) {
 function tick(ctx, width, ms, y0, y1, color, label, labelY) {
   if (!Number.isFinite(ms)) return;
   const x = rulerX(ms, width);
-  ctx.strokeStyle = color;
-  ctx.lineWidth = 1.5;
-  ctx.beginPath();
-  ctx.moveTo(x, y0);
-  ctx.lineTo(x, y1);
-  ctx.stroke();
+  vline(ctx, x, y0, y1, color, 1.5);
   ctx.fillStyle = color;
   ctx.font = "600 11px system-ui, sans-serif";
   ctx.textAlign = "center";
@@ -183,15 +182,7 @@ export function drawHistograms(canvas, { edges, leafBins, parentBins, marks, wai
   tick(ctx, width, marks.leafP99, axisY, axisY - 8, COLORS.leaf, `p99 ${formatMs(marks.leafP99)}`, 26);
   tick(ctx, width, marks.parentP50, axisY, axisY - 14, COLORS.parentDark, `p50 ${formatMs(marks.parentP50)}`, 40);
   tick(ctx, width, marks.parentP99, axisY, axisY - 14, COLORS.parentDark, `p99 ${formatMs(marks.parentP99)}`, 54);
-  if (Number.isFinite(waitMs)) {
-    const x = rulerX(waitMs, width);
-    ctx.strokeStyle = COLORS.wait;
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.moveTo(x, 0);
-    ctx.lineTo(x, axisY);
-    ctx.stroke();
-  }
+  if (Number.isFinite(waitMs)) vline(ctx, rulerX(waitMs, width), 0, axisY, COLORS.wait, 2);
   ctx.font = "11px system-ui, sans-serif";
   ctx.textAlign = "left";
   ctx.fillStyle = COLORS.leaf;
@@ -274,12 +265,7 @@ export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossove
   ctx.fillText(`n = ${crossoverN}: parent p50 = leaf p99`, cx + 6, y(leafP99) - 8);
   // Current fan-out.
   const fx = x(fanout);
-  ctx.strokeStyle = COLORS.ink;
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  ctx.moveTo(fx, top);
-  ctx.lineTo(fx, bottom);
-  ctx.stroke();
+  vline(ctx, fx, top, bottom, COLORS.ink, 1);
   ctx.fillStyle = COLORS.ink;
   ctx.textAlign = fx > right - 60 ? "right" : "left";
   ctx.fillText(`n = ${fanout}`, fx + (ctx.textAlign === "left" ? 4 : -4), top + 10);

@@ -93,6 +93,23 @@ test("bin views are live over wasm memory and must be refetched", () => {
   assert.equal(run.fanoutCurve(0.5, 256).length, 256);
 });
 
+test("the fan-out strip's curves are F(t)^n on the measured leaves, crossing the leaf p99 at 69", () => {
+  for (const profile of ["default", "gc-pause", "tight"]) {
+    const run = new pkg.TailRun({ profile, seed: 5 });
+    const p50 = run.fanoutCurve(0.5, 256);
+    const p99 = run.fanoutCurve(0.99, 256);
+    for (const n of [1, 8, 69, 100, 256]) {
+      assert.equal(p50[n - 1], pkg.parentQuantile(0.5, n, { profile, seed: 5 }));
+      assert.equal(p99[n - 1], pkg.parentQuantile(0.99, n, { profile, seed: 5 }));
+    }
+    assert.equal(p50[0], run.leafQuantile(0.5)); // at n = 1 the parent is a leaf
+    // The median reaches the leaf p99 at n = 69 and not before, whatever the profile.
+    const leafP99 = run.leafQuantile(0.99);
+    assert.ok(p50[68] >= leafP99 && p50[67] < leafP99, `${profile}: ${p50[67]} ${p50[68]} vs ${leafP99}`);
+    for (let n = 1; n < 256; n++) assert.ok(p50[n] >= p50[n - 1] && p99[n] >= p99[n - 1]);
+  }
+});
+
 test("bad arguments throw RangeError or TypeError naming the argument", () => {
   const cases = [
     [() => pkg.slowShare("0.1", 10), TypeError, /^p must be a number/],

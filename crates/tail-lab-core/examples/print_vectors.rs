@@ -1,5 +1,9 @@
-//! Prints the value-stability vectors pinned in `tests/value_stability.rs` (run it after an
-//! intended change of stream, review the diff, then update the test).
+//! Prints what the code produces now at the addresses pinned in `tests/common/vectors.rs`
+//! (run it after an intended change of stream, review the diff, then update that file).
+
+#[path = "../tests/common/vectors.rs"]
+mod vectors;
+
 use tail_lab_core::address::{SampleStream, Stream};
 use tail_lab_core::hedge_idle::IdleHedge;
 use tail_lab_core::mitigation::Mitigation;
@@ -7,53 +11,43 @@ use tail_lab_core::profile::{LeafSampler, ProfileId};
 use tail_lab_core::request::{TailConfig, TailModel};
 use tail_lab_core::service::ServiceModel;
 
+fn hex(x: f64) -> String {
+    format!("{:#018x}", x.to_bits())
+}
+
 fn main() {
-    println!(
-        "bits: {:#018x}",
-        SampleStream::at(1, Stream::TailRequests, 400, 7, 0).next_bits()
-    );
+    let bits = SampleStream::at(1, Stream::TailRequests, 400, 7, 0).next_bits();
+    println!("STREAM_BITS: {bits:#018x}");
     for p in ProfileId::ALL {
         let s = LeafSampler::new(p.profile());
-        let v: Vec<String> = [
-            (1u64, 0u64, 0u32, 0u32),
-            (1, 400, 7, 0),
-            (42, 123_456, 99, 1),
-            (7, 3, 255, 0),
-        ]
-        .iter()
-        .map(|&(seed, k, i, a)| {
-            format!(
-                "{:#018x}",
-                s.sample(SampleStream::at(seed, Stream::TailRequests, k, i, a))
-                    .to_bits()
-            )
-        })
-        .collect();
-        println!("{:?}: {}", p, v.join(", "));
+        let v: Vec<String> = vectors::LEAF_ADDRESSES
+            .iter()
+            .map(|&(seed, k, i, a)| {
+                hex(s.sample(SampleStream::at(seed, Stream::TailRequests, k, i, a)))
+            })
+            .collect();
+        println!("LEAF_BITS {}: {}", p.name(), v.join(", "));
     }
-    let m = TailModel::with_calibration(
-        TailConfig::new(
-            100,
-            ProfileId::Default.profile(),
-            Mitigation::from_name("hedge-p95").unwrap(),
-            3,
-        )
-        .unwrap(),
-        1 << 16,
+    let cfg = TailConfig::new(
+        100,
+        ProfileId::Default.profile(),
+        Mitigation::from_name("hedge-p95").unwrap(),
+        3,
     );
+    let m = TailModel::with_calibration(cfg.unwrap(), 1 << 16);
     let r = m.request_at(17);
     println!(
-        "hedge delay {:#018x} parent {:#018x} waited {}",
-        m.hedge_delay_ms().unwrap().to_bits(),
-        r.parent_ms.to_bits(),
+        "HEDGED_REQUEST: {}, {}, {}",
+        hex(m.hedge_delay_ms().unwrap()),
+        hex(r.parent_ms),
         r.waited_on
     );
     let h = IdleHedge::new(ServiceModel::default(), 0.95, 11).unwrap();
     let o = h.request_at(12345);
     println!(
-        "idle delay {:#018x} first {:#018x} completion {:#018x}",
-        h.delay_ms().to_bits(),
-        o.first_ms.to_bits(),
-        o.completion_ms.to_bits()
+        "IDLE_HEDGE: {}, {}, {}",
+        hex(h.delay_ms()),
+        hex(o.first_ms),
+        hex(o.completion_ms)
     );
 }

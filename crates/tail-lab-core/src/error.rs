@@ -113,6 +113,17 @@ pub(crate) fn check_count(
     }
 }
 
+/// Checks a request count: an integer in `1..=10^9`.
+pub(crate) fn check_requests(requests: u64) -> Result<u64, ParamError> {
+    check_count(
+        "requests",
+        requests,
+        1,
+        1_000_000_000,
+        "an integer in 1..=1e9",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

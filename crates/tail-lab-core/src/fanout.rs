@@ -5,7 +5,7 @@
 //! slow when any leaf is. Checked against [`crate::theory::slow_share`], `1 − (1 − p)^n`.
 
 use crate::address::{RequestKey, Stream, probability_threshold};
-use crate::error::{ParamError, check_count, check_range};
+use crate::error::{ParamError, check_range, check_requests};
 use crate::theory::check_fanout;
 
 /// The simulated fraction (0..1) of `requests` parents (1..=10^9) over `n` leaves (1..=1024)
@@ -13,13 +13,7 @@ use crate::theory::check_fanout;
 pub fn simulate_slow_share(p: f64, n: u32, requests: u64, seed: u64) -> Result<f64, ParamError> {
     check_range("p", p, 0.0, 1.0, "a probability in 0..=1")?;
     check_fanout("n", n)?;
-    check_count(
-        "requests",
-        requests,
-        1,
-        1_000_000_000,
-        "an integer in 1..=1e9",
-    )?;
+    check_requests(requests)?;
     let threshold = probability_threshold(p);
     let slow = (0..requests)
         .filter(|&k| {

@@ -16,7 +16,7 @@
 //!   gives back (it is already committed), so the denominator keeps it whole.
 
 use crate::address::{RequestKey, SampleStream, Stream};
-use crate::error::{ParamError, check_count, check_open};
+use crate::error::{ParamError, check_open, check_requests};
 use crate::histogram::Histogram;
 use crate::service::{ServiceModel, ServiceSampler};
 use crate::tail_run::shared_bins;
@@ -167,13 +167,7 @@ impl IdleHedge {
 
     /// Runs requests `0..requests` (1..=10^9) and summarises them beside the closed forms.
     pub fn run(&self, requests: u64) -> Result<IdleHedgeResult, ParamError> {
-        check_count(
-            "requests",
-            requests,
-            1,
-            1_000_000_000,
-            "an integer in 1..=1e9",
-        )?;
+        check_requests(requests)?;
         let bins = shared_bins();
         let (mut before, mut after) = (Histogram::new(), Histogram::new());
         let (mut fired, mut backup, mut primary) = (0u64, 0.0, 0.0);

@@ -216,7 +216,7 @@ impl LeafProfile {
 
 /// Finds `t` (ms) where a decreasing survival function crosses `target`, by bisection in
 /// log-time between 1 µs and 10^7 ms.
-pub(crate) fn invert_survival(survival: impl Fn(f64) -> f64, target: f64) -> f64 {
+pub fn invert_survival(survival: impl Fn(f64) -> f64, target: f64) -> f64 {
     let (mut lo, mut hi) = (libm::log(1e-3), libm::log(1e7));
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);

@@ -11,6 +11,7 @@
 //!   `t` exactly when at least `k + 1` leaves are, a binomial tail ([`binomial_at_least`]).
 
 use crate::error::{ParamError, check_count, check_open, check_range};
+pub use crate::profile::invert_survival;
 
 /// Largest fan-out the lab accepts anywhere.
 pub const MAX_FANOUT: u32 = 1024;
@@ -64,7 +65,7 @@ pub fn hedged_survival(survival: impl Fn(f64) -> f64, t_ms: f64, delay_ms: f64) 
 
 /// The `q`-quantile (ms) of a hedged request, inverting [`hedged_survival`] by bisection.
 pub fn hedged_quantile(survival: impl Fn(f64) -> f64, delay_ms: f64, q: f64) -> f64 {
-    crate::profile::invert_survival(|t| hedged_survival(&survival, t, delay_ms), 1.0 - q)
+    invert_survival(|t| hedged_survival(&survival, t, delay_ms), 1.0 - q)
 }
 
 /// `P(X ≥ k)` for `X ~ Binomial(n, s)`, summed in log space (accurate for tiny tails).

@@ -152,20 +152,6 @@ fn run(profile: ProfileId, fix: &str, fanout: u32, seed: u64, requests: u64) -> 
     r
 }
 
-/// `t` where a decreasing survival crosses `target`, by bisection on log time.
-fn invert(survival: impl Fn(f64) -> f64, target: f64) -> f64 {
-    let (mut lo, mut hi) = (0.0f64, 12.0f64);
-    for _ in 0..60 {
-        let mid = 0.5 * (lo + hi);
-        if survival(mid.exp()) > target {
-            lo = mid
-        } else {
-            hi = mid
-        }
-    }
-    (0.5 * (lo + hi)).exp()
-}
-
 #[test]
 fn parent_follows_f_to_the_n_at_several_fanouts() {
     // P(parent ≤ t) = F(t)^n with F the exact leaf CDF; checked at the parent's 50th, 90th and
@@ -178,7 +164,7 @@ fn parent_follows_f_to_the_n_at_several_fanouts() {
             let r = run(profile, "none", n, seed, requests);
             let parent_survival = |t: f64| 1.0 - prof.cdf(t).powi(n as i32);
             for q in [0.5, 0.9, 0.99] {
-                let t = invert(parent_survival, 1.0 - q);
+                let t = theory::invert_survival(parent_survival, 1.0 - q);
                 assert_tail(
                     r.parent_histogram(),
                     t,
@@ -249,7 +235,7 @@ fn hedged_leaves_follow_the_survival_product() {
             // And the parent: 1 − (1 − S(t)S(t−d))^n.
             let parent = |t: f64| 1.0 - (1.0 - hedged(t)).powi(100);
             for q in [0.5, 0.99] {
-                let t = invert(parent, 1.0 - q);
+                let t = theory::invert_survival(parent, 1.0 - q);
                 assert_tail(
                     r.parent_histogram(),
                     t,
@@ -299,7 +285,7 @@ fn partial_results_follow_the_binomial_tail() {
             let r = run(ProfileId::Default, fix, 100, seed, 100_000);
             let parent = |t: f64| theory::partial_parent_survival(prof.survival(t), 100, k);
             for q in [0.5, 0.9, 0.99] {
-                let t = invert(parent, 1.0 - q);
+                let t = theory::invert_survival(parent, 1.0 - q);
                 assert_tail(
                     r.parent_histogram(),
                     t,

@@ -27,19 +27,6 @@ fn close(what: &str, exact: f64, figure: f64) {
     );
 }
 
-fn invert(survival: impl Fn(f64) -> f64, target: f64) -> f64 {
-    let (mut lo, mut hi) = (0.0f64, 12.0f64);
-    for _ in 0..60 {
-        let mid = 0.5 * (lo + hi);
-        if survival(mid.exp()) > target {
-            lo = mid
-        } else {
-            hi = mid
-        }
-    }
-    (0.5 * (lo + hi)).exp()
-}
-
 /// Exact parent survival at fan-out 100 for a fix, given the model's hedge delay when hedging.
 fn parent_survival(prof: LeafProfile, fix: &str, delay: Option<f64>) -> impl Fn(f64) -> f64 {
     let fix = fix.to_string();
@@ -127,7 +114,7 @@ fn tail_piece_figures() {
         for &s in &SEEDS[..2] {
             let run = report::tail_run(profile, fix, s, requests).unwrap();
             let survival = parent_survival(prof, fix, run.model().hedge_delay_ms());
-            let exact = invert(&survival, 0.01);
+            let exact = theory::invert_survival(&survival, 0.01);
             close(what, exact, figure);
             assert_tail(run.parent_histogram(), exact, &survival, what);
         }
@@ -144,13 +131,14 @@ fn tail_piece_figures() {
         seed::TIGHT_LEAF_P99,
     );
     // "parent p99 twenty-six times the leaf p99" on the default, "about 1.4x" on tight.
-    let ratio = invert(
+    let ratio = theory::invert_survival(
         parent_survival(ProfileId::Default.profile(), "none", None),
         0.01,
     ) / ProfileId::Default.profile().quantile(0.99);
     assert!((ratio - 26.0).abs() < 1.5, "default ratio {ratio}");
     let tight = ProfileId::Tight.profile();
-    let ratio = invert(parent_survival(tight, "none", None), 0.01) / tight.quantile(0.99);
+    let ratio =
+        theory::invert_survival(parent_survival(tight, "none", None), 0.01) / tight.quantile(0.99);
     assert!((ratio - 1.4).abs() < 0.05, "tight ratio {ratio}");
 }
 

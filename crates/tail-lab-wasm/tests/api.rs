@@ -1,9 +1,12 @@
 //! The binding inside wasm, run by `wasm-pack test` in node and (with
 //! `WASM_BINDGEN_USE_BROWSER=1`) in headless Chromium.
 //!
-//! The value vectors are the ones `tail-lab-core/tests/value_stability.rs` pins natively: equal
+//! The value vectors are the ones `tail-lab-core/tests/common/vectors.rs` pins natively: equal
 //! bits here prove the same seed gives the same numbers natively, in node and in Chromium.
 #![cfg(target_arch = "wasm32")]
+
+#[path = "../../tail-lab-core/tests/common/vectors.rs"]
+mod vectors;
 
 use js_sys::{Object, RangeError, Reflect, TypeError};
 use tail_lab_core::hedge_idle::IdleHedge;
@@ -12,6 +15,7 @@ use tail_lab_core::profile::ProfileId;
 use tail_lab_core::request::{TailConfig, TailModel};
 use tail_lab_core::service::ServiceModel;
 use tail_lab_wasm::{JsTailRun, crossover, leaf_sample, slow_share};
+use vectors::{HEDGED_REQUEST, IDLE_HEDGE, LEAF_ADDRESSES, LEAF_BITS};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -21,44 +25,16 @@ fn js(x: f64) -> JsValue {
 
 #[wasm_bindgen_test]
 fn leaf_samples_have_the_native_bits() {
-    let addresses = [
-        (1.0, 0.0, 0.0, 0.0),
-        (1.0, 400.0, 7.0, 0.0),
-        (42.0, 123_456.0, 99.0, 1.0),
-        (7.0, 3.0, 255.0, 0.0),
-    ];
-    let expected: [(&str, [u64; 4]); 3] = [
-        (
-            "default",
-            [
-                0x4018f3196cecb919,
-                0x400c414b3eb01a59,
-                0x401155da6aa5b97c,
-                0x40195f898308d2ba,
-            ],
-        ),
-        (
-            "gc-pause",
-            [
-                0x4014b72e43058405,
-                0x400dc424ce245853,
-                0x4010c368e9e4e7ec,
-                0x4014eb5769bd2f57,
-            ],
-        ),
-        (
-            "tight",
-            [
-                0x401480abcf1ed468,
-                0x400dda3b71d1469a,
-                0x4010bb6ad38fa6a3,
-                0x4014b2389277ef90,
-            ],
-        ),
-    ];
-    for (profile, bits) in expected {
-        for (&(s, k, i, a), want) in addresses.iter().zip(bits) {
-            let got = leaf_sample(js(s), js(k), js(i), js(a), JsValue::from_str(profile)).unwrap();
+    for (profile, bits) in LEAF_BITS {
+        for (&(s, k, i, a), want) in LEAF_ADDRESSES.iter().zip(bits) {
+            let got = leaf_sample(
+                js(s as f64),
+                js(k as f64),
+                js(f64::from(i)),
+                js(f64::from(a)),
+                JsValue::from_str(profile),
+            )
+            .unwrap();
             assert_eq!(got.to_bits(), want, "{profile} at {:?}", (s, k, i, a));
         }
     }
@@ -66,26 +42,22 @@ fn leaf_samples_have_the_native_bits() {
 
 #[wasm_bindgen_test]
 fn hedged_request_and_idle_hedge_have_the_native_bits() {
-    let m = TailModel::with_calibration(
-        TailConfig::new(
-            100,
-            ProfileId::Default.profile(),
-            Mitigation::from_name("hedge-p95").unwrap(),
-            3,
-        )
-        .unwrap(),
-        1 << 16,
+    let cfg = TailConfig::new(
+        100,
+        ProfileId::Default.profile(),
+        Mitigation::from_name("hedge-p95").unwrap(),
+        3,
     );
+    let m = TailModel::with_calibration(cfg.unwrap(), 1 << 16);
     let r = m.request_at(17);
-    assert_eq!(m.hedge_delay_ms().unwrap().to_bits(), 0x402082c356abccde);
-    assert_eq!(r.parent_ms.to_bits(), 0x4025601ee3741e06);
-    assert_eq!(r.waited_on, 35);
+    let (delay, parent, waited) = HEDGED_REQUEST;
+    assert_eq!(m.hedge_delay_ms().unwrap().to_bits(), delay);
+    assert_eq!(r.parent_ms.to_bits(), parent);
+    assert_eq!(r.waited_on, waited);
     let h = IdleHedge::new(ServiceModel::default(), 0.95, 11).unwrap();
-    assert_eq!(h.delay_ms().to_bits(), 0x40326bc993ab7cac);
-    assert_eq!(
-        h.request_at(12345).completion_ms.to_bits(),
-        0x402131faf158f9c9
-    );
+    let (delay, _, completion) = IDLE_HEDGE;
+    assert_eq!(h.delay_ms().to_bits(), delay);
+    assert_eq!(h.request_at(12345).completion_ms.to_bits(), completion);
 }
 
 #[wasm_bindgen_test]

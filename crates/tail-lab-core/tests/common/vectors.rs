@@ -1,0 +1,58 @@
+//! The pinned value-stability vectors, in one place.
+//!
+//! Included by `tests/value_stability.rs` (native), by `tail-lab-wasm/tests/api.rs` (inside
+//! wasm, in node and Chromium) and by `examples/print_vectors.rs` (which prints what the code
+//! produces now at the same addresses). An intended change of stream: run the example, review,
+//! and update the bits here.
+#![allow(dead_code)]
+
+/// `(seed, request, leaf, attempt)` addresses the leaf vectors are taken at.
+pub const LEAF_ADDRESSES: [(u64, u64, u32, u32); 4] = [
+    (1, 0, 0, 0),
+    (1, 400, 7, 0),
+    (42, 123_456, 99, 1),
+    (7, 3, 255, 0),
+];
+
+/// Bits of the leaf latency (ms) at each address, per profile name.
+pub const LEAF_BITS: [(&str, [u64; 4]); 3] = [
+    (
+        "default",
+        [
+            0x4018f3196cecb919,
+            0x400c414b3eb01a59,
+            0x401155da6aa5b97c,
+            0x40195f898308d2ba,
+        ],
+    ),
+    (
+        "gc-pause",
+        [
+            0x4014b72e43058405,
+            0x400dc424ce245853,
+            0x4010c368e9e4e7ec,
+            0x4014eb5769bd2f57,
+        ],
+    ),
+    (
+        "tight",
+        [
+            0x401480abcf1ed468,
+            0x400dda3b71d1469a,
+            0x4010bb6ad38fa6a3,
+            0x4014b2389277ef90,
+        ],
+    ),
+];
+
+/// First 64 bits of the stream at `(seed 1, TailRequests, request 400, leaf 7, attempt 0)`.
+pub const STREAM_BITS: u64 = 0xce3a_c0fb_3500_8b7b;
+
+/// Request 17 of fan-out 100, default profile, hedge at p95, seed 3, 2^16 calibration draws:
+/// hedge delay bits, parent bits, and the leaf it waited on.
+pub const HEDGED_REQUEST: (u64, u64, usize) = (0x402082c356abccde, 0x4025601ee3741e06, 35);
+
+/// Idle hedge, default service model, p95, seed 11, request 12345: delay, first and
+/// completion bits.
+pub const IDLE_HEDGE: (u64, u64, u64) =
+    (0x40326bc993ab7cac, 0x402131faf158f9c9, 0x402131faf158f9c9);

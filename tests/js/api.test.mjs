@@ -45,6 +45,7 @@ test("leafSample gives the bits the Rust value-stability test pins", () => {
   assert.equal(bits(pkg.leafSample(42, 123456, 99, 1, "gc-pause")), "0x4010c368e9e4e7ec");
   assert.equal(bits(pkg.leafSample(7, 3, 255, 0, "tight")), "0x4014b2389277ef90");
   assert.equal(bits(pkg.leafSample(7n, 3, 255, 0, "tight")), "0x4014b2389277ef90"); // bigint seed
+  assert.equal(bits(pkg.leafSample(1, 5, 27, 0, "default")), "0x4071578292e3ac7e"); // a paused leaf
 });
 
 test("requestAt is addressed: the first leaves do not depend on fan-out", () => {

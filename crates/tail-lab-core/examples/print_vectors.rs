@@ -28,6 +28,20 @@ fn main() {
             .collect();
         println!("LEAF_BITS {}: {}", p.name(), v.join(", "));
     }
+    // The first paused leaf (default profile, seed 1, attempt 0), so the pause path is pinned.
+    let s = LeafSampler::new(ProfileId::Default.profile());
+    let (k, i, t) = (0u64..)
+        .flat_map(|k| (0..100u32).map(move |i| (k, i)))
+        .map(|(k, i)| {
+            (
+                k,
+                i,
+                s.sample(SampleStream::at(1, Stream::TailRequests, k, i, 0)),
+            )
+        })
+        .find(|&(_, _, t)| t > 40.0)
+        .expect("a pause occurs");
+    println!("PAUSED_LEAF: ({k}, {i}, {})", hex(t));
     let cfg = TailConfig::new(
         100,
         ProfileId::Default.profile(),

@@ -41,6 +41,15 @@ fn leaf_samples_are_stable() {
 }
 
 #[test]
+fn a_paused_leaf_is_stable() {
+    let (k, i, want) = PAUSED_LEAF;
+    let sampler = LeafSampler::new(ProfileId::Default.profile());
+    let got = sampler.sample(SampleStream::at(1, Stream::TailRequests, k, i, 0));
+    assert_eq!(got.to_bits(), want, "{got}");
+    assert!(got > 40.0, "a pause, not the body: {got}");
+}
+
+#[test]
 fn a_hedged_request_and_an_idle_hedge_are_stable() {
     let m = TailModel::with_calibration(
         TailConfig::new(

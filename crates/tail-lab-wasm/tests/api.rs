@@ -15,7 +15,7 @@ use tail_lab_core::profile::ProfileId;
 use tail_lab_core::request::{TailConfig, TailModel};
 use tail_lab_core::service::ServiceModel;
 use tail_lab_wasm::{JsTailRun, crossover, leaf_sample, slow_share};
-use vectors::{HEDGED_REQUEST, IDLE_HEDGE, LEAF_ADDRESSES, LEAF_BITS};
+use vectors::{HEDGED_REQUEST, IDLE_HEDGE, LEAF_ADDRESSES, LEAF_BITS, PAUSED_LEAF};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -38,6 +38,19 @@ fn leaf_samples_have_the_native_bits() {
             assert_eq!(got.to_bits(), want, "{profile} at {:?}", (s, k, i, a));
         }
     }
+}
+
+#[wasm_bindgen_test]
+fn a_paused_leaf_has_the_native_bits() {
+    let (k, i, want) = PAUSED_LEAF;
+    let got = leaf_sample(
+        js(1.0),
+        js(k as f64),
+        js(f64::from(i)),
+        js(0.0),
+        "default".into(),
+    );
+    assert_eq!(got.unwrap().to_bits(), want);
 }
 
 #[wasm_bindgen_test]

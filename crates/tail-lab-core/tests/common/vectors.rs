@@ -45,6 +45,10 @@ pub const LEAF_BITS: [(&str, [u64; 4]); 3] = [
     ),
 ];
 
+/// The first paused leaf of seed 1 (default profile, attempt 0): `(request, leaf, bits)`,
+/// so the pause path (decision and length, drawn from the leaf's stream) is pinned too.
+pub const PAUSED_LEAF: (u64, u32, u64) = (5, 27, 0x4071578292e3ac7e);
+
 /// First 64 bits of the stream at `(seed 1, TailRequests, request 400, leaf 7, attempt 0)`.
 pub const STREAM_BITS: u64 = 0xce3a_c0fb_3500_8b7b;
 

@@ -320,3 +320,32 @@ fn parents_at_smaller_fanouts_are_maxima_over_the_same_first_leaves() {
         }
     }
 }
+
+#[test]
+fn seed_004_hedge_example_forgets_the_delay() {
+    // Seed 004's Python hedges with `results.append(min(first, second))`: the backup is timed
+    // from zero, as if it had been sent with the original. That is a tied request, not a
+    // hedge, and its tail is S(t)², not S(t)·S(t − d). The lab completes at
+    // min(first, d + second). Between d and 2d the two differ by a factor S(t − d)/S(t),
+    // which is large, so the simulation must match one and clearly reject the other.
+    let model = ServiceModel::default();
+    let requests = 1_000_000u64;
+    let h = IdleHedge::new(model, 0.95, 21).unwrap();
+    let d = h.delay_ms();
+    for t in [1.2 * d, 1.6 * d] {
+        let late = (0..requests)
+            .filter(|&k| h.request_at(k).completion_ms > t)
+            .count() as f64
+            / requests as f64;
+        let right = theory::hedged_survival(|x| model.survival(x), t, d);
+        let seed_004 = model.survival(t).powi(2);
+        assert!(
+            (late - right).abs() <= tolerance(right, requests as f64),
+            "t={t}: {late} vs {right}"
+        );
+        assert!(
+            late > 3.0 * seed_004,
+            "t={t}: {late} should be far above the seed's {seed_004}"
+        );
+    }
+}

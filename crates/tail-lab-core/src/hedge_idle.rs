@@ -15,7 +15,7 @@
 //!   full service time `Σ first`. A primary stuck in a slow mode is not work that cancelling it
 //!   gives back (it is already committed), so the denominator keeps it whole.
 
-use crate::address::{RequestKey, SampleStream, Stream};
+use crate::address::{RequestKey, Stream};
 use crate::error::{ParamError, check_open, check_requests};
 use crate::histogram::Histogram;
 use crate::service::{ServiceModel, ServiceSampler};
@@ -103,23 +103,12 @@ impl IdleHedge {
             "a quantile level in (0, 1)",
         )?;
         let sampler = ServiceSampler::new(model);
-        let mut draws: Vec<f64> = (0..DELAY_CALIBRATION_DRAWS as u64)
-            .map(|j| {
-                sampler
-                    .sample(SampleStream::at(
-                        seed,
-                        Stream::IdleHedgeCalibration,
-                        j,
-                        0,
-                        0,
-                    ))
-                    .ms
-            })
-            .collect();
-        draws.sort_unstable_by(f64::total_cmp);
-        let rank = delay_quantile * (draws.len() - 1) as f64;
-        let (lo, f) = (rank.floor() as usize, rank - rank.floor());
-        let delay_ms = draws[lo] + f * (draws[(lo + 1).min(draws.len() - 1)] - draws[lo]);
+        let delay_ms = sampler.calibrated_quantile(
+            seed,
+            Stream::IdleHedgeCalibration,
+            delay_quantile,
+            DELAY_CALIBRATION_DRAWS,
+        );
         Ok(IdleHedge {
             sampler,
             seed,

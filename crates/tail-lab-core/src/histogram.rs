@@ -83,11 +83,6 @@ impl LogBins {
         &self.edges
     }
 
-    /// The lower edge of bin `b` (ms).
-    pub fn lower_edge(&self, b: usize) -> f64 {
-        self.edges[b]
-    }
-
     /// The bin of a latency `t` (ms); NaN and values ≤ the first edge go to bin 0.
     #[inline(always)]
     pub fn bin_of(&self, t_ms: f64) -> usize {
@@ -183,14 +178,6 @@ impl Histogram {
     pub fn clear(&mut self) {
         self.counts.iter_mut().for_each(|c| *c = 0.0);
         self.total = 0.0;
-    }
-
-    /// Adds another histogram's counts.
-    pub fn merge(&mut self, other: &Histogram) {
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a += b;
-        }
-        self.total += other.total;
     }
 
     /// Fraction of samples above `t` ms, counting a straddled bin by geometric interpolation.

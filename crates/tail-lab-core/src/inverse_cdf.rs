@@ -94,14 +94,6 @@ impl InverseCdfTable {
         a + frac * (b - a)
     }
 
-    /// The uniform `u` that `bits` encodes in [`InverseCdfTable::sample`] (for tests).
-    pub fn uniform_of(bits: u64) -> f64 {
-        let upper = (bits >> 63) != 0;
-        let w = if upper { !bits } else { bits } & (u64::MAX >> 1);
-        let v = w as f64 / 18_446_744_073_709_551_616.0;
-        if upper { 1.0 - v } else { v }
-    }
-
     /// The tail probability `v` and side that `bits` encodes (for tests): `(upper, v)`.
     pub fn tail_of(bits: u64) -> (bool, f64) {
         let upper = (bits >> 63) != 0;

@@ -29,7 +29,7 @@
 //! Randomness is addressed per request (arrival gap, replica choices, both copies' service
 //! times), so two policies at the same load and seed see the same arrivals and the same work.
 
-use crate::address::{RequestKey, SampleStream, Stream};
+use crate::address::{RequestKey, Stream};
 use crate::error::{ParamError, check_count, check_open, check_range};
 use crate::hedge_idle::Percentiles;
 use crate::histogram::Histogram;
@@ -59,6 +59,23 @@ impl LoadedPolicy {
             LoadedPolicy::None => "none",
             LoadedPolicy::Hedge { .. } => "hedge",
             LoadedPolicy::Duplicate => "duplicate",
+        }
+    }
+
+    /// The policy called `name` (`"none"`, `"hedge"`, `"duplicate"`); `hedge` waits the idle
+    /// p95 calibrated under `seed` ([`calibrated_hedge_delay`]).
+    pub fn from_name(name: &str, seed: u64) -> Result<Self, ParamError> {
+        match name {
+            "none" => Ok(LoadedPolicy::None),
+            "hedge" => Ok(LoadedPolicy::Hedge {
+                delay_ms: calibrated_hedge_delay(seed),
+            }),
+            "duplicate" => Ok(LoadedPolicy::Duplicate),
+            other => Err(ParamError::UnknownName {
+                param: "policy",
+                got: other.to_string(),
+                expected: "\"none\", \"hedge\", \"duplicate\"",
+            }),
         }
     }
 
@@ -201,20 +218,15 @@ impl LoadedConfig {
     }
 }
 
-/// The idle-replica p95 of the Lab's service time, calibrated on its own stream under `seed`:
-/// the delay of the `hedge` policy.
+/// The idle-replica p95 of the Lab's service time, calibrated on its own stream under `seed`
+/// (2^18 draws): the delay of the `hedge` policy.
 pub fn calibrated_hedge_delay(seed: u64) -> f64 {
-    let sampler = ServiceSampler::new(ServiceModel::default());
-    let draws = 1u64 << 18;
-    let mut v: Vec<f64> = (0..draws)
-        .map(|j| {
-            sampler
-                .sample(SampleStream::at(seed, Stream::LoadedCalibration, j, 0, 0))
-                .ms
-        })
-        .collect();
-    v.sort_unstable_by(f64::total_cmp);
-    v[(0.95 * (draws - 1) as f64).round() as usize]
+    ServiceSampler::new(ServiceModel::default()).calibrated_quantile(
+        seed,
+        Stream::LoadedCalibration,
+        0.95,
+        1 << 18,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,6 +278,7 @@ struct Copy {
     started_at: f64,
     state: CopyState,
     backup: bool,
+    replica: u32,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -451,6 +464,7 @@ impl<'a> Simulation<'a> {
             started_at: 0.0,
             state: CopyState::Waiting,
             backup,
+            replica,
         });
         self.requests[k as usize].copies[usize::from(backup)] = Some(id);
         self.replicas[replica as usize].queue.push_back(id);
@@ -535,13 +549,7 @@ impl<'a> Simulation<'a> {
                     if !c.slow {
                         // Freed at once: it cost its service so far.
                         self.account(&c, now - c.started_at);
-                        let replica = self
-                            .replicas
-                            .iter()
-                            .position(|r| r.serving == Some(id))
-                            .expect("a copy in service has a server")
-                            as u32;
-                        self.start_next(now, replica);
+                        self.start_next(now, c.replica);
                     }
                 }
                 CopyState::Done | CopyState::Cancelled => {}
@@ -578,15 +586,14 @@ impl<'a> Simulation<'a> {
 
 /// The standard sweep: loads 0.1..=0.9, policies none, hedge (idle p95), duplicate.
 pub fn sweep(requests: u64, seed: u64) -> Result<Vec<LoadedResult>, ParamError> {
-    let delay_ms = calibrated_hedge_delay(seed);
+    let policies = ["none", "hedge", "duplicate"]
+        .map(|name| LoadedPolicy::from_name(name, seed))
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
     let mut out = Vec::with_capacity(27);
     for i in 1..=9 {
         let load = f64::from(i) / 10.0;
-        for policy in [
-            LoadedPolicy::None,
-            LoadedPolicy::Hedge { delay_ms },
-            LoadedPolicy::Duplicate,
-        ] {
+        for &policy in &policies {
             out.push(LoadedConfig::new(10, load, policy, requests, seed)?.run());
         }
     }
@@ -631,6 +638,28 @@ mod tests {
                 .unwrap_err()
                 .param(),
             "delay_ms"
+        );
+    }
+
+    #[test]
+    fn policies_by_name() {
+        assert_eq!(
+            LoadedPolicy::from_name("none", 1).unwrap(),
+            LoadedPolicy::None
+        );
+        assert_eq!(
+            LoadedPolicy::from_name("duplicate", 1).unwrap(),
+            LoadedPolicy::Duplicate
+        );
+        assert_eq!(
+            LoadedPolicy::from_name("hedge", 4).unwrap(),
+            LoadedPolicy::Hedge {
+                delay_ms: calibrated_hedge_delay(4)
+            }
+        );
+        assert_eq!(
+            LoadedPolicy::from_name("tied", 1).unwrap_err().param(),
+            "policy"
         );
     }
 

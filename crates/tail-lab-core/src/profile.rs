@@ -19,6 +19,7 @@ use crate::error::{ParamError, check_range};
 use crate::inverse_cdf::InverseCdfTable;
 use crate::lognormal::LogNormalMs;
 use crate::normal;
+use crate::theory::invert_survival;
 
 /// An occasional additive pause.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -212,24 +213,6 @@ impl LeafProfile {
             _ => body,
         }
     }
-}
-
-/// Finds `t` (ms) where a decreasing survival function crosses `target`, by bisection in
-/// log-time between 1 µs and 10^7 ms.
-pub fn invert_survival(survival: impl Fn(f64) -> f64, target: f64) -> f64 {
-    let (mut lo, mut hi) = (libm::log(1e-3), libm::log(1e7));
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if survival(libm::exp(mid)) > target {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-        if hi - lo < 1e-13 {
-            break;
-        }
-    }
-    libm::exp(0.5 * (lo + hi))
 }
 
 /// The fast, addressed sampler of a profile: precomputed tables for body and pause.

@@ -119,6 +119,22 @@ pub struct TailModel {
     keep: usize,
 }
 
+/// A leaf's original attempt and, when one was sent, its duplicate's latency (ms).
+#[derive(Debug, Clone, Copy)]
+struct LeafDraw {
+    original: f64,
+    retry: Option<f64>,
+}
+
+impl LeafDraw {
+    /// When the leaf answered: the first of the original and the duplicate sent at `delay`.
+    #[inline(always)]
+    fn resolved(self, delay: f64) -> f64 {
+        self.retry
+            .map_or(self.original, |retry| self.original.min(delay + retry))
+    }
+}
+
 /// Per-request accounting that the fast path hands back.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct RequestTally {
@@ -138,6 +154,12 @@ impl TailModel {
     pub fn with_calibration(config: TailConfig, draws: usize) -> Self {
         let sampler = LeafSampler::new(config.profile);
         let quantiles = LeafQuantiles::measure(&sampler, config.seed, draws);
+        Self::assemble(config, sampler, quantiles)
+    }
+
+    /// The model from its measured parts; the hedge delay and the number of leaves waited for
+    /// are derived here and nowhere else.
+    fn assemble(config: TailConfig, sampler: LeafSampler, quantiles: LeafQuantiles) -> Self {
         let hedge_delay_ms = match config.mitigation {
             Mitigation::Hedge { delay_quantile } => Some(quantiles.quantile(delay_quantile)),
             _ => None,
@@ -159,17 +181,7 @@ impl TailModel {
         if config.profile != self.config.profile || config.seed != self.config.seed {
             return TailModel::with_calibration(config, self.quantiles.draws() as usize);
         }
-        let hedge_delay_ms = match config.mitigation {
-            Mitigation::Hedge { delay_quantile } => Some(self.quantiles.quantile(delay_quantile)),
-            _ => None,
-        };
-        TailModel {
-            config,
-            sampler: self.sampler.clone(),
-            quantiles: self.quantiles.clone(),
-            hedge_delay_ms,
-            keep: (config.fanout - config.mitigation.dropped_leaves(config.fanout)) as usize,
-        }
+        Self::assemble(config, self.sampler.clone(), self.quantiles.clone())
     }
 
     /// The configuration.
@@ -182,51 +194,37 @@ impl TailModel {
         &self.quantiles
     }
 
-    /// The leaf sampler.
-    pub fn sampler(&self) -> &LeafSampler {
-        &self.sampler
-    }
-
     /// The hedge delay in ms, when the mitigation hedges.
     pub fn hedge_delay_ms(&self) -> Option<f64> {
         self.hedge_delay_ms
     }
 
-    /// How many leaves the parent waits for.
-    pub fn leaves_waited_for(&self) -> usize {
-        self.keep
-    }
-
-    /// The original attempt and the resolved latency of leaf `leaf` under request key `key`.
+    /// Leaf `leaf`'s original attempt and, when it outlasted `delay` (ms; `f64::INFINITY`
+    /// when not hedging), the duplicate's own latency. The one place a leaf is hedged: both
+    /// [`TailModel::request_at`] and the hot loop call it.
     #[inline(always)]
-    fn leaf(&self, key: RequestKey, leaf: u32) -> (f64, f64, Option<f64>) {
+    fn draw_leaf(&self, key: RequestKey, leaf: u32, delay: f64) -> LeafDraw {
         let original = self.sampler.sample(key.sample(leaf, 0));
-        match self.hedge_delay_ms {
-            Some(d) if original > d => {
-                let retry = self.sampler.sample(key.sample(leaf, 1));
-                (original, original.min(d + retry), Some(retry))
-            }
-            _ => (original, original, None),
+        LeafDraw {
+            original,
+            retry: (original > delay).then(|| self.sampler.sample(key.sample(leaf, 1))),
         }
     }
 
     /// Request `k`, in full.
     pub fn request_at(&self, k: u64) -> RequestTrace {
         let key = RequestKey::new(self.config.seed, Stream::TailRequests, k);
-        let n = self.config.fanout;
-        let mut leaves: Vec<LeafOutcome> = (0..n)
+        let delay = self.hedge_delay_ms.unwrap_or(f64::INFINITY);
+        let mut leaves: Vec<LeafOutcome> = (0..self.config.fanout)
             .map(|i| {
-                let (original_ms, resolved_ms, retry) = self.leaf(key, i);
+                let draw = self.draw_leaf(key, i, delay);
                 LeafOutcome {
-                    original_ms,
-                    resolved_ms,
-                    hedge: retry.map(|retry_ms| {
-                        let sent_at_ms = self.hedge_delay_ms.unwrap_or(0.0);
-                        HedgeOutcome {
-                            sent_at_ms,
-                            retry_ms,
-                            won: sent_at_ms + retry_ms < original_ms,
-                        }
+                    original_ms: draw.original,
+                    resolved_ms: draw.resolved(delay),
+                    hedge: draw.retry.map(|retry_ms| HedgeOutcome {
+                        sent_at_ms: delay,
+                        retry_ms,
+                        won: delay + retry_ms < draw.original,
                     }),
                     dropped: false,
                 }
@@ -285,18 +283,19 @@ impl TailModel {
         scratch.clear();
         let mut parent: f64 = 0.0;
         for i in 0..self.config.fanout {
-            let original = self.sampler.sample(key.sample(i, 0));
-            let mut resolved = original;
-            if HEDGE {
-                tally.primary_work_ms += original;
-                if original > delay {
-                    let retry = self.sampler.sample(key.sample(i, 1));
-                    resolved = original.min(delay + retry);
+            let resolved = if HEDGE {
+                let draw = self.draw_leaf(key, i, delay);
+                let resolved = draw.resolved(delay);
+                tally.primary_work_ms += draw.original;
+                if draw.retry.is_some() {
                     tally.hedges += 1;
                     // The duplicate ran from the delay until it answered or the original won.
                     tally.backup_work_ms += resolved - delay;
                 }
-            }
+                resolved
+            } else {
+                self.sampler.sample(key.sample(i, 0))
+            };
             leaf_sink(resolved);
             if PARTIAL {
                 scratch.push(resolved);

@@ -6,11 +6,11 @@
 //! hedge on idle replicas reproduces seed 000's figures: body median 7.7 ms, σ 0.5; slow mode
 //! with probability 1%, median 1 s, σ 0.35.
 
-use crate::address::{SampleStream, probability_threshold};
+use crate::address::{SampleStream, Stream, probability_threshold};
 use crate::error::{ParamError, check_range};
 use crate::inverse_cdf::InverseCdfTable;
 use crate::lognormal::LogNormalMs;
-use crate::profile::invert_survival;
+use crate::theory::invert_survival;
 
 /// A lognormal body replaced, with probability `slow_probability`, by a slow mode.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -89,6 +89,22 @@ pub struct ServiceSampler {
     threshold: u64,
     body: InverseCdfTable,
     slow: InverseCdfTable,
+}
+
+impl ServiceSampler {
+    /// The `q`-quantile (ms) of `draws` service times from the calibration stream `stream`
+    /// under `seed`: sorted, interpolated between order statistics at rank `q · (draws − 1)`.
+    /// This is how every hedge delay in the Lab is set ("calibrated on a separate seed").
+    pub fn calibrated_quantile(&self, seed: u64, stream: Stream, q: f64, draws: usize) -> f64 {
+        let draws = draws.max(2);
+        let mut v: Vec<f64> = (0..draws as u64)
+            .map(|j| self.sample(SampleStream::at(seed, stream, j, 0, 0)).ms)
+            .collect();
+        v.sort_unstable_by(f64::total_cmp);
+        let rank = q.clamp(0.0, 1.0) * (draws - 1) as f64;
+        let (lo, f) = (rank.floor() as usize, rank - rank.floor());
+        v[lo] + f * (v[(lo + 1).min(draws - 1)] - v[lo])
+    }
 }
 
 /// One service time and which mode produced it.

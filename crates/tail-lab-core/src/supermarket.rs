@@ -48,8 +48,6 @@ pub struct SupermarketResult {
     pub theory: Option<f64>,
     /// Jobs measured.
     pub measured: u64,
-    /// Mean times of 20 consecutive batches of measured jobs (for error estimates).
-    pub batch_means: [f64; 20],
 }
 
 /// `Σ_{i≥1} λ^((d^i − d)/(d − 1))`, the N → ∞ mean time in system with d choices; `1/(1 − λ)`
@@ -126,7 +124,6 @@ impl SupermarketConfig {
             p99: None,
             theory,
             measured: 0,
-            batch_means: [0.0; 20],
         };
         if !result.stable {
             return result;
@@ -142,8 +139,6 @@ impl SupermarketConfig {
         let measured_target = self.arrivals - warmup;
         let (mut now, mut arrived, mut measured) = (0.0f64, 0u64, 0u64);
         let mut sum = 0.0;
-        let mut batch = [0.0f64; 20];
-        let mut batch_count = [0u64; 20];
         let mut histogram = Histogram::new();
         let below = |bits: u64, m: usize| ((u128::from(bits) * m as u128) >> 64) as usize;
         let mut picks = [0usize; 8];
@@ -195,9 +190,6 @@ impl SupermarketConfig {
                     let t = now - arrived_at;
                     sum += t;
                     histogram.record(shared_bins(), t);
-                    let b = ((measured * 20) / measured_target).min(19) as usize;
-                    batch[b] += t;
-                    batch_count[b] += 1;
                     measured += 1;
                 }
                 if queues[s].is_empty() {
@@ -216,13 +208,6 @@ impl SupermarketConfig {
         result.measured = measured;
         result.mean_time = Some(sum / measured.max(1) as f64);
         result.p99 = Some(histogram.percentile(shared_bins(), 0.99));
-        for (m, (s, c)) in result
-            .batch_means
-            .iter_mut()
-            .zip(batch.iter().zip(batch_count))
-        {
-            *m = s / c.max(1) as f64;
-        }
         result
     }
 }

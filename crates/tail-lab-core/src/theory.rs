@@ -11,7 +11,6 @@
 //!   `t` exactly when at least `k + 1` leaves are, a binomial tail ([`binomial_at_least`]).
 
 use crate::error::{ParamError, check_count, check_open, check_range};
-pub use crate::profile::invert_survival;
 
 /// Largest fan-out the lab accepts anywhere.
 pub const MAX_FANOUT: u32 = 1024;
@@ -119,6 +118,24 @@ pub fn mm1_mean_sojourn(mean_service_ms: f64, rho: f64) -> Option<f64> {
 /// `P(T > t) = exp(−t (1 − ρ)/mean)`; `None` when ρ ≥ 1.
 pub fn mm1_sojourn_survival(t_ms: f64, mean_service_ms: f64, rho: f64) -> Option<f64> {
     (rho < 1.0).then(|| libm::exp(-t_ms * (1.0 - rho) / mean_service_ms))
+}
+
+/// Finds `t` (ms) where a decreasing survival function crosses `target`, by bisection in
+/// log-time between 1 µs and 10^7 ms.
+pub fn invert_survival(survival: impl Fn(f64) -> f64, target: f64) -> f64 {
+    let (mut lo, mut hi) = (libm::log(1e-3), libm::log(1e7));
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if survival(libm::exp(mid)) > target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo < 1e-13 {
+            break;
+        }
+    }
+    libm::exp(0.5 * (lo + hi))
 }
 
 pub(crate) fn check_fanout(param: &'static str, n: u32) -> Result<u32, ParamError> {

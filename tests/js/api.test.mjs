@@ -38,6 +38,27 @@ for (const seed of [1, 7]) {
     assert.equal(pkg.parentLevel(0.5, 100), t.parent_p50_leaf_level);
     assert.equal(pkg.parentLevel(0.99, 100), t.parent_p99_leaf_level);
   });
+
+  test(`simulateLoaded and simulateBalance reproduce the report's queueing sections (seed ${seed})`, () => {
+    const report = nativeReport(seed, REQUESTS);
+    for (const l of report.loaded) {
+      const r = pkg.simulateLoaded({ load: l.load, policy: l.policy, requests: REQUESTS, seed });
+      assert.equal(r.stable, l.stable);
+      assert.equal(r.p50, l.p50);
+      assert.equal(r.p99, l.p99);
+      assert.equal(r.p999, l.p999);
+      assert.equal(r.extraRequests, l.extra_requests);
+      assert.equal(r.extraWork, l.extra_work);
+      assert.equal(r.capacityCost, l.capacity_cost);
+    }
+    for (const b of report.balance) {
+      // The report runs 5 arrivals per requested request.
+      const r = pkg.simulateBalance({ lambda: b.lambda, d: b.d, arrivals: 5 * REQUESTS, seed });
+      assert.equal(r.meanTime, b.mean_time);
+      assert.equal(r.p99, b.p99);
+      assert.equal(r.theory, b.theory);
+    }
+  });
 }
 
 test("leafSample gives the bits the Rust value-stability test pins", () => {
@@ -130,6 +151,12 @@ test("bad arguments throw RangeError or TypeError naming the argument", () => {
     [() => pkg.leafSample(1, -1, 0, 0, "default"), RangeError, /^k must be/],
     [() => pkg.leafSample(1, 0, 0, 0, 5), TypeError, /^profile must be a string/],
     [() => pkg.requestAt(0, { fanout: Infinity }), RangeError, /^fanout/],
+    [() => pkg.simulateLoaded({ policy: "tied" }), RangeError, /^policy must be one of "none", "hedge", "duplicate"/],
+    [() => pkg.simulateLoaded({ replicas: 1 }), RangeError, /^replicas must be an integer in 2\.\.=1000/],
+    [() => pkg.simulateLoaded({ load: "high" }), TypeError, /^load must be a number/],
+    [() => pkg.simulateLoaded({ load: 0 }), RangeError, /^load must be a utilisation in \(0, 2\]/],
+    [() => pkg.simulateBalance({ lambda: -1 }), RangeError, /^lambda must be a rate > 0/],
+    [() => pkg.simulateBalance({ d: 200, servers: 100 }), RangeError, /^d must be an integer in 1\.\.=servers/],
   ];
   for (const [f, kind, message] of cases) {
     assert.throws(f, (e) => e instanceof kind && message.test(e.message), String(f));

@@ -83,6 +83,16 @@ pub fn field(options: &Option<Object>, key: &str) -> Option<JsValue> {
         .filter(|v| !v.is_undefined())
 }
 
+/// `options[key]` parsed by `parse`, or `default` when the field is absent or `undefined`.
+pub fn optional<T>(
+    options: &Option<Object>,
+    key: &str,
+    default: T,
+    parse: impl FnOnce(&JsValue) -> Result<T, JsValue>,
+) -> Result<T, JsValue> {
+    field(options, key).map_or(Ok(default), |v| parse(&v))
+}
+
 /// Builds a plain object from key/value pairs.
 pub fn object(pairs: &[(&str, JsValue)]) -> JsValue {
     let o = Object::new();

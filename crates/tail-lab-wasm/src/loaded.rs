@@ -1,9 +1,8 @@
 //! Hedging on loaded replicas (core `loaded`): `simulateLoaded`.
 
-use crate::convert::{field, integer, number, object, opt_number, options, seed, string};
+use crate::convert::{integer, number, object, opt_number, optional, options, seed, string};
 use crate::error::range;
-use tail_lab_core::ParamError;
-use tail_lab_core::loaded::{LoadedConfig, LoadedPolicy, calibrated_hedge_delay};
+use tail_lab_core::loaded::{LoadedConfig, LoadedPolicy};
 use wasm_bindgen::prelude::*;
 
 /// Runs one loaded-replica simulation: `{ load = 0.5, policy = "none" | "hedge" |
@@ -13,48 +12,16 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(js_name = simulateLoaded)]
 pub fn simulate_loaded(opts: JsValue) -> Result<JsValue, JsValue> {
     let o = options("options", &opts)?;
-    let load = field(&o, "load")
-        .map(|v| number("load", &v))
-        .transpose()?
-        .unwrap_or(0.5);
-    let replicas = field(&o, "replicas")
-        .map(|v| integer("replicas", &v, 0.0, 1000.0, "an integer in 2..=1000"))
-        .transpose()?
-        .unwrap_or(10.0) as u32;
-    let requests = field(&o, "requests")
-        .map(|v| {
-            integer(
-                "requests",
-                &v,
-                1000.0,
-                1e8,
-                "an integer in 1000..=100000000",
-            )
-        })
-        .transpose()?
-        .unwrap_or(200_000.0) as u64;
-    let seed = field(&o, "seed")
-        .map(|v| seed("seed", &v))
-        .transpose()?
-        .unwrap_or(1);
-    let policy = match field(&o, "policy")
-        .map(|v| string("policy", &v))
-        .transpose()?
-        .as_deref()
-    {
-        None | Some("none") => LoadedPolicy::None,
-        Some("hedge") => LoadedPolicy::Hedge {
-            delay_ms: calibrated_hedge_delay(seed),
-        },
-        Some("duplicate") => LoadedPolicy::Duplicate,
-        Some(other) => {
-            return Err(range(ParamError::UnknownName {
-                param: "policy",
-                got: other.to_string(),
-                expected: "\"none\", \"hedge\", \"duplicate\"",
-            }));
-        }
-    };
+    let load = optional(&o, "load", 0.5, |v| number("load", v))?;
+    let replicas = optional(&o, "replicas", 10.0, |v| {
+        integer("replicas", v, 2.0, 1000.0, "an integer in 2..=1000")
+    })? as u32;
+    let requests = optional(&o, "requests", 200_000.0, |v| {
+        integer("requests", v, 1000.0, 1e8, "an integer in 1000..=100000000")
+    })? as u64;
+    let seed = optional(&o, "seed", 1, |v| seed("seed", v))?;
+    let policy = optional(&o, "policy", "none".to_string(), |v| string("policy", v))?;
+    let policy = LoadedPolicy::from_name(&policy, seed).map_err(range)?;
     let r = LoadedConfig::new(replicas, load, policy, requests, seed)
         .map_err(range)?
         .run();

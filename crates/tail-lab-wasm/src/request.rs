@@ -1,7 +1,7 @@
 //! One parent request (core `request`): the `{ fanout, profile, fix, seed }` options and
 //! `requestAt(k, cfg)`.
 
-use crate::convert::{MAX_SAFE, field, integer, object, opt_number, options, seed};
+use crate::convert::{MAX_SAFE, integer, object, opt_number, optional, options, seed, string};
 use crate::error::range;
 use crate::mitigation::fix;
 use crate::profile::profile_id;
@@ -41,19 +41,15 @@ impl Settings {
     pub fn read(value: &JsValue, base: &Settings) -> Result<Settings, JsValue> {
         let o = options("options", value)?;
         let mut s = base.clone();
-        if let Some(v) = field(&o, "fanout") {
-            s.fanout = integer("fanout", &v, 1.0, 1024.0, "an integer in 1..=1024")? as u32;
-        }
-        if let Some(v) = field(&o, "profile") {
-            s.profile = profile_id(&v)?;
-        }
-        if let Some(v) = field(&o, "fix") {
-            fix(&v)?;
-            s.fix = v.as_string().unwrap_or_default();
-        }
-        if let Some(v) = field(&o, "seed") {
-            s.seed = seed("seed", &v)?;
-        }
+        s.fanout = optional(&o, "fanout", f64::from(s.fanout), |v| {
+            integer("fanout", v, 1.0, 1024.0, "an integer in 1..=1024")
+        })? as u32;
+        s.profile = optional(&o, "profile", s.profile, profile_id)?;
+        s.fix = optional(&o, "fix", s.fix, |v| {
+            fix(v)?;
+            string("fix", v)
+        })?;
+        s.seed = optional(&o, "seed", s.seed, |v| seed("seed", v))?;
         Ok(s)
     }
 

@@ -1,6 +1,6 @@
 //! The power of d choices (core `supermarket`): `simulateBalance`.
 
-use crate::convert::{field, integer, number, object, opt_number, options, seed};
+use crate::convert::{integer, number, object, opt_number, optional, options, seed};
 use crate::error::range;
 use tail_lab_core::supermarket::SupermarketConfig;
 use wasm_bindgen::prelude::*;
@@ -11,34 +11,23 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(js_name = simulateBalance)]
 pub fn simulate_balance(opts: JsValue) -> Result<JsValue, JsValue> {
     let o = options("options", &opts)?;
-    let lambda = field(&o, "lambda")
-        .map(|v| number("lambda", &v))
-        .transpose()?
-        .unwrap_or(0.9);
-    let d = field(&o, "d")
-        .map(|v| integer("d", &v, 0.0, 100_000.0, "an integer in 1..=servers"))
-        .transpose()?
-        .unwrap_or(2.0) as u32;
-    let servers = field(&o, "servers")
-        .map(|v| integer("servers", &v, 1.0, 100_000.0, "an integer in 1..=100000"))
-        .transpose()?
-        .unwrap_or(100.0) as u32;
-    let arrivals = field(&o, "arrivals")
-        .map(|v| {
-            integer(
-                "arrivals",
-                &v,
-                1000.0,
-                1e9,
-                "an integer in 1000..=1000000000",
-            )
-        })
-        .transpose()?
-        .unwrap_or(1e6) as u64;
-    let seed = field(&o, "seed")
-        .map(|v| seed("seed", &v))
-        .transpose()?
-        .unwrap_or(1);
+    let lambda = optional(&o, "lambda", 0.9, |v| number("lambda", v))?;
+    let d = optional(&o, "d", 2.0, |v| {
+        integer("d", v, 1.0, 100_000.0, "an integer in 1..=servers")
+    })? as u32;
+    let servers = optional(&o, "servers", 100.0, |v| {
+        integer("servers", v, 1.0, 100_000.0, "an integer in 1..=100000")
+    })? as u32;
+    let arrivals = optional(&o, "arrivals", 1e6, |v| {
+        integer(
+            "arrivals",
+            v,
+            1000.0,
+            1e9,
+            "an integer in 1000..=1000000000",
+        )
+    })? as u64;
+    let seed = optional(&o, "seed", 1, |v| seed("seed", v))?;
     let r = SupermarketConfig::new(servers, lambda, d, arrivals, seed)
         .map_err(range)?
         .run();

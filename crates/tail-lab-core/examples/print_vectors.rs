@@ -5,11 +5,7 @@
 mod vectors;
 
 use tail_lab_core::address::{SampleStream, Stream};
-use tail_lab_core::hedge_idle::IdleHedge;
-use tail_lab_core::mitigation::Mitigation;
 use tail_lab_core::profile::{LeafSampler, ProfileId};
-use tail_lab_core::request::{TailConfig, TailModel};
-use tail_lab_core::service::ServiceModel;
 
 fn hex(x: f64) -> String {
     format!("{:#018x}", x.to_bits())
@@ -19,12 +15,9 @@ fn main() {
     let bits = SampleStream::at(1, Stream::TailRequests, 400, 7, 0).next_bits();
     println!("STREAM_BITS: {bits:#018x}");
     for p in ProfileId::ALL {
-        let s = LeafSampler::new(p.profile());
         let v: Vec<String> = vectors::LEAF_ADDRESSES
             .iter()
-            .map(|&(seed, k, i, a)| {
-                hex(s.sample(SampleStream::at(seed, Stream::TailRequests, k, i, a)))
-            })
+            .map(|&a| format!("{:#018x}", vectors::leaf_bits_now(p.name(), a)))
             .collect();
         println!("LEAF_BITS {}: {}", p.name(), v.join(", "));
     }
@@ -42,26 +35,8 @@ fn main() {
         .find(|&(_, _, t)| t > 40.0)
         .expect("a pause occurs");
     println!("PAUSED_LEAF: ({k}, {i}, {})", hex(t));
-    let cfg = TailConfig::new(
-        100,
-        ProfileId::Default.profile(),
-        Mitigation::from_name("hedge-p95").unwrap(),
-        3,
-    );
-    let m = TailModel::with_calibration(cfg.unwrap(), 1 << 16);
-    let r = m.request_at(17);
-    println!(
-        "HEDGED_REQUEST: {}, {}, {}",
-        hex(m.hedge_delay_ms().unwrap()),
-        hex(r.parent_ms),
-        r.waited_on
-    );
-    let h = IdleHedge::new(ServiceModel::default(), 0.95, 11).unwrap();
-    let o = h.request_at(12345);
-    println!(
-        "IDLE_HEDGE: {}, {}, {}",
-        hex(h.delay_ms()),
-        hex(o.first_ms),
-        hex(o.completion_ms)
-    );
+    let (delay, parent, waited) = vectors::hedged_request_now();
+    println!("HEDGED_REQUEST: {delay:#018x}, {parent:#018x}, {waited}");
+    let (delay, first, completion) = vectors::idle_hedge_now();
+    println!("IDLE_HEDGE: {delay:#018x}, {first:#018x}, {completion:#018x}");
 }

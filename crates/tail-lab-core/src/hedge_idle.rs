@@ -79,8 +79,13 @@ pub struct IdleHedgeResult {
     pub theory_p999_after: f64,
     /// Fraction (0..1) of requests that fired a backup.
     pub extra_requests: f64,
+    /// Its expectation at this delay: `S(d)`.
+    pub theory_extra_requests: f64,
     /// Backup service time over primary service time (fraction; definition in the module doc).
     pub extra_work: f64,
+    /// Its expectation at this delay: `∫ S(s)·S(s + d) ds / mean`
+    /// ([`theory::idle_hedge_extra_work`]).
+    pub theory_extra_work: f64,
 }
 
 /// A prepared idle-replica hedging experiment.
@@ -178,7 +183,13 @@ impl IdleHedge {
             theory_p999_before: model.quantile(0.999),
             theory_p999_after: theory::hedged_quantile(|t| model.survival(t), self.delay_ms, 0.999),
             extra_requests: fired as f64 / requests as f64,
+            theory_extra_requests: model.survival(self.delay_ms),
             extra_work: backup / primary,
+            theory_extra_work: theory::idle_hedge_extra_work(
+                |t| model.survival(t),
+                self.delay_ms,
+                model.mean_ms(),
+            ),
         })
     }
 }

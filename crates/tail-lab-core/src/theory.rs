@@ -67,6 +67,26 @@ pub fn hedged_quantile(survival: impl Fn(f64) -> f64, delay_ms: f64, q: f64) -> 
     invert_survival(|t| hedged_survival(&survival, t, delay_ms), 1.0 - q)
 }
 
+/// Expected extra work of a hedge on idle replicas, as the lab defines it: the backup's
+/// service time until it answers or is cancelled, over the primary's full service time,
+/// `E[min(S₂, S₁ − d); S₁ > d] / E[S₁]`. For independent attempts that is
+/// `∫₀^∞ S(s)·S(s + d) ds / mean` (`survival` in ms, `delay_ms`, `mean_ms`), integrated here
+/// with the trapezoid rule in log time from 0.1 µs to 10^6 ms.
+pub fn idle_hedge_extra_work(survival: impl Fn(f64) -> f64, delay_ms: f64, mean_ms: f64) -> f64 {
+    let (lo, hi, steps) = (1e-4f64, 1e6f64, 8000);
+    let h = libm::log(hi / lo) / f64::from(steps);
+    let integrand = |u: f64| {
+        let s = lo * libm::exp(u);
+        survival(s) * survival(s + delay_ms) * s
+    };
+    let mut sum = 0.5 * (integrand(0.0) + integrand(f64::from(steps) * h));
+    for j in 1..steps {
+        sum += integrand(f64::from(j) * h);
+    }
+    // The piece below `lo`, where both survivals are at their values at 0 and d.
+    (sum * h + lo * survival(delay_ms)) / mean_ms
+}
+
 /// `P(X ≥ k)` for `X ~ Binomial(n, s)`, summed in log space (accurate for tiny tails).
 pub fn binomial_at_least(k: u32, n: u32, s: f64) -> f64 {
     if k == 0 {
@@ -213,6 +233,14 @@ mod tests {
         assert_eq!(mm1_mean_sojourn(10.0, 1.0), None);
         assert!((mm1_mean_sojourn(10.0, 0.8).unwrap() - 50.0).abs() < 1e-12);
         assert!((mm1_sojourn_survival(50.0, 10.0, 0.8).unwrap() - (-1.0f64).exp()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn idle_hedge_extra_work_for_exponential_service() {
+        // S(s) = exp(−s/m): ∫ S(s)S(s+d) ds = m·exp(−d/m)/2, so the ratio is exp(−d/m)/2.
+        let (m, d) = (10.0, 7.0);
+        let got = idle_hedge_extra_work(|s| libm::exp(-s / m), d, m);
+        assert!((got - 0.5 * libm::exp(-d / m)).abs() < 1e-6, "{got}");
     }
 
     #[test]

@@ -1,19 +1,15 @@
 //! Value stability: fixed addresses give fixed `f64`s, bit for bit.
 //!
 //! An accidental change of stream (hash constants, draw order inside a sample, table layout)
-//! changes these and fails here. The vectors live in `common/vectors.rs`, shared with the
-//! binding's wasm tests (node and Chromium) — which is what makes "the same seed gives the same
-//! numbers natively, in node and in Chromium" a tested claim.
+//! changes these and fails here. The vectors, and the functions that compute them, live in
+//! `common/vectors.rs`, shared with the binding's wasm tests (node and Chromium) — which is
+//! what makes "the same seed gives the same numbers natively, in node and in Chromium" a
+//! tested claim.
 
 #[path = "common/vectors.rs"]
 mod vectors;
 
 use tail_lab_core::address::{SampleStream, Stream};
-use tail_lab_core::hedge_idle::IdleHedge;
-use tail_lab_core::mitigation::Mitigation;
-use tail_lab_core::profile::{LeafSampler, ProfileId};
-use tail_lab_core::request::{TailConfig, TailModel};
-use tail_lab_core::service::ServiceModel;
 use vectors::*;
 
 #[test]
@@ -27,15 +23,8 @@ fn addressed_bits_are_stable() {
 #[test]
 fn leaf_samples_are_stable() {
     for (name, bits) in LEAF_BITS {
-        let sampler = LeafSampler::new(ProfileId::from_name(name).unwrap().profile());
-        for (&(seed, k, i, a), want) in LEAF_ADDRESSES.iter().zip(bits) {
-            let got = sampler.sample(SampleStream::at(seed, Stream::TailRequests, k, i, a));
-            assert_eq!(
-                got.to_bits(),
-                want,
-                "{name} at {:?}: {got}",
-                (seed, k, i, a)
-            );
+        for (&address, want) in LEAF_ADDRESSES.iter().zip(bits) {
+            assert_eq!(leaf_bits_now(name, address), want, "{name} at {address:?}");
         }
     }
 }
@@ -43,33 +32,13 @@ fn leaf_samples_are_stable() {
 #[test]
 fn a_paused_leaf_is_stable() {
     let (k, i, want) = PAUSED_LEAF;
-    let sampler = LeafSampler::new(ProfileId::Default.profile());
-    let got = sampler.sample(SampleStream::at(1, Stream::TailRequests, k, i, 0));
-    assert_eq!(got.to_bits(), want, "{got}");
-    assert!(got > 40.0, "a pause, not the body: {got}");
+    let got = leaf_bits_now("default", (1, k, i, 0));
+    assert_eq!(got, want);
+    assert!(f64::from_bits(got) > 40.0, "a pause, not the body");
 }
 
 #[test]
 fn a_hedged_request_and_an_idle_hedge_are_stable() {
-    let m = TailModel::with_calibration(
-        TailConfig::new(
-            100,
-            ProfileId::Default.profile(),
-            Mitigation::from_name("hedge-p95").unwrap(),
-            3,
-        )
-        .unwrap(),
-        1 << 16,
-    );
-    let r = m.request_at(17);
-    let (delay, parent, waited) = HEDGED_REQUEST;
-    assert_eq!(m.hedge_delay_ms().unwrap().to_bits(), delay);
-    assert_eq!(r.parent_ms.to_bits(), parent);
-    assert_eq!(r.waited_on, waited);
-    let h = IdleHedge::new(ServiceModel::default(), 0.95, 11).unwrap();
-    let o = h.request_at(12345);
-    let (delay, first, completion) = IDLE_HEDGE;
-    assert_eq!(h.delay_ms().to_bits(), delay);
-    assert_eq!(o.first_ms.to_bits(), first);
-    assert_eq!(o.completion_ms.to_bits(), completion);
+    assert_eq!(hedged_request_now(), HEDGED_REQUEST);
+    assert_eq!(idle_hedge_now(), IDLE_HEDGE);
 }

@@ -22,7 +22,9 @@ pub fn report(r: &Report) -> Value {
             "theory_p999_before": h.theory_p999_before,
             "theory_p999_after": h.theory_p999_after,
             "extra_requests": h.extra_requests,
+            "theory_extra_requests": h.theory_extra_requests,
             "extra_work": h.extra_work,
+            "theory_extra_work": h.theory_extra_work,
         },
         "tail": {
             "n": t.n,

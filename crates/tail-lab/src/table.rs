@@ -67,13 +67,13 @@ pub fn report(r: &Report) -> String {
                 row(
                     "extra requests",
                     pct(h.extra_requests),
-                    Some(pct(1.0 - h.delay_quantile)),
+                    Some(pct(h.theory_extra_requests)),
                     Some(pct(seed::IDLE_EXTRA_REQUESTS)),
                 ),
                 row(
                     "extra work",
                     pct(h.extra_work),
-                    None,
+                    Some(pct(h.theory_extra_work)),
                     Some(pct(seed::IDLE_EXTRA_WORK)),
                 ),
             ],

@@ -60,3 +60,46 @@ pub const HEDGED_REQUEST: (u64, u64, usize) = (0x402082c356abccde, 0x4025601ee37
 /// completion bits.
 pub const IDLE_HEDGE: (u64, u64, u64) =
     (0x40326bc993ab7cac, 0x402131faf158f9c9, 0x402131faf158f9c9);
+
+use tail_lab_core::address::{SampleStream, Stream};
+use tail_lab_core::hedge_idle::IdleHedge;
+use tail_lab_core::mitigation::Mitigation;
+use tail_lab_core::profile::{LeafSampler, ProfileId};
+use tail_lab_core::request::{TailConfig, TailModel};
+use tail_lab_core::service::ServiceModel;
+
+/// What the code produces now for [`HEDGED_REQUEST`].
+pub fn hedged_request_now() -> (u64, u64, usize) {
+    let cfg = TailConfig::new(
+        100,
+        ProfileId::Default.profile(),
+        Mitigation::from_name("hedge-p95").unwrap(),
+        3,
+    );
+    let m = TailModel::with_calibration(cfg.unwrap(), 1 << 16);
+    let r = m.request_at(17);
+    (
+        m.hedge_delay_ms().unwrap().to_bits(),
+        r.parent_ms.to_bits(),
+        r.waited_on,
+    )
+}
+
+/// What the code produces now for [`IDLE_HEDGE`].
+pub fn idle_hedge_now() -> (u64, u64, u64) {
+    let h = IdleHedge::new(ServiceModel::default(), 0.95, 11).unwrap();
+    let o = h.request_at(12345);
+    (
+        h.delay_ms().to_bits(),
+        o.first_ms.to_bits(),
+        o.completion_ms.to_bits(),
+    )
+}
+
+/// What the code produces now at leaf `(seed, request, leaf, attempt)` of `profile`, in bits.
+pub fn leaf_bits_now(profile: &str, (seed, k, i, a): (u64, u64, u32, u32)) -> u64 {
+    let sampler = LeafSampler::new(ProfileId::from_name(profile).unwrap().profile());
+    sampler
+        .sample(SampleStream::at(seed, Stream::TailRequests, k, i, a))
+        .to_bits()
+}

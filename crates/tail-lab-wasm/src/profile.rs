@@ -1,6 +1,6 @@
 //! Leaf profiles (core `profile`): `profiles()` and `leafSample()`.
 
-use crate::convert::{MAX_SAFE, integer, object, opt_number, seed, string};
+use crate::convert::{MAX_SAFE, integer, object, seed, string};
 use crate::error::range;
 use js_sys::Array;
 use tail_lab_core::address::{SampleStream, Stream};
@@ -33,7 +33,6 @@ pub fn profiles() -> Array {
                 ("label", id.label().into()),
                 ("body", ln(p.body().median_ms(), p.body().sigma())),
                 ("pause", pause.unwrap_or(JsValue::NULL)),
-                ("p99Ms", opt_number(Some(p.quantile(0.99)))),
             ])
         })
         .collect()

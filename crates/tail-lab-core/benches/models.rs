@@ -6,13 +6,13 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use tail_lab_core::address::{SampleStream, Stream};
-use tail_lab_core::loaded::{LoadedConfig, LoadedPolicy, calibrated_hedge_delay};
-use tail_lab_core::mitigation::Mitigation;
-use tail_lab_core::profile::{LeafSampler, ProfileId};
-use tail_lab_core::request::{TailConfig, TailModel};
-use tail_lab_core::supermarket::SupermarketConfig;
-use tail_lab_core::tail_run::TailRun;
+use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::lab::loaded::{LoadedConfig, LoadedPolicy, calibrated_hedge_delay};
+use tail_lab_core::tail::mitigation::Mitigation;
+use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
+use tail_lab_core::tail::request::{TailConfig, TailModel};
+use tail_lab_core::lab::supermarket::SupermarketConfig;
+use tail_lab_core::tail::tail_run::TailRun;
 
 /// Median seconds of `f` over 5 runs (after one warm-up).
 fn median_secs(mut f: impl FnMut()) -> f64 {

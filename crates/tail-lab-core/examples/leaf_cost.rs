@@ -1,10 +1,10 @@
 //! Breaks the per-leaf cost of the Tail hot loop into its parts (exploration aid).
 use std::hint::black_box;
 use std::time::Instant;
-use tail_lab_core::address::{RequestKey, Stream, mix64};
-use tail_lab_core::histogram::Histogram;
-use tail_lab_core::profile::{LeafSampler, ProfileId};
-use tail_lab_core::tail_run::shared_bins;
+use tail_lab_core::sampling::address::{RequestKey, Stream, mix64};
+use tail_lab_core::sampling::histogram::Histogram;
+use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
+use tail_lab_core::sampling::histogram::shared_bins;
 
 fn time(what: &str, f: impl Fn() -> f64) {
     f();

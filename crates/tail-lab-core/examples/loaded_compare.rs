@@ -1,5 +1,5 @@
 //! Prints the loaded-replica sweep under each cancellation rule (exploration aid).
-use tail_lab_core::loaded::{Cancellation, LoadedConfig, LoadedPolicy, calibrated_hedge_delay};
+use tail_lab_core::lab::loaded::{Cancellation, LoadedConfig, LoadedPolicy, calibrated_hedge_delay};
 
 fn main() {
     let d = calibrated_hedge_delay(1);

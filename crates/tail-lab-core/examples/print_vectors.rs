@@ -4,8 +4,8 @@
 #[path = "../tests/common/vectors.rs"]
 mod vectors;
 
-use tail_lab_core::address::{SampleStream, Stream};
-use tail_lab_core::profile::{LeafSampler, ProfileId};
+use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 
 fn hex(x: f64) -> String {
     format!("{:#018x}", x.to_bits())

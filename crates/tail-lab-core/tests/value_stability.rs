@@ -9,7 +9,7 @@
 #[path = "common/vectors.rs"]
 mod vectors;
 
-use tail_lab_core::address::{SampleStream, Stream};
+use tail_lab_core::sampling::address::{SampleStream, Stream};
 use vectors::*;
 
 #[test]

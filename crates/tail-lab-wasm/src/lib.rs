@@ -17,24 +17,19 @@
 
 mod convert;
 mod error;
-mod histogram;
-mod leaf_quantiles;
-mod loaded;
-mod mitigation;
-mod profile;
-mod request;
-mod supermarket;
-mod tail_run;
+mod lab;
+mod sampling;
+mod tail;
 mod theory;
 
-pub use histogram::bin_edges;
-pub use leaf_quantiles::{leaf_quantile, parent_quantile};
-pub use loaded::simulate_loaded;
-pub use mitigation::mitigations;
-pub use profile::{leaf_sample, profiles};
-pub use request::request_at;
-pub use supermarket::simulate_balance;
-pub use tail_run::JsTailRun;
+pub use lab::loaded::simulate_loaded;
+pub use lab::supermarket::simulate_balance;
+pub use sampling::histogram::bin_edges;
+pub use tail::leaf_quantiles::{leaf_quantile, parent_quantile};
+pub use tail::mitigation::mitigations;
+pub use tail::profile::{leaf_sample, profiles};
+pub use tail::request::request_at;
+pub use tail::tail_run::JsTailRun;
 pub use theory::{crossover, parent_level, slow_share};
 
 use wasm_bindgen::prelude::*;

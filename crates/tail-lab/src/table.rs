@@ -191,7 +191,7 @@ fn loaded(r: &Report) -> String {
         "load", "policy", "p50", "p99", "p99.9", "requests", "work", "capacity"
     );
     for l in &r.loaded {
-        let p = |f: fn(&tail_lab_core::hedge_idle::Percentiles) -> f64| {
+        let p = |f: fn(&tail_lab_core::lab::hedge_idle::Percentiles) -> f64| {
             opt_ms(l.latency.as_ref().map(f))
         };
         let _ = writeln!(

@@ -7,8 +7,8 @@
 //! and since every seed is fixed, a run that passes keeps passing.
 #![allow(dead_code)]
 
-use tail_lab_core::histogram::Histogram;
-use tail_lab_core::tail_run::shared_bins;
+use tail_lab_core::sampling::histogram::Histogram;
+use tail_lab_core::sampling::histogram::shared_bins;
 
 /// Standard errors a check allows.
 pub const Z: f64 = 4.5;

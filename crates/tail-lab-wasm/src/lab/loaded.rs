@@ -2,7 +2,7 @@
 
 use crate::convert::{integer, number, object, opt_number, optional, options, seed, string};
 use crate::error::range;
-use tail_lab_core::loaded::{LoadedConfig, LoadedPolicy};
+use tail_lab_core::lab::loaded::{LoadedConfig, LoadedPolicy};
 use wasm_bindgen::prelude::*;
 
 /// Runs one loaded-replica simulation: `{ load = 0.5, policy = "none" | "hedge" |

@@ -3,7 +3,7 @@
 use crate::convert::{object, string};
 use crate::error::range;
 use js_sys::Array;
-use tail_lab_core::mitigation::Mitigation;
+use tail_lab_core::tail::mitigation::Mitigation;
 use wasm_bindgen::prelude::*;
 
 /// Parses a mitigation ("fix") name.

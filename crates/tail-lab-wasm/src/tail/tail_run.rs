@@ -2,10 +2,10 @@
 
 use crate::convert::{integer, object, opt_number};
 use crate::error::range;
-use crate::leaf_quantiles::level;
-use crate::request::{Settings, trace_to_js};
+use crate::tail::leaf_quantiles::level;
+use crate::tail::request::{Settings, trace_to_js};
 use js_sys::Float64Array;
-use tail_lab_core::tail_run::TailRun;
+use tail_lab_core::tail::tail_run::TailRun;
 use wasm_bindgen::prelude::*;
 
 /// Parent requests accumulated into the leaf and parent histograms.

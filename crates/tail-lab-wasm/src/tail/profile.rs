@@ -3,8 +3,8 @@
 use crate::convert::{MAX_SAFE, integer, object, seed, string};
 use crate::error::range;
 use js_sys::Array;
-use tail_lab_core::address::{SampleStream, Stream};
-use tail_lab_core::profile::{LeafSampler, ProfileId};
+use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 use wasm_bindgen::prelude::*;
 
 /// Parses a profile name.

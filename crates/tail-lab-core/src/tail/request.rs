@@ -6,11 +6,11 @@
 //! what was discarded. Because samples are addressed, leaf `i` of request `k` is the same at
 //! every fan-out.
 
-use crate::address::{RequestKey, Stream};
+use crate::sampling::address::{RequestKey, Stream};
 use crate::error::ParamError;
-use crate::leaf_quantiles::{DEFAULT_CALIBRATION_DRAWS, LeafQuantiles};
-use crate::mitigation::Mitigation;
-use crate::profile::{LeafProfile, LeafSampler};
+use crate::tail::leaf_quantiles::{DEFAULT_CALIBRATION_DRAWS, LeafQuantiles};
+use crate::tail::mitigation::Mitigation;
+use crate::tail::profile::{LeafProfile, LeafSampler};
 use crate::theory::check_fanout;
 
 /// What a Tail run simulates.
@@ -318,7 +318,7 @@ impl TailModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::ProfileId;
+    use crate::tail::profile::ProfileId;
 
     fn model(fanout: u32, fix: &str) -> TailModel {
         let cfg = TailConfig::new(

@@ -12,10 +12,10 @@
 //! If leaves are independent, n of them all answer within `t` with probability `F(t)^n`, so the
 //! parent's `q`-quantile is the leaf's `q^(1/n)`-quantile: [`LeafQuantiles::parent_quantile`].
 
-use crate::address::{SampleStream, Stream};
-use crate::histogram::Histogram;
-use crate::profile::LeafSampler;
-use crate::tail_run::shared_bins;
+use crate::sampling::address::{SampleStream, Stream};
+use crate::sampling::histogram::Histogram;
+use crate::tail::profile::LeafSampler;
+use crate::sampling::histogram::shared_bins;
 
 /// Calibration draws used unless a caller asks for another depth.
 pub const DEFAULT_CALIBRATION_DRAWS: usize = 1 << 22;
@@ -87,7 +87,7 @@ impl LeafQuantiles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::ProfileId;
+    use crate::tail::profile::ProfileId;
 
     #[test]
     fn quantiles_of_known_draws() {

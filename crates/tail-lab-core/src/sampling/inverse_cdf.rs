@@ -105,7 +105,7 @@ impl InverseCdfTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::address::SampleStream;
+    use crate::sampling::address::SampleStream;
 
     fn uniform_table() -> InverseCdfTable {
         InverseCdfTable::from_tail_quantiles(|v| v, |v| 1.0 - v)

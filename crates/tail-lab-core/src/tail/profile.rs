@@ -14,11 +14,11 @@
 //! between body and pause, where the density jumps, and the measured p99 swings by 3x between
 //! runs — a real property of that distribution that reads as a broken number.
 
-use crate::address::{SampleStream, probability_threshold};
+use crate::sampling::address::{SampleStream, probability_threshold};
 use crate::error::{ParamError, check_range};
-use crate::inverse_cdf::InverseCdfTable;
-use crate::lognormal::LogNormalMs;
-use crate::normal;
+use crate::sampling::inverse_cdf::InverseCdfTable;
+use crate::sampling::lognormal::LogNormalMs;
+use crate::sampling::normal;
 use crate::theory::invert_survival;
 
 /// An occasional additive pause.

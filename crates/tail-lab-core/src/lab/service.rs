@@ -1,15 +1,15 @@
 //! The Lab's service-time model (seed 000/001): a lognormal body, *replaced* with a small
 //! probability by a slow mode around one second (a hiccup).
 //!
-//! Unlike a [`crate::profile::LeafProfile`], whose pause adds to the body, a slow request here
+//! Unlike a [`crate::tail::profile::LeafProfile`], whose pause adds to the body, a slow request here
 //! takes the slow mode's time instead of the body's. The default is calibrated so that a p95
 //! hedge on idle replicas reproduces seed 000's figures: body median 7.7 ms, σ 0.5; slow mode
 //! with probability 1%, median 1 s, σ 0.35.
 
-use crate::address::{SampleStream, Stream, probability_threshold};
+use crate::sampling::address::{SampleStream, Stream, probability_threshold};
 use crate::error::{ParamError, check_range};
-use crate::inverse_cdf::InverseCdfTable;
-use crate::lognormal::LogNormalMs;
+use crate::sampling::inverse_cdf::InverseCdfTable;
+use crate::sampling::lognormal::LogNormalMs;
 use crate::theory::invert_survival;
 
 /// A lognormal body replaced, with probability `slow_probability`, by a slow mode.

@@ -5,15 +5,8 @@
 //! into the parent histogram. Nothing is stored per request, so a run can go to millions.
 
 use crate::error::ParamError;
-use crate::histogram::{Histogram, LogBins};
-use crate::request::{RequestTrace, TailConfig, TailModel};
-use std::sync::OnceLock;
-
-/// The one set of bin edges every histogram in the lab shares.
-pub fn shared_bins() -> &'static LogBins {
-    static BINS: OnceLock<LogBins> = OnceLock::new();
-    BINS.get_or_init(LogBins::new)
-}
+use crate::sampling::histogram::{Histogram, shared_bins};
+use crate::tail::request::{RequestTrace, TailConfig, TailModel};
 
 /// Work accounting of a run's hedges.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -153,8 +146,8 @@ fn check_q(q: f64) -> Result<f64, ParamError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mitigation::Mitigation;
-    use crate::profile::ProfileId;
+    use crate::tail::mitigation::Mitigation;
+    use crate::tail::profile::ProfileId;
 
     #[test]
     fn runs_accumulate_the_same_way_in_one_go_or_in_pieces() {

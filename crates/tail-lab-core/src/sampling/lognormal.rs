@@ -2,8 +2,8 @@
 //! a median (ms) and the spread `sigma` of its logarithm.
 
 use crate::error::{ParamError, check_open};
-use crate::inverse_cdf::InverseCdfTable;
-use crate::normal;
+use crate::sampling::inverse_cdf::InverseCdfTable;
+use crate::sampling::normal;
 
 /// A lognormal latency: `median_ms · exp(sigma · Z)` with `Z` standard normal.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -98,7 +98,7 @@ impl LogNormalMs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::address::SampleStream;
+    use crate::sampling::address::SampleStream;
 
     #[test]
     fn rejects_bad_parameters_by_name() {

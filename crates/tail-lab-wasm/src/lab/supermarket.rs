@@ -2,7 +2,7 @@
 
 use crate::convert::{integer, number, object, opt_number, optional, options, seed};
 use crate::error::range;
-use tail_lab_core::supermarket::SupermarketConfig;
+use tail_lab_core::lab::supermarket::SupermarketConfig;
 use wasm_bindgen::prelude::*;
 
 /// Runs the supermarket model: `{ lambda = 0.9, d = 2, servers = 100, arrivals = 1e6,

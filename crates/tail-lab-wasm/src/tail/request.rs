@@ -3,13 +3,13 @@
 
 use crate::convert::{MAX_SAFE, integer, object, opt_number, optional, options, seed, string};
 use crate::error::range;
-use crate::mitigation::fix;
-use crate::profile::profile_id;
+use crate::tail::mitigation::fix;
+use crate::tail::profile::profile_id;
 use js_sys::{Float64Array, Uint8Array};
 use std::cell::RefCell;
-use tail_lab_core::mitigation::Mitigation;
-use tail_lab_core::profile::ProfileId;
-use tail_lab_core::request::{RequestTrace, TailConfig, TailModel};
+use tail_lab_core::tail::mitigation::Mitigation;
+use tail_lab_core::tail::profile::ProfileId;
+use tail_lab_core::tail::request::{RequestTrace, TailConfig, TailModel};
 use wasm_bindgen::prelude::*;
 
 /// The options of a Tail run, with their names as JS spells them.

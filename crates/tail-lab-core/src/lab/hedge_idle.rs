@@ -15,11 +15,11 @@
 //!   full service time `Σ first`. A primary stuck in a slow mode is not work that cancelling it
 //!   gives back (it is already committed), so the denominator keeps it whole.
 
-use crate::address::{RequestKey, Stream};
+use crate::sampling::address::{RequestKey, Stream};
 use crate::error::{ParamError, check_open, check_requests};
-use crate::histogram::Histogram;
-use crate::service::{ServiceModel, ServiceSampler};
-use crate::tail_run::shared_bins;
+use crate::sampling::histogram::Histogram;
+use crate::lab::service::{ServiceModel, ServiceSampler};
+use crate::sampling::histogram::shared_bins;
 use crate::theory;
 
 /// Calibration draws behind the hedge delay.

@@ -4,7 +4,7 @@
 //! stream — in the Lab's service model that is "hit the slow mode"); a parent over `n` leaves is
 //! slow when any leaf is. Checked against [`crate::theory::slow_share`], `1 − (1 − p)^n`.
 
-use crate::address::{RequestKey, Stream, probability_threshold};
+use crate::sampling::address::{RequestKey, Stream, probability_threshold};
 use crate::error::{ParamError, check_range, check_requests};
 use crate::theory::check_fanout;
 

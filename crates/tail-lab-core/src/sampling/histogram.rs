@@ -21,7 +21,15 @@ pub const BIN_COUNT: usize = BINS_PER_OCTAVE * OCTAVES;
 /// Width of every bin, as a ratio of its upper to its lower edge.
 pub const BIN_RATIO: f64 = 1.020_001_609_421_199;
 
+use std::sync::OnceLock;
+
 const MANTISSA_LOOKUP_BITS: u32 = 10;
+
+/// The one set of bin edges every histogram in the lab shares.
+pub fn shared_bins() -> &'static LogBins {
+    static BINS: OnceLock<LogBins> = OnceLock::new();
+    BINS.get_or_init(LogBins::new)
+}
 
 /// The shared bin edges and the fast binning tables.
 #[derive(Debug, Clone)]
@@ -223,7 +231,7 @@ impl Histogram {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::address::SampleStream;
+    use crate::sampling::address::SampleStream;
 
     #[test]
     fn ratio_constant_matches_the_edges() {

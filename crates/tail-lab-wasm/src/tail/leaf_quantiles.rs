@@ -2,7 +2,7 @@
 
 use crate::convert::{integer, number};
 use crate::error::range;
-use crate::request::{Settings, with_model};
+use crate::tail::request::{Settings, with_model};
 use tail_lab_core::ParamError;
 use wasm_bindgen::prelude::*;
 

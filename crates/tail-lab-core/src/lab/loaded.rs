@@ -29,12 +29,12 @@
 //! Randomness is addressed per request (arrival gap, replica choices, both copies' service
 //! times), so two policies at the same load and seed see the same arrivals and the same work.
 
-use crate::address::{RequestKey, Stream};
+use crate::sampling::address::{RequestKey, Stream};
 use crate::error::{ParamError, check_count, check_open, check_range};
-use crate::hedge_idle::Percentiles;
-use crate::histogram::Histogram;
-use crate::service::{ServiceModel, ServiceSampler};
-use crate::tail_run::shared_bins;
+use crate::lab::hedge_idle::Percentiles;
+use crate::sampling::histogram::Histogram;
+use crate::lab::service::{ServiceModel, ServiceSampler};
+use crate::sampling::histogram::shared_bins;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 

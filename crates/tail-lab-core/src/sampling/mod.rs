@@ -1,0 +1,8 @@
+//! Sampling primitives shared by every model: addressed random streams, the distributions and
+//! their fast table sampler, and histograms on one shared set of log-spaced bins.
+
+pub mod address;
+pub mod histogram;
+pub mod inverse_cdf;
+pub mod lognormal;
+pub mod normal;

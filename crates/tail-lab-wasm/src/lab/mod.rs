@@ -1,0 +1,4 @@
+//! The Lab's models (core `lab`).
+
+pub mod loaded;
+pub mod supermarket;

@@ -1,0 +1,3 @@
+//! Sampling primitives (core `sampling`).
+
+pub mod histogram;

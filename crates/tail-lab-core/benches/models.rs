@@ -6,12 +6,12 @@
 
 use std::hint::black_box;
 use std::time::Instant;
+use tail_lab_core::lab::loaded::{DelayBasis, LoadedConfig, LoadedPolicy};
+use tail_lab_core::lab::supermarket::SupermarketConfig;
 use tail_lab_core::sampling::address::{SampleStream, Stream};
-use tail_lab_core::lab::loaded::{LoadedConfig, LoadedPolicy, calibrated_hedge_delay};
 use tail_lab_core::tail::mitigation::Mitigation;
 use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 use tail_lab_core::tail::request::{TailConfig, TailModel};
-use tail_lab_core::lab::supermarket::SupermarketConfig;
 use tail_lab_core::tail::tail_run::TailRun;
 
 /// Median seconds of `f` over 5 runs (after one warm-up).
@@ -94,13 +94,12 @@ fn main() {
         secs * 1e3
     );
 
-    let delay = calibrated_hedge_delay(1);
     let loaded = 200_000 / scale;
     let secs = median_secs(|| {
         let cfg = LoadedConfig::new(
             10,
             0.7,
-            LoadedPolicy::Hedge { delay_ms: delay },
+            LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap(),
             loaded.max(1000),
             1,
         )
@@ -108,7 +107,7 @@ fn main() {
         black_box(cfg.run());
     });
     line(
-        "loaded replicas, load 0.7, hedge",
+        "loaded replicas, load 0.7, hedge (incl. its p95 calibration run)",
         secs,
         loaded.max(1000) as f64,
         "request",

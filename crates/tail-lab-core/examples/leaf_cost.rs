@@ -3,8 +3,8 @@ use std::hint::black_box;
 use std::time::Instant;
 use tail_lab_core::sampling::address::{RequestKey, Stream, mix64};
 use tail_lab_core::sampling::histogram::Histogram;
-use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 use tail_lab_core::sampling::histogram::shared_bins;
+use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 
 fn time(what: &str, f: impl Fn() -> f64) {
     f();

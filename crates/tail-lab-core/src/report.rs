@@ -2,15 +2,15 @@
 //! the seed documents quote. `tail-lab report` prints it; the wasm API reproduces it.
 
 use crate::error::{ParamError, check_count};
+use crate::lab::fanout;
 use crate::lab::hedge_idle::{IdleHedge, IdleHedgeResult};
 use crate::lab::loaded::{self, LoadedResult};
+use crate::lab::service::ServiceModel;
+use crate::lab::supermarket::{self, SupermarketResult};
 use crate::tail::mitigation::Mitigation;
 use crate::tail::profile::ProfileId;
 use crate::tail::request::TailConfig;
-use crate::lab::service::ServiceModel;
-use crate::lab::supermarket::{self, SupermarketResult};
 use crate::tail::tail_run::{HedgeCost, TailRun};
-use crate::lab::fanout;
 use crate::theory;
 
 /// Parent requests per experiment unless asked otherwise.

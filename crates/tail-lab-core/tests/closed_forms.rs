@@ -7,16 +7,16 @@ mod common;
 
 use common::{SEEDS, Z, assert_tail, tolerance};
 use rand_distr::Distribution;
-use tail_lab_core::sampling::address::{SampleStream, Stream};
 use tail_lab_core::lab::fanout::simulate_slow_share;
 use tail_lab_core::lab::hedge_idle::IdleHedge;
+use tail_lab_core::lab::service::ServiceModel;
+use tail_lab_core::sampling::address::{SampleStream, Stream};
 use tail_lab_core::sampling::histogram::Histogram;
+use tail_lab_core::sampling::histogram::shared_bins;
 use tail_lab_core::tail::leaf_quantiles::LeafQuantiles;
 use tail_lab_core::tail::mitigation::Mitigation;
 use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 use tail_lab_core::tail::request::{TailConfig, TailModel};
-use tail_lab_core::lab::service::ServiceModel;
-use tail_lab_core::sampling::histogram::shared_bins;
 use tail_lab_core::tail::tail_run::TailRun;
 use tail_lab_core::theory;
 

@@ -7,7 +7,9 @@
 //! 0.1%): 4.78 for R = 10, 8.61 for R = 5. Any remaining systematic allowance (finite N in the
 //! supermarket model) is stated beside it.
 
-use tail_lab_core::lab::loaded::{Cancellation, LoadedConfig, LoadedPolicy, LoadedResult, exponential};
+use tail_lab_core::lab::loaded::{
+    Cancellation, LoadedConfig, LoadedPolicy, LoadedResult, exponential,
+};
 use tail_lab_core::lab::supermarket::{SupermarketConfig, fixed_point_mean_time};
 use tail_lab_core::theory;
 

@@ -15,9 +15,9 @@ mod common;
 use common::{SEEDS, assert_tail};
 
 use tail_lab_core::lab::hedge_idle::IdleHedge;
-use tail_lab_core::tail::profile::{LeafProfile, ProfileId};
-use tail_lab_core::report::{self, seed_figures as seed};
 use tail_lab_core::lab::service::ServiceModel;
+use tail_lab_core::report::{self, seed_figures as seed};
+use tail_lab_core::tail::profile::{LeafProfile, ProfileId};
 use tail_lab_core::theory;
 
 fn close(what: &str, exact: f64, figure: f64) {

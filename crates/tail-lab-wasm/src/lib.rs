@@ -22,8 +22,10 @@ mod sampling;
 mod tail;
 mod theory;
 
+pub use lab::fanout::simulate_fanout;
+pub use lab::hedge_idle::simulate_hedge;
 pub use lab::loaded::simulate_loaded;
-pub use lab::supermarket::simulate_balance;
+pub use lab::supermarket::{fixed_point, simulate_balance};
 pub use sampling::histogram::bin_edges;
 pub use tail::leaf_quantiles::{leaf_quantile, parent_quantile};
 pub use tail::mitigation::mitigations;

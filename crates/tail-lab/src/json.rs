@@ -49,6 +49,8 @@ pub fn report(r: &Report) -> Value {
         "loaded": r.loaded.iter().map(|l| json!({
             "load": l.load,
             "policy": l.policy,
+            "cancellation": l.cancellation,
+            "delay_ms": l.delay_ms,
             "p50": l.latency.map(|p| p.p50),
             "p99": l.latency.map(|p| p.p99),
             "p999": l.latency.map(|p| p.p999),
@@ -56,7 +58,9 @@ pub fn report(r: &Report) -> Value {
             "extra_requests": l.extra_requests,
             "extra_work": l.extra_work,
             "capacity_cost": l.capacity_cost,
+            "utilisation": l.utilisation,
             "stable": l.stable,
+            "at_capacity": l.at_capacity(),
         })).collect::<Vec<Value>>(),
         "balance": r.balance.iter().map(|b| json!({
             "lambda": b.lambda,

@@ -4,8 +4,8 @@
 //! stream — in the Lab's service model that is "hit the slow mode"); a parent over `n` leaves is
 //! slow when any leaf is. Checked against [`crate::theory::slow_share`], `1 − (1 − p)^n`.
 
-use crate::sampling::address::{RequestKey, Stream, probability_threshold};
 use crate::error::{ParamError, check_range, check_requests};
+use crate::sampling::address::{RequestKey, Stream, probability_threshold};
 use crate::theory::check_fanout;
 
 /// The simulated fraction (0..1) of `requests` parents (1..=10^9) over `n` leaves (1..=1024)

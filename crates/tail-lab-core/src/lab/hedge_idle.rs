@@ -15,10 +15,10 @@
 //!   full service time `Σ first`. A primary stuck in a slow mode is not work that cancelling it
 //!   gives back (it is already committed), so the denominator keeps it whole.
 
-use crate::sampling::address::{RequestKey, Stream};
-use crate::error::{ParamError, check_open, check_requests};
-use crate::sampling::histogram::Histogram;
+use crate::error::{ParamError, check_open, check_range, check_requests};
 use crate::lab::service::{ServiceModel, ServiceSampler};
+use crate::sampling::address::{RequestKey, Stream};
+use crate::sampling::histogram::Histogram;
 use crate::sampling::histogram::shared_bins;
 use crate::theory;
 
@@ -43,6 +43,8 @@ pub struct IdleHedgeOutcome {
 pub struct Percentiles {
     /// Median (ms).
     pub p50: f64,
+    /// 95th percentile (ms).
+    pub p95: f64,
     /// 99th percentile (ms).
     pub p99: f64,
     /// 99.9th percentile (ms).
@@ -54,6 +56,7 @@ impl Percentiles {
         let bins = shared_bins();
         Percentiles {
             p50: h.percentile(bins, 0.5),
+            p95: h.percentile(bins, 0.95),
             p99: h.percentile(bins, 0.99),
             p999: h.percentile(bins, 0.999),
         }
@@ -122,6 +125,22 @@ impl IdleHedge {
         })
     }
 
+    /// The experiment with a fixed delay `delay_ms` (ms, 0..=1e9) instead of a calibrated one;
+    /// its [`IdleHedge::delay_quantile`] is then the exact level `1 − S(d)` the delay sits at.
+    pub fn with_delay_ms(
+        model: ServiceModel,
+        delay_ms: f64,
+        seed: u64,
+    ) -> Result<Self, ParamError> {
+        check_range("delayMs", delay_ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?;
+        Ok(IdleHedge {
+            sampler: ServiceSampler::new(model),
+            seed,
+            delay_quantile: 1.0 - model.survival(delay_ms),
+            delay_ms,
+        })
+    }
+
     /// The calibrated delay (ms).
     pub fn delay_ms(&self) -> f64 {
         self.delay_ms
@@ -161,6 +180,14 @@ impl IdleHedge {
 
     /// Runs requests `0..requests` (1..=10^9) and summarises them beside the closed forms.
     pub fn run(&self, requests: u64) -> Result<IdleHedgeResult, ParamError> {
+        self.run_with_curves(requests).map(|(result, _)| result)
+    }
+
+    /// [`IdleHedge::run`], plus the survival curves the result summarises.
+    pub fn run_with_curves(
+        &self,
+        requests: u64,
+    ) -> Result<(IdleHedgeResult, SurvivalCurves), ParamError> {
         check_requests(requests)?;
         let bins = shared_bins();
         let (mut before, mut after) = (Histogram::new(), Histogram::new());
@@ -174,24 +201,61 @@ impl IdleHedge {
             primary += o.first_ms;
         }
         let model = *self.model();
-        Ok(IdleHedgeResult {
+        let survival = |t| model.survival(t);
+        let result = IdleHedgeResult {
             requests,
             delay_quantile: self.delay_quantile,
             delay_ms: self.delay_ms,
             before: Percentiles::of(&before),
             after: Percentiles::of(&after),
             theory_p999_before: model.quantile(0.999),
-            theory_p999_after: theory::hedged_quantile(|t| model.survival(t), self.delay_ms, 0.999),
+            theory_p999_after: theory::hedged_quantile(survival, self.delay_ms, 0.999),
             extra_requests: fired as f64 / requests as f64,
             theory_extra_requests: model.survival(self.delay_ms),
             extra_work: backup / primary,
             theory_extra_work: theory::idle_hedge_extra_work(
-                |t| model.survival(t),
+                survival,
                 self.delay_ms,
                 model.mean_ms(),
             ),
-        })
+        };
+        let t_ms: Vec<f64> = bins
+            .edges()
+            .iter()
+            .step_by(CURVE_EDGE_STEP)
+            .copied()
+            .collect();
+        let curves = SurvivalCurves {
+            before: t_ms.iter().map(|&t| before.survival(bins, t)).collect(),
+            after: t_ms.iter().map(|&t| after.survival(bins, t)).collect(),
+            theory_before: t_ms.iter().map(|&t| survival(t)).collect(),
+            theory_after: t_ms
+                .iter()
+                .map(|&t| theory::hedged_survival(survival, t, self.delay_ms))
+                .collect(),
+            t_ms,
+        };
+        Ok((result, curves))
     }
+}
+
+/// Every how many shared bin edges a survival curve has a point: 7 points per octave.
+pub const CURVE_EDGE_STEP: usize = 5;
+
+/// Latency survival `P(T > t)` without and with the hedge, simulated (exact at the shared bin
+/// edges, which are the curve's abscissae) and in closed form (`S(t)` and `S(t)·S(t − d)`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SurvivalCurves {
+    /// Abscissae (ms): every [`CURVE_EDGE_STEP`]-th shared bin edge.
+    pub t_ms: Vec<f64>,
+    /// Simulated survival without the hedge (fraction 0..=1).
+    pub before: Vec<f64>,
+    /// Simulated survival with the hedge (fraction 0..=1).
+    pub after: Vec<f64>,
+    /// `S(t)`.
+    pub theory_before: Vec<f64>,
+    /// `S(t)·S(t − d)` past the delay, `S(t)` before it.
+    pub theory_after: Vec<f64>,
 }
 
 #[cfg(test)]

@@ -1,53 +1,94 @@
 //! Hedging on loaded replicas: a discrete-event simulation (seed 000/001 §3, seed 003 §6–8).
 //!
 //! `replicas` FIFO single servers (default 10) serve an open-loop Poisson stream of requests at
-//! utilisation `load` (offered work over capacity, before duplicates). Each request goes to a
-//! uniformly random replica. Depending on the [`LoadedPolicy`] a backup goes to a *different*
-//! random replica — after a delay (`Hedge`) or at once (`Duplicate`) — and queues there like any
-//! other request.
+//! utilisation `load`: offered work over capacity, before duplicates, so the arrival rate is
+//! `load × replicas / mean service time` and the one-second hiccups count. Each request goes to
+//! a uniformly random replica. Depending on the [`LoadedPolicy`] a backup goes to a *different*
+//! random replica, after a delay (`Hedge`) or at once (`Duplicate`), and queues there like any
+//! other request. The request is answered by whichever copy finishes first.
 //!
-//! **Cancellation modelled.** When either copy completes, the request is answered and the other
-//! copy is cancelled:
-//! - waiting in a queue: removed, it costs nothing;
-//! - in service in the ordinary (body) mode: the server is freed at once, and the copy cost its
-//!   service time so far;
-//! - in service in the slow mode: nothing happens until the hiccup ends. The slow mode is the
-//!   *replica's* one-second hiccup, which blocks everyone queued behind it, and a cancel message
-//!   cannot interrupt it; the copy costs its whole slow service time.
+//! **The hedge delay.** By default ([`DelayBasis::Loaded`]) it is the p95 of *no-backup*
+//! latency at the same load, replicas and service ("outstanding longer than the 95th
+//! percentile", Dean and Barroso), measured on a no-backup run of the same length under a
+//! separate stream. [`DelayBasis::Idle`] uses the idle service time's p95 instead (≈ 18.5 ms for
+//! the Lab model), and [`HedgeDelay::FixedMs`] any delay.
 //!
-//! With [`Cancellation::Never`] both copies always run to completion: the adverse case of
-//! seed 003 §6, where a fraction `h` of duplicated work turns utilisation `ρ` into `(1 + h)ρ`.
+//! **What happens to the other copy** ([`Cancellation`]) decides the result (seed 003 §7). The
+//! default, [`Cancellation::Backup`], is the seed's reading: "a backup holds that replica until
+//! one copy answers". The primary always runs to completion; the backup is removed from its
+//! queue, or its server freed even mid-hiccup, as soon as the primary answers. The other rules
+//! are there to show how the verdict flips.
 //!
 //! Outputs per run: p50/p99/p99.9 of request latency (arrival to first answer), extra requests
 //! (fraction of requests that sent a backup), extra work (service time the backups consumed,
-//! over the primaries' full service time) and capacity cost (server time actually consumed
-//! minus the primaries' full service time, per unit of capacity: the utilisation the policy
-//! costs on top of the offered load). A run past the stability boundary is reported as
-//! unstable, with no latency numbers.
+//! over the primaries' full service time, as in the idle section), capacity cost (server time
+//! actually consumed minus the primaries' full service time, per unit of capacity) and the
+//! utilisation actually consumed. A run past its stability boundary is reported as unstable,
+//! with no latency numbers.
 //!
 //! Warm-up: the first tenth of the requests (by arrival) are simulated but not measured.
 //! Randomness is addressed per request (arrival gap, replica choices, both copies' service
 //! times), so two policies at the same load and seed see the same arrivals and the same work.
 
-use crate::sampling::address::{RequestKey, Stream};
 use crate::error::{ParamError, check_count, check_open, check_range};
 use crate::lab::hedge_idle::Percentiles;
-use crate::sampling::histogram::Histogram;
 use crate::lab::service::{ServiceModel, ServiceSampler};
-use crate::sampling::histogram::shared_bins;
+use crate::sampling::address::{RequestKey, Stream};
+use crate::sampling::histogram::{Histogram, shared_bins};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
+
+/// Quantile level of no-backup latency a calibrated hedge waits for (Dean and Barroso's p95).
+pub const HEDGE_QUANTILE: f64 = 0.95;
+
+/// What a calibrated hedge delay is the p95 of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DelayBasis {
+    /// No-backup request latency at the same load (queueing included): the default.
+    Loaded,
+    /// The service time on an idle replica (no queueing), ≈ 18.5 ms for the Lab model.
+    Idle,
+}
+
+impl DelayBasis {
+    /// The stable machine name (`"loaded"`, `"idle"`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            DelayBasis::Loaded => "loaded",
+            DelayBasis::Idle => "idle",
+        }
+    }
+
+    /// The basis called `name` (`"loaded"` or `"idle"`).
+    pub fn from_name(name: &str) -> Result<Self, ParamError> {
+        match name {
+            "loaded" => Ok(DelayBasis::Loaded),
+            "idle" => Ok(DelayBasis::Idle),
+            other => Err(ParamError::UnknownName {
+                param: "delayBasis",
+                got: other.to_string(),
+                expected: "\"loaded\", \"idle\"",
+            }),
+        }
+    }
+}
+
+/// How long a hedge waits before sending its backup.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum HedgeDelay {
+    /// The p95 of the [`DelayBasis`], calibrated on a separate stream.
+    P95(DelayBasis),
+    /// A fixed delay (ms, > 0).
+    FixedMs(f64),
+}
 
 /// When a backup is sent.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LoadedPolicy {
     /// No backups.
     None,
-    /// A backup once the request has been outstanding `delay_ms` (ms, > 0) without an answer.
-    Hedge {
-        /// The delay (ms).
-        delay_ms: f64,
-    },
+    /// A backup once the request has been outstanding for the delay without an answer.
+    Hedge(HedgeDelay),
     /// A backup at arrival, for every request (a hedge with delay 0).
     Duplicate,
 }
@@ -57,19 +98,17 @@ impl LoadedPolicy {
     pub fn name(&self) -> &'static str {
         match self {
             LoadedPolicy::None => "none",
-            LoadedPolicy::Hedge { .. } => "hedge",
+            LoadedPolicy::Hedge(_) => "hedge",
             LoadedPolicy::Duplicate => "duplicate",
         }
     }
 
-    /// The policy called `name` (`"none"`, `"hedge"`, `"duplicate"`); `hedge` waits the idle
-    /// p95 calibrated under `seed` ([`calibrated_hedge_delay`]).
-    pub fn from_name(name: &str, seed: u64) -> Result<Self, ParamError> {
+    /// The policy called `name` (`"none"`, `"hedge"`, `"duplicate"`); `hedge` waits the p95
+    /// of `basis`.
+    pub fn from_name(name: &str, basis: DelayBasis) -> Result<Self, ParamError> {
         match name {
             "none" => Ok(LoadedPolicy::None),
-            "hedge" => Ok(LoadedPolicy::Hedge {
-                delay_ms: calibrated_hedge_delay(seed),
-            }),
+            "hedge" => Ok(LoadedPolicy::Hedge(HedgeDelay::P95(basis))),
             "duplicate" => Ok(LoadedPolicy::Duplicate),
             other => Err(ParamError::UnknownName {
                 param: "policy",
@@ -79,31 +118,90 @@ impl LoadedPolicy {
         }
     }
 
-    fn delay_ms(&self) -> Option<f64> {
-        match *self {
-            LoadedPolicy::None => None,
-            LoadedPolicy::Hedge { delay_ms } => Some(delay_ms),
-            LoadedPolicy::Duplicate => Some(0.0),
-        }
+    /// A backup after `delay_ms` (ms, 0..=1e9): 0 is [`LoadedPolicy::Duplicate`].
+    pub fn after_delay(delay_ms: f64) -> Result<Self, ParamError> {
+        check_range("delay", delay_ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?;
+        Ok(if delay_ms == 0.0 {
+            LoadedPolicy::Duplicate
+        } else {
+            LoadedPolicy::Hedge(HedgeDelay::FixedMs(delay_ms))
+        })
     }
 }
 
-/// What happens to the losing copy.
+/// What happens to the copy that did not answer first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cancellation {
-    /// Cancelled when the other copy answers (see the module doc for what that frees).
-    OnFirstAnswer,
-    /// Only a copy still waiting in a queue is removed; a copy already in service runs to
+    /// The seed's reading (default): the primary always runs to completion; the backup is
+    /// removed from its queue, or its server freed even mid-hiccup, once the primary answers.
+    /// If the backup answers first the primary still runs.
+    Backup,
+    /// Whichever copy loses is cancelled: removed from its queue, or its server freed if it is
+    /// in ordinary service. A copy in a hiccup holds its replica until the hiccup ends: the
+    /// hiccup is the replica's own and a cancel cannot interrupt it.
+    Either,
+    /// Whichever copy loses is removed from its queue or its server freed, even mid-hiccup.
+    EitherAny,
+    /// Only a losing copy still waiting in a queue is removed; one in service runs to
     /// completion (the server cannot be interrupted, seed 003 §7).
-    QueuedOnly,
-    /// Never cancelled: both copies run to completion.
+    Queued,
+    /// Never cancelled: both copies always run to completion (seed 003 §6's adverse case).
     Never,
+}
+
+impl Cancellation {
+    /// Every rule, default first.
+    pub const ALL: [Cancellation; 5] = [
+        Cancellation::Backup,
+        Cancellation::Either,
+        Cancellation::EitherAny,
+        Cancellation::Queued,
+        Cancellation::Never,
+    ];
+
+    /// The stable machine name (`"backup"`, `"either"`, `"either-any"`, `"queued"`, `"never"`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Cancellation::Backup => "backup",
+            Cancellation::Either => "either",
+            Cancellation::EitherAny => "either-any",
+            Cancellation::Queued => "queued",
+            Cancellation::Never => "never",
+        }
+    }
+
+    /// The rule called `name`.
+    pub fn from_name(name: &str) -> Result<Self, ParamError> {
+        Cancellation::ALL
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| ParamError::UnknownName {
+                param: "cancellation",
+                got: name.to_string(),
+                expected: "\"backup\", \"either\", \"either-any\", \"queued\", \"never\"",
+            })
+    }
+
+    /// What this rule does to a losing copy that was (`backup`) or was not the backup and is
+    /// `in_service` (else still queued) in a hiccup (`slow`) or not: `None` leaves it alone,
+    /// `Some(true)` cancels it and frees its server at once, `Some(false)` cancels it but lets
+    /// the service it is in finish.
+    fn on_loser(self, backup: bool, in_service: bool, slow: bool) -> Option<bool> {
+        match (self, in_service) {
+            (Cancellation::Never, _) => None,
+            (Cancellation::Backup, _) if !backup => None,
+            (Cancellation::Queued, true) => None,
+            (_, false) => Some(true),
+            (Cancellation::Either, true) => Some(!slow),
+            (Cancellation::Backup | Cancellation::EitherAny, true) => Some(true),
+        }
+    }
 }
 
 /// The service-time distribution of a loaded run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LoadedService {
-    /// The Lab's lognormal body with a rare one-second hiccup.
+    /// A lognormal body with a rare slow mode (the Lab's model by default).
     Lab(ServiceModel),
     /// Exponential service with this mean (ms): the M/M/1 reference.
     Exponential {
@@ -140,6 +238,11 @@ pub struct LoadedResult {
     pub load: f64,
     /// The policy's name.
     pub policy: &'static str,
+    /// The cancellation rule's name.
+    pub cancellation: &'static str,
+    /// The delay (ms) after which backups were sent: 0 for duplicates, `None` without backups
+    /// or when a calibrated delay has no finite value (no-backup run unstable).
+    pub delay_ms: Option<f64>,
     /// False when the run is past its stability boundary: then `latency` is `None`.
     pub stable: bool,
     /// Request latency percentiles (ms), measured after warm-up; `None` when unstable.
@@ -154,13 +257,29 @@ pub struct LoadedResult {
     /// Backup service time over the primaries' full service time (fraction).
     pub extra_work: f64,
     /// Server time consumed beyond the primaries' full service time, per unit of capacity
-    /// (utilisation, 0..).
+    /// (utilisation; negative when cancelled primaries gave back more than backups cost).
     pub capacity_cost: f64,
+    /// Server time actually consumed per unit of capacity (fraction; `load + capacity_cost`).
+    /// Near 1 the replicas are at capacity and latencies grow with the run's length.
+    pub utilisation: f64,
+}
+
+/// Consumed utilisation (fraction) from which a stable run counts as at capacity: its queues
+/// are then critically loaded, so its latencies keep growing with the run's length and no one
+/// number is the answer (duplicating at load 0.7 under the default rule: 0.7 × 1.43 ≈ 1).
+pub const AT_CAPACITY: f64 = 0.98;
+
+impl LoadedResult {
+    /// True for a stable run whose replicas were busy at least [`AT_CAPACITY`] of the time.
+    pub fn at_capacity(&self) -> bool {
+        self.stable && self.utilisation >= AT_CAPACITY
+    }
 }
 
 impl LoadedConfig {
-    /// A run of `requests` (1000..=10^8) requests at utilisation `load` (in (0, 2]; ≥ 1 is a valid
-    /// question whose answer is "unstable") over `replicas` (2..=1000) replicas.
+    /// A run of `requests` (1000..=10^8) requests at utilisation `load` (in (0, 2]; ≥ 1 is a
+    /// valid question whose answer is "unstable") over `replicas` (2..=1000) replicas, with the
+    /// Lab's service model and the default cancellation rule ([`Cancellation::Backup`]).
     pub fn new(
         replicas: u32,
         load: f64,
@@ -183,14 +302,14 @@ impl LoadedConfig {
             100_000_000,
             "an integer in 1000..=100000000",
         )?;
-        if let LoadedPolicy::Hedge { delay_ms } = policy {
-            check_range("delay_ms", delay_ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?;
+        if let LoadedPolicy::Hedge(HedgeDelay::FixedMs(delay_ms)) = policy {
+            check_open("delay", delay_ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?;
         }
         Ok(LoadedConfig {
             replicas,
             load,
             policy,
-            cancellation: Cancellation::OnFirstAnswer,
+            cancellation: Cancellation::Backup,
             service: LoadedService::Lab(ServiceModel::default()),
             requests,
             seed,
@@ -212,19 +331,54 @@ impl LoadedConfig {
         self
     }
 
-    /// Simulates the run.
+    /// The delay (ms) after which this run sends backups: `None` without backups, or when the
+    /// delay is the p95 of a no-backup run that is itself unstable (load ≥ 1).
+    pub fn delay_ms(&self) -> Option<f64> {
+        match self.policy {
+            LoadedPolicy::None => None,
+            LoadedPolicy::Duplicate => Some(0.0),
+            LoadedPolicy::Hedge(HedgeDelay::FixedMs(d)) => Some(d),
+            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Idle)) => Some(match self.service {
+                LoadedService::Lab(m) => calibrated_idle_delay(m, self.seed),
+                LoadedService::Exponential { mean_ms } => {
+                    -mean_ms * libm::log(1.0 - HEDGE_QUANTILE)
+                }
+            }),
+            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)) => {
+                let calibration = LoadedConfig {
+                    policy: LoadedPolicy::None,
+                    ..*self
+                };
+                Simulation::new(&calibration, Stream::LoadedDelayCalibration, None)
+                    .run()
+                    .latency
+                    .map(|p| p.p95)
+            }
+        }
+    }
+
+    /// Simulates the run (calibrating its hedge delay first when it has one).
     pub fn run(&self) -> LoadedResult {
-        Simulation::new(self).run()
+        let delay = self.delay_ms();
+        let mut result = Simulation::new(self, Stream::LoadedReplicas, delay).run();
+        if matches!(self.policy, LoadedPolicy::Hedge(_)) && delay.is_none() {
+            // No finite delay to wait for: the no-backup queue it is set from diverges.
+            result.stable = false;
+            result.latency = None;
+            result.mean_ms = None;
+            result.copy_sojourn_ms = None;
+        }
+        result
     }
 }
 
-/// The idle-replica p95 of the Lab's service time, calibrated on its own stream under `seed`
-/// (2^18 draws): the delay of the `hedge` policy.
-pub fn calibrated_hedge_delay(seed: u64) -> f64 {
-    ServiceSampler::new(ServiceModel::default()).calibrated_quantile(
+/// The idle p95 of a service model's time, calibrated on its own stream under `seed`
+/// (2^18 draws): the delay of a hedge with [`DelayBasis::Idle`].
+pub fn calibrated_idle_delay(model: ServiceModel, seed: u64) -> f64 {
+    ServiceSampler::new(model).calibrated_quantile(
         seed,
         Stream::LoadedCalibration,
-        0.95,
+        HEDGE_QUANTILE,
         1 << 18,
     )
 }
@@ -266,6 +420,8 @@ enum CopyState {
     Waiting,
     InService,
     Done,
+    /// Cancelled while its server finishes the service it is in (a hiccup under `Either`).
+    Draining,
     Cancelled,
 }
 
@@ -297,6 +453,8 @@ struct Request {
 
 struct Simulation<'a> {
     config: &'a LoadedConfig,
+    stream: Stream,
+    delay_ms: Option<f64>,
     sampler: Option<ServiceSampler>,
     heap: BinaryHeap<Scheduled>,
     seq: u64,
@@ -320,10 +478,14 @@ struct Simulation<'a> {
 }
 
 impl<'a> Simulation<'a> {
-    fn new(config: &'a LoadedConfig) -> Self {
+    /// A run of `config` on the draws of `stream`, sending backups after `delay_ms` (`None`:
+    /// no backups, whatever the policy says).
+    fn new(config: &'a LoadedConfig, stream: Stream, delay_ms: Option<f64>) -> Self {
         let mean = config.service.mean_ms();
         Simulation {
             config,
+            stream,
+            delay_ms,
             sampler: match config.service {
                 LoadedService::Lab(m) => Some(ServiceSampler::new(m)),
                 LoadedService::Exponential { .. } => None,
@@ -360,20 +522,19 @@ impl<'a> Simulation<'a> {
     }
 
     fn key(&self, k: u64) -> RequestKey {
-        RequestKey::new(self.config.seed, Stream::LoadedReplicas, k)
+        RequestKey::new(self.config.seed, self.stream, k)
     }
 
     /// Service time of copy `attempt` of request `k`, and whether it is a hiccup.
     fn service(&self, k: u64, attempt: u32) -> (f64, bool) {
-        let stream = self.key(k).sample(0, attempt);
+        let mut stream = self.key(k).sample(0, attempt);
         match (&self.sampler, self.config.service) {
-            (Some(s), _) => {
+            (_, LoadedService::Exponential { mean_ms }) => {
+                (-mean_ms * libm::log(stream.next_open_unit()), false)
+            }
+            (Some(s), LoadedService::Lab(_)) => {
                 let d = s.sample(stream);
                 (d.ms, d.slow)
-            }
-            (None, LoadedService::Exponential { mean_ms }) => {
-                let mut stream = stream;
-                (-mean_ms * libm::log(stream.next_open_unit()), false)
             }
             (None, LoadedService::Lab(_)) => unreachable!("Lab service always has a sampler"),
         }
@@ -385,9 +546,7 @@ impl<'a> Simulation<'a> {
 
     fn run(mut self) -> LoadedResult {
         let stable_by_theory = self.theory_stable();
-        if self.config.load > 0.0 {
-            self.schedule(self.gap(0), Event::Arrival(0));
-        }
+        self.schedule(self.gap(0), Event::Arrival(0));
         while let Some(Scheduled { time, event, .. }) = self.heap.pop() {
             match event {
                 Event::Arrival(k) => self.arrive(time, k),
@@ -398,14 +557,14 @@ impl<'a> Simulation<'a> {
         self.result(stable_by_theory)
     }
 
-    /// Stability known in closed form: no backups → ρ < 1; backups never cancelled → every
-    /// request duplicated doubles the work, (1 + h)ρ < 1 with h = 1. Delayed hedges without
-    /// cancellation and anything with cancellation are judged from the run itself.
+    /// Stability known in closed form: no backups → ρ < 1; every request duplicated and never
+    /// cancelled → (1 + h)ρ < 1 with h = 1; nothing is stable at ρ ≥ 1. Everything else is
+    /// judged from the run itself.
     fn theory_stable(&self) -> Option<bool> {
         let rho = self.config.load;
-        match (self.config.policy, self.config.cancellation) {
-            (LoadedPolicy::None, _) => Some(rho < 1.0),
-            (LoadedPolicy::Duplicate, Cancellation::Never) => {
+        match (self.delay_ms, self.config.cancellation) {
+            (None, _) => Some(rho < 1.0),
+            (Some(d), Cancellation::Never) if d <= 0.0 => {
                 Some(crate::theory::duplication_stable(rho, 1.0))
             }
             _ if rho >= 1.0 => Some(false),
@@ -433,7 +592,7 @@ impl<'a> Simulation<'a> {
         let (service, _) = self.service(k, 0);
         self.primary_work += service;
         self.enqueue(now, k, primary, false);
-        match self.config.policy.delay_ms() {
+        match self.delay_ms {
             Some(d) if d <= 0.0 => self.hedge(now, k),
             Some(d) => self.schedule(now + d, Event::HedgeTimer(k)),
             None => {}
@@ -510,11 +669,12 @@ impl<'a> Simulation<'a> {
                 self.sojourn_count += 1;
                 self.answer(now, copy.request);
             }
-            CopyState::Cancelled => {
-                // A hiccup that could not be interrupted has ended.
+            CopyState::Draining => {
+                // A cancelled copy whose service could not be interrupted has finished.
+                self.copies[id as usize].state = CopyState::Cancelled;
                 self.account(&copy, copy.service_ms);
             }
-            CopyState::Waiting | CopyState::Done => {}
+            CopyState::Waiting | CopyState::Done | CopyState::Cancelled => {}
         }
         self.start_next(now, replica);
     }
@@ -536,23 +696,28 @@ impl<'a> Simulation<'a> {
             self.block_sums[block] += latency;
             self.block_counts[block] += 1;
         }
-        if self.config.cancellation == Cancellation::Never {
-            return;
-        }
         for id in copies.into_iter().flatten() {
             let c = self.copies[id as usize];
-            match c.state {
-                CopyState::Waiting => self.copies[id as usize].state = CopyState::Cancelled,
-                CopyState::InService if self.config.cancellation == Cancellation::QueuedOnly => {}
-                CopyState::InService => {
+            let in_service = match c.state {
+                CopyState::Waiting => false,
+                CopyState::InService => true,
+                CopyState::Done | CopyState::Draining | CopyState::Cancelled => continue,
+            };
+            match self
+                .config
+                .cancellation
+                .on_loser(c.backup, in_service, c.slow)
+            {
+                None => {}
+                // Still queued: it leaves the queue lazily and costs nothing.
+                Some(_) if !in_service => self.copies[id as usize].state = CopyState::Cancelled,
+                Some(true) => {
+                    // Freed at once: it cost its service so far.
                     self.copies[id as usize].state = CopyState::Cancelled;
-                    if !c.slow {
-                        // Freed at once: it cost its service so far.
-                        self.account(&c, now - c.started_at);
-                        self.start_next(now, c.replica);
-                    }
+                    self.account(&c, now - c.started_at);
+                    self.start_next(now, c.replica);
                 }
-                CopyState::Done | CopyState::Cancelled => {}
+                Some(false) => self.copies[id as usize].state = CopyState::Draining,
             }
         }
     }
@@ -570,29 +735,37 @@ impl<'a> Simulation<'a> {
             .collect();
         let drifting = means.windows(2).all(|w| w[1] > w[0]) && means[3] > 2.0 * means[0];
         let stable = stable_by_theory.unwrap_or(!drifting) && self.measured > 0;
+        let capacity_cost = (self.consumed_work - self.primary_work) / capacity;
         LoadedResult {
             load: self.config.load,
             policy: self.config.policy.name(),
+            cancellation: self.config.cancellation.name(),
+            delay_ms: self.delay_ms,
             stable,
             latency: stable.then(|| Percentiles::of(&self.latency)),
             mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
             copy_sojourn_ms: stable.then(|| self.sojourn_sum / self.sojourn_count.max(1) as f64),
             extra_requests: self.backups as f64 / self.config.requests as f64,
             extra_work: self.backup_work / self.primary_work,
-            capacity_cost: (self.consumed_work - self.primary_work) / capacity,
+            capacity_cost,
+            utilisation: self.consumed_work / capacity,
         }
     }
 }
 
-/// The standard sweep: loads 0.1..=0.9, policies none, hedge (idle p95), duplicate.
+/// The loads of the standard sweep: 0.1..=0.9 in steps of 0.1.
+pub const SWEEP_LOADS: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+/// The standard sweep under the default reading: [`SWEEP_LOADS`] × policies none, hedge
+/// (p95 of no-backup latency at the same load) and duplicate, 10 replicas, cancellation
+/// [`Cancellation::Backup`].
 pub fn sweep(requests: u64, seed: u64) -> Result<Vec<LoadedResult>, ParamError> {
     let policies = ["none", "hedge", "duplicate"]
-        .map(|name| LoadedPolicy::from_name(name, seed))
+        .map(|name| LoadedPolicy::from_name(name, DelayBasis::Loaded))
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
-    let mut out = Vec::with_capacity(27);
-    for i in 1..=9 {
-        let load = f64::from(i) / 10.0;
+    let mut out = Vec::with_capacity(SWEEP_LOADS.len() * policies.len());
+    for load in SWEEP_LOADS {
         for &policy in &policies {
             out.push(LoadedConfig::new(10, load, policy, requests, seed)?.run());
         }
@@ -632,35 +805,94 @@ mod tests {
             LoadedConfig::new(10, 0.5, p, 10, 1).unwrap_err().param(),
             "requests"
         );
-        let bad = LoadedPolicy::Hedge { delay_ms: -1.0 };
+        let bad = LoadedPolicy::Hedge(HedgeDelay::FixedMs(-1.0));
         assert_eq!(
             LoadedConfig::new(10, 0.5, bad, 10_000, 1)
                 .unwrap_err()
                 .param(),
-            "delay_ms"
+            "delay"
         );
     }
 
     #[test]
-    fn policies_by_name() {
+    fn names_round_trip() {
+        for basis in [DelayBasis::Loaded, DelayBasis::Idle] {
+            assert_eq!(DelayBasis::from_name(basis.name()).unwrap(), basis);
+            assert_eq!(
+                LoadedPolicy::from_name("hedge", basis).unwrap(),
+                LoadedPolicy::Hedge(HedgeDelay::P95(basis))
+            );
+        }
+        for c in Cancellation::ALL {
+            assert_eq!(Cancellation::from_name(c.name()).unwrap(), c);
+        }
         assert_eq!(
-            LoadedPolicy::from_name("none", 1).unwrap(),
-            LoadedPolicy::None
+            LoadedPolicy::from_name("tied", DelayBasis::Loaded)
+                .unwrap_err()
+                .param(),
+            "policy"
         );
         assert_eq!(
-            LoadedPolicy::from_name("duplicate", 1).unwrap(),
+            Cancellation::from_name("all").unwrap_err().param(),
+            "cancellation"
+        );
+        assert_eq!(
+            DelayBasis::from_name("busy").unwrap_err().param(),
+            "delayBasis"
+        );
+        assert_eq!(
+            LoadedPolicy::after_delay(0.0).unwrap(),
             LoadedPolicy::Duplicate
         );
         assert_eq!(
-            LoadedPolicy::from_name("hedge", 4).unwrap(),
-            LoadedPolicy::Hedge {
-                delay_ms: calibrated_hedge_delay(4)
-            }
+            LoadedPolicy::after_delay(-1.0).unwrap_err().param(),
+            "delay"
         );
-        assert_eq!(
-            LoadedPolicy::from_name("tied", 1).unwrap_err().param(),
-            "policy"
+    }
+
+    #[test]
+    fn each_rule_decides_the_loser_as_documented() {
+        use Cancellation::*;
+        // (rule, loser is backup, in service, in a hiccup) → None / cancel+free / cancel+drain
+        let cases = [
+            (Backup, false, false, false, None),
+            (Backup, false, true, true, None),
+            (Backup, true, false, false, Some(true)),
+            (Backup, true, true, true, Some(true)),
+            (Either, false, false, false, Some(true)),
+            (Either, false, true, false, Some(true)),
+            (Either, true, true, true, Some(false)),
+            (EitherAny, false, true, true, Some(true)),
+            (Queued, true, false, false, Some(true)),
+            (Queued, false, true, false, None),
+            (Never, true, false, false, None),
+        ];
+        for (rule, backup, in_service, slow, want) in cases {
+            assert_eq!(rule.on_loser(backup, in_service, slow), want, "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn the_delay_follows_its_basis() {
+        let at = |policy, load| LoadedConfig::new(10, load, policy, 20_000, 2).unwrap();
+        let idle = at(LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Idle)), 0.5);
+        let idle_delay = idle.delay_ms().unwrap();
+        assert!((idle_delay - 18.4).abs() < 0.5, "{idle_delay}");
+        // At load the p95 of no-backup latency includes waiting behind hiccups: far longer.
+        let loaded = at(
+            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)),
+            0.5,
         );
+        assert!(loaded.delay_ms().unwrap() > 10.0 * idle_delay);
+        // Past the boundary there is no p95 to wait for, and the run says unstable.
+        let over = at(
+            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)),
+            1.2,
+        );
+        assert_eq!(over.delay_ms(), None);
+        assert!(!over.run().stable);
+        assert_eq!(at(LoadedPolicy::None, 0.5).delay_ms(), None);
+        assert_eq!(at(LoadedPolicy::Duplicate, 0.5).delay_ms(), Some(0.0));
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! hedge on idle replicas reproduces seed 000's figures: body median 7.7 ms, σ 0.5; slow mode
 //! with probability 1%, median 1 s, σ 0.35.
 
-use crate::sampling::address::{SampleStream, Stream, probability_threshold};
 use crate::error::{ParamError, check_range};
+use crate::sampling::address::{SampleStream, Stream, probability_threshold};
 use crate::sampling::inverse_cdf::InverseCdfTable;
 use crate::sampling::lognormal::LogNormalMs;
 use crate::theory::invert_survival;

@@ -15,8 +15,8 @@
 //! Warm-up: the system starts empty; jobs that arrive among the first tenth of the arrivals are
 //! not measured. Randomness is one seeded SplitMix64 stream (the chain is sequential by nature).
 
-use crate::sampling::address::{SampleStream, Stream};
 use crate::error::{ParamError, check_count, check_open};
+use crate::sampling::address::{SampleStream, Stream};
 use crate::sampling::histogram::Histogram;
 use crate::sampling::histogram::shared_bins;
 use std::collections::VecDeque;

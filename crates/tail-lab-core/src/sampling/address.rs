@@ -44,6 +44,9 @@ pub enum Stream {
     LoadedCalibration = 7,
     /// The supermarket (power of d choices) model.
     Supermarket = 8,
+    /// The no-backup run whose latency p95 sets a loaded-replica hedge delay "at the same
+    /// load": the same model as [`Stream::LoadedReplicas`] on other draws.
+    LoadedDelayCalibration = 9,
 }
 
 /// The hashed address of one request: `(seed, stream, request)`.

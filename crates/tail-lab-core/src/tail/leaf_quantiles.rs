@@ -14,8 +14,8 @@
 
 use crate::sampling::address::{SampleStream, Stream};
 use crate::sampling::histogram::Histogram;
-use crate::tail::profile::LeafSampler;
 use crate::sampling::histogram::shared_bins;
+use crate::tail::profile::LeafSampler;
 
 /// Calibration draws used unless a caller asks for another depth.
 pub const DEFAULT_CALIBRATION_DRAWS: usize = 1 << 22;

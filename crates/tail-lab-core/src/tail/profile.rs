@@ -14,8 +14,8 @@
 //! between body and pause, where the density jumps, and the measured p99 swings by 3x between
 //! runs — a real property of that distribution that reads as a broken number.
 
-use crate::sampling::address::{SampleStream, probability_threshold};
 use crate::error::{ParamError, check_range};
+use crate::sampling::address::{SampleStream, probability_threshold};
 use crate::sampling::inverse_cdf::InverseCdfTable;
 use crate::sampling::lognormal::LogNormalMs;
 use crate::sampling::normal;

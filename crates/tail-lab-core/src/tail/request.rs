@@ -6,8 +6,8 @@
 //! what was discarded. Because samples are addressed, leaf `i` of request `k` is the same at
 //! every fan-out.
 
-use crate::sampling::address::{RequestKey, Stream};
 use crate::error::ParamError;
+use crate::sampling::address::{RequestKey, Stream};
 use crate::tail::leaf_quantiles::{DEFAULT_CALIBRATION_DRAWS, LeafQuantiles};
 use crate::tail::mitigation::Mitigation;
 use crate::tail::profile::{LeafProfile, LeafSampler};

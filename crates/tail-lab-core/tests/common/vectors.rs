@@ -61,12 +61,12 @@ pub const HEDGED_REQUEST: (u64, u64, usize) = (0x402082c356abccde, 0x4025601ee37
 pub const IDLE_HEDGE: (u64, u64, u64) =
     (0x40326bc993ab7cac, 0x402131faf158f9c9, 0x402131faf158f9c9);
 
-use tail_lab_core::sampling::address::{SampleStream, Stream};
 use tail_lab_core::lab::hedge_idle::IdleHedge;
+use tail_lab_core::lab::service::ServiceModel;
+use tail_lab_core::sampling::address::{SampleStream, Stream};
 use tail_lab_core::tail::mitigation::Mitigation;
 use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 use tail_lab_core::tail::request::{TailConfig, TailModel};
-use tail_lab_core::lab::service::ServiceModel;
 
 /// What the code produces now for [`HEDGED_REQUEST`].
 pub fn hedged_request_now() -> (u64, u64, usize) {

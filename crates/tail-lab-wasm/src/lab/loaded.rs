@@ -1,16 +1,63 @@
 //! Hedging on loaded replicas (core `loaded`): `simulateLoaded`.
 
-use crate::convert::{integer, number, object, opt_number, optional, options, seed, string};
+use crate::convert::{field, integer, number, object, opt_number, optional, options, seed, string};
 use crate::error::range;
-use tail_lab_core::lab::loaded::{LoadedConfig, LoadedPolicy};
+use crate::lab::service::service;
+use tail_lab_core::lab::loaded::{
+    Cancellation, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService,
+};
 use wasm_bindgen::prelude::*;
 
-/// Runs one loaded-replica simulation: `{ load = 0.5, policy = "none" | "hedge" |
-/// "duplicate", requests = 200000, replicas = 10, seed = 1 }` →
-/// `{ load, policy, stable, p50, p99, p999, mean, extraRequests, extraWork, capacityCost }`
-/// (ms and fractions; latencies `null` when unstable). `hedge` waits the idle p95.
-#[wasm_bindgen(js_name = simulateLoaded)]
-pub fn simulate_loaded(opts: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(typescript_custom_section)]
+const LOADED_TS: &str = r#"
+/** Options of `simulateLoaded`. */
+export interface LoadedOptions {
+  /** Offered utilisation before backups, in (0, 2]. Default 0.5. */
+  load?: number;
+  /** Used when `delay` is absent. Default "none". */
+  policy?: "none" | "hedge" | "duplicate";
+  /** Send the backup after this many ms (≥ 0); 0 duplicates every request. Overrides `policy`. */
+  delay?: number;
+  /** What the "hedge" policy's p95 delay is measured on. Default "loaded" (same load, no backups). */
+  delayBasis?: "loaded" | "idle";
+  /** What happens to the copy that did not answer first. Default "backup". */
+  cancellation?: "backup" | "either" | "either-any" | "queued" | "never";
+  /** Requests simulated, 1000..=1e8. Default 200000. */
+  requests?: number;
+  /** FIFO replicas, 2..=1000. Default 10. */
+  replicas?: number;
+  seed?: number | bigint;
+  /** Your own service model; default: the Lab's. */
+  service?: ServiceOptions;
+}
+/** `tail-lab report`'s `loaded` entry in camelCase. Latencies are ms, null when unstable. */
+export interface LoadedResult {
+  load: number;
+  policy: "none" | "hedge" | "duplicate";
+  cancellation: "backup" | "either" | "either-any" | "queued" | "never";
+  /** The delay (ms) backups were sent after: 0 for duplicates, null without backups. */
+  delayMs: number | null;
+  stable: boolean;
+  /** Stable but with the replicas busy ≥ 98% of the time: latencies grow with run length. */
+  atCapacity: boolean;
+  p50: number | null; p95: number | null; p99: number | null; p999: number | null;
+  mean: number | null;
+  /** Fraction (0..1) of requests that sent a backup. */
+  extraRequests: number;
+  /** Backup service time over the primaries' full service time (fraction). */
+  extraWork: number;
+  /** Server time beyond the primaries' full service time, per unit of capacity. */
+  capacityCost: number;
+  /** Server time actually consumed per unit of capacity (fraction). */
+  utilisation: number;
+}
+"#;
+
+/// Runs one loaded-replica simulation (ms and fractions; latencies `null` when unstable).
+#[wasm_bindgen(js_name = simulateLoaded, unchecked_return_type = "LoadedResult")]
+pub fn simulate_loaded(
+    #[wasm_bindgen(unchecked_param_type = "LoadedOptions | undefined")] opts: JsValue,
+) -> Result<JsValue, JsValue> {
     let o = options("options", &opts)?;
     let load = optional(&o, "load", 0.5, |v| number("load", v))?;
     let replicas = optional(&o, "replicas", 10.0, |v| {
@@ -20,21 +67,40 @@ pub fn simulate_loaded(opts: JsValue) -> Result<JsValue, JsValue> {
         integer("requests", v, 1000.0, 1e8, "an integer in 1000..=100000000")
     })? as u64;
     let seed = optional(&o, "seed", 1, |v| seed("seed", v))?;
-    let policy = optional(&o, "policy", "none".to_string(), |v| string("policy", v))?;
-    let policy = LoadedPolicy::from_name(&policy, seed).map_err(range)?;
+    let basis = optional(&o, "delayBasis", DelayBasis::Loaded, |v| {
+        DelayBasis::from_name(&string("delayBasis", v)?).map_err(range)
+    })?;
+    let cancellation = optional(&o, "cancellation", Cancellation::Backup, |v| {
+        Cancellation::from_name(&string("cancellation", v)?).map_err(range)
+    })?;
+    let policy = match field(&o, "delay") {
+        Some(v) => LoadedPolicy::after_delay(number("delay", &v)?).map_err(range)?,
+        None => {
+            let name = optional(&o, "policy", "none".to_string(), |v| string("policy", v))?;
+            LoadedPolicy::from_name(&name, basis).map_err(range)?
+        }
+    };
+    let model = service(field(&o, "service"))?;
     let r = LoadedConfig::new(replicas, load, policy, requests, seed)
+        .and_then(|c| c.with_service(LoadedService::Lab(model)))
         .map_err(range)?
+        .with_cancellation(cancellation)
         .run();
     Ok(object(&[
         ("load", r.load.into()),
         ("policy", r.policy.into()),
+        ("cancellation", r.cancellation.into()),
+        ("delayMs", opt_number(r.delay_ms)),
         ("stable", r.stable.into()),
+        ("atCapacity", r.at_capacity().into()),
         ("p50", opt_number(r.latency.map(|p| p.p50))),
+        ("p95", opt_number(r.latency.map(|p| p.p95))),
         ("p99", opt_number(r.latency.map(|p| p.p99))),
         ("p999", opt_number(r.latency.map(|p| p.p999))),
         ("mean", opt_number(r.mean_ms)),
         ("extraRequests", r.extra_requests.into()),
         ("extraWork", r.extra_work.into()),
         ("capacityCost", r.capacity_cost.into()),
+        ("utilisation", r.utilisation.into()),
     ]))
 }

@@ -1,20 +1,72 @@
-//! The power of d choices (core `supermarket`): `simulateBalance`.
+//! The power of d choices (core `supermarket`): `simulateBalance` and `fixedPointMeanTime`.
 
-use crate::convert::{integer, number, object, opt_number, optional, options, seed};
+use crate::convert::{field, integer, number, object, opt_number, optional, options, seed, string};
 use crate::error::range;
-use tail_lab_core::lab::supermarket::SupermarketConfig;
+use js_sys::RangeError;
+use tail_lab_core::lab::supermarket::{SupermarketConfig, fixed_point_mean_time};
 use wasm_bindgen::prelude::*;
 
-/// Runs the supermarket model: `{ lambda = 0.9, d = 2, servers = 100, arrivals = 1e6,
-/// seed = 1 }` → `{ lambda, d, stable, meanTime, p99, theory }` (times in mean service times;
-/// `null` when λ ≥ 1).
-#[wasm_bindgen(js_name = simulateBalance)]
-pub fn simulate_balance(opts: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(typescript_custom_section)]
+const BALANCE_TS: &str = r#"
+/** Options of `simulateBalance`. `policy` and `d` name the same thing; give either. */
+export interface BalanceOptions {
+  /** Arrival rate per server in units of the service rate, > 0. Default 0.9. */
+  lambda?: number;
+  /** "random" (d = 1), "two" (d = 2) or "three" (d = 3). */
+  policy?: "random" | "two" | "three";
+  /** Servers sampled per arrival, 1..=servers. Default 2. */
+  d?: number;
+  /** Servers, 1..=100000. Default 100. */
+  servers?: number;
+  /** Arrivals simulated, 1000..=1e9. Default 1000000. */
+  arrivals?: number;
+  seed?: number | bigint;
+}
+/** `tail-lab report`'s `balance` entry in camelCase; times in mean service times, null when λ ≥ 1. */
+export interface BalanceResult {
+  lambda: number; d: number; stable: boolean;
+  meanTime: number | null; p99: number | null;
+  /** Mitzenmacher's fixed point (1/(1 − λ) for d = 1). */
+  theory: number | null;
+}
+"#;
+
+const POLICIES: [&str; 3] = ["random", "two", "three"];
+
+/// Runs the supermarket model: each arrival joins the shortest of `d` sampled queues.
+#[wasm_bindgen(js_name = simulateBalance, unchecked_return_type = "BalanceResult")]
+pub fn simulate_balance(
+    #[wasm_bindgen(unchecked_param_type = "BalanceOptions | undefined")] opts: JsValue,
+) -> Result<JsValue, JsValue> {
     let o = options("options", &opts)?;
     let lambda = optional(&o, "lambda", 0.9, |v| number("lambda", v))?;
-    let d = optional(&o, "d", 2.0, |v| {
-        integer("d", v, 1.0, 100_000.0, "an integer in 1..=servers")
-    })? as u32;
+    let from_policy = field(&o, "policy")
+        .map(|v| {
+            let name = string("policy", &v)?;
+            POLICIES
+                .iter()
+                .position(|p| *p == name)
+                .map(|i| i as u32 + 1)
+                .ok_or_else(|| {
+                    JsValue::from(RangeError::new(&format!(
+                        "policy must be one of \"random\", \"two\", \"three\" (got {name:?})"
+                    )))
+                })
+        })
+        .transpose()?;
+    let from_d = field(&o, "d")
+        .map(|v| integer("d", &v, 1.0, 100_000.0, "an integer in 1..=servers").map(|d| d as u32))
+        .transpose()?;
+    let d = match (from_policy, from_d) {
+        (Some(p), Some(d)) if p != d => {
+            return Err(RangeError::new(&format!(
+                "policy {:?} means d = {p}, but d is {d}: give one of them",
+                POLICIES[p as usize - 1]
+            ))
+            .into());
+        }
+        (p, d) => p.or(d).unwrap_or(2),
+    };
     let servers = optional(&o, "servers", 100.0, |v| {
         integer("servers", v, 1.0, 100_000.0, "an integer in 1..=100000")
     })? as u32;
@@ -39,4 +91,20 @@ pub fn simulate_balance(opts: JsValue) -> Result<JsValue, JsValue> {
         ("p99", opt_number(r.p99)),
         ("theory", opt_number(r.theory)),
     ]))
+}
+
+/// Mitzenmacher's fixed point `Σ_{i≥1} λ^((d^i − d)/(d − 1))` for the mean time in system
+/// with `d` choices as servers → ∞ (`1/(1 − λ)` for d = 1); `null` when λ ≥ 1.
+#[wasm_bindgen(js_name = fixedPointMeanTime)]
+pub fn fixed_point(lambda: JsValue, d: JsValue) -> Result<Option<f64>, JsValue> {
+    let lambda = number("lambda", &lambda)?;
+    if !(lambda.is_finite() && lambda > 0.0) {
+        return Err(range(tail_lab_core::ParamError::OutOfRange {
+            param: "lambda",
+            got: lambda,
+            expected: "a rate > 0",
+        }));
+    }
+    let d = integer("d", &d, 1.0, 100_000.0, "an integer in 1..=100000")? as u32;
+    Ok(fixed_point_mean_time(lambda, d))
 }

@@ -1,0 +1,61 @@
+//! Fan-out (core `fanout`): `simulateFanout`.
+
+use crate::convert::{integer, number, object, optional, options, seed};
+use crate::error::range;
+use tail_lab_core::lab::fanout::simulate_slow_share;
+use tail_lab_core::theory;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const FANOUT_TS: &str = r#"
+/** Options of `simulateFanout`. */
+export interface FanoutOptions {
+  /** Probability (0..1) that one leaf is slow. Default 0.01. */
+  p?: number;
+  /** Leaves per request, 1..=1024. Default 100. */
+  n?: number;
+  /** Requests simulated, 1..=1e7. Default 100000. */
+  requests?: number;
+  seed?: number | bigint;
+}
+/** The simulated share of slow requests beside `1 − (1 − p)^n`. */
+export interface FanoutResult {
+  p: number; n: number; requests: number;
+  /** Simulated fraction (0..1) of requests with at least one slow leaf. */
+  sim: number;
+  /** `1 − (1 − p)^n`. */
+  theory: number;
+  /** Binomial standard error of `sim`: `sqrt(sim (1 − sim) / requests)`. */
+  stdErr: number;
+}
+"#;
+
+/// The share of `requests` simulated parents over `n` leaves that meet a slow leaf, beside
+/// `1 − (1 − p)^n`.
+#[wasm_bindgen(js_name = simulateFanout, unchecked_return_type = "FanoutResult")]
+pub fn simulate_fanout(
+    #[wasm_bindgen(unchecked_param_type = "FanoutOptions | undefined")] opts: JsValue,
+) -> Result<JsValue, JsValue> {
+    let o = options("options", &opts)?;
+    let p = optional(&o, "p", 0.01, |v| number("p", v))?;
+    let n = optional(&o, "n", 100.0, |v| {
+        integer("n", v, 1.0, 1024.0, "an integer in 1..=1024")
+    })? as u32;
+    let requests = optional(&o, "requests", 100_000.0, |v| {
+        integer("requests", v, 1.0, 1e7, "an integer in 1..=10000000")
+    })? as u64;
+    let seed = optional(&o, "seed", 1, |v| seed("seed", v))?;
+    let sim = simulate_slow_share(p, n, requests, seed).map_err(range)?;
+    let theory = theory::slow_share(p, n).map_err(range)?;
+    Ok(object(&[
+        ("p", p.into()),
+        ("n", n.into()),
+        ("requests", (requests as f64).into()),
+        ("sim", sim.into()),
+        ("theory", theory.into()),
+        (
+            "stdErr",
+            (sim * (1.0 - sim) / requests as f64).sqrt().into(),
+        ),
+    ]))
+}

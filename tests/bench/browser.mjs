@@ -55,7 +55,7 @@ try {
     const tick = (t) => { if (last) window.__bench.frames.push(t - last); last = t; requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
   });
-  await page.goto(server.url);
+  await page.goto(`${server.url}tail.html`);
   await page.waitForSelector("body[data-ready=true]", { timeout: 60_000 });
   const target = quick ? 20_000 : 1_000_000;
   await page.waitForFunction(

@@ -36,7 +36,7 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1100, height: 1500 } });
   page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`); });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(server.url);
+  await page.goto(`${server.url}tail.html`);
   await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
 });
 

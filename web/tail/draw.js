@@ -1,6 +1,8 @@
 // Canvas drawing for the Tail page. Pure functions of the data they are given: no model logic
 // and no state. Every latency axis here is logarithmic.
 
+import { formatMs } from "../format.js";
+
 export const COLORS = {
   ink: "#1d232a", muted: "#5b6570", rule: "#e3e7eb",
   leaf: "#1f9e8f", parent: "#e0a020", parentDark: "#a86f00", wait: "#d7263d", ring: "#8a949e",
@@ -32,15 +34,6 @@ export function rulerX(ms, width) {
   const span = Math.log(RULER.maxMs / RULER.minMs);
   const f = Math.log(Math.max(ms, 1e-9) / RULER.minMs) / span;
   return MARGIN.left + f * (width - MARGIN.left - MARGIN.right);
-}
-
-/** Formats a latency for labels: "4.03 ms", "12.1 ms", "312 ms", "1.25 s". */
-export function formatMs(ms) {
-  if (!Number.isFinite(ms)) return "—";
-  if (ms >= 1000) return `${(ms / 1000).toPrecision(3)} s`;
-  if (ms >= 100) return `${ms.toFixed(0)} ms`;
-  if (ms >= 10) return `${ms.toFixed(1)} ms`;
-  return `${ms.toFixed(2)} ms`;
 }
 
 function rulerTicks(ctx, width, y, labels) {

@@ -2,8 +2,9 @@
 // Everything the page shows is computed by the core; this file decides only what to draw and
 // when. No model logic lives here.
 
-import init, { TailRun, binEdges, crossover, mitigations, profiles } from "./pkg/tail_lab.js";
-import { drawArena, drawHistograms, drawStrip, formatMs } from "./draw.js";
+import init, { TailRun, binEdges, crossover, mitigations, profiles } from "../pkg/tail_lab.js";
+import { drawArena, drawHistograms, drawStrip } from "./draw.js";
+import { formatMs } from "../format.js";
 
 /** Stop accumulating after this many parent requests (the histograms have long settled). */
 const MAX_REQUESTS = 2_000_000;

@@ -1,0 +1,27 @@
+// Number formatting shared by every page: what a reader sees, never how it was computed.
+
+/** A latency for labels and readouts: "4.03 ms", "12.1 ms", "312 ms", "1.25 s"; "—" if absent. */
+export function formatMs(ms) {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  if (ms >= 1000) return `${(ms / 1000).toPrecision(3)} s`;
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 10) return `${ms.toFixed(1)} ms`;
+  return `${ms.toFixed(2)} ms`;
+}
+
+/** A fraction (0..1) as a percentage with `digits` decimals: 0.634 → "63.4%"; "—" if absent. */
+export function formatPct(fraction, digits = 1) {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return "—";
+  return `${(100 * fraction).toFixed(digits)}%`;
+}
+
+/** A plain number with `digits` significant digits (times in units of service time). */
+export function formatNumber(x, digits = 3) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  return x >= 1000 ? Math.round(x).toLocaleString("en-US") : x.toPrecision(digits);
+}
+
+/** A round latency for axis ticks: "2 ms", "500 ms", "1 s", "30 s". */
+export function formatTickMs(ms) {
+  return ms >= 1000 ? `${Number((ms / 1000).toPrecision(3))} s` : `${Number(ms.toPrecision(3))} ms`;
+}

@@ -1,0 +1,88 @@
+// The pieces every Lab section is built from: controls, readouts, a chart canvas and a progress
+// line, created inside the root the section is given (never looked up document-wide), so a
+// section can be mounted into any page.
+
+/** An element with attributes (`class`, `id`, data-*, aria-*, properties) and children. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k in node && !k.includes("-")) node[k] = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  node.append(...children);
+  return node;
+}
+
+/** The skeleton of a section: controls, readouts, progress and a chart, appended to `root`. */
+export function panel(root, { chartHeight = 300, chartLabel }) {
+  const controls = el("div", { class: "lab-controls" });
+  const readouts = el("div", { class: "lab-readouts" });
+  const status = el("p", { class: "lab-progress", "data-progress": "", role: "status" });
+  const canvas = el("canvas", { height: chartHeight, role: "img", "aria-label": chartLabel });
+  // A fixed CSS height: resizing the backing store must never change the layout (no resize loop).
+  canvas.style.height = `${chartHeight}px`;
+  const note = el("p", { class: "lab-note" });
+  root.append(el("div", { class: "lab-panel" }, controls, readouts, status, canvas, note));
+  return {
+    controls, readouts, canvas, note,
+    /** Shows "computing k of n points" while a sweep fills in; empty when done. */
+    progress(done, total) {
+      status.dataset.done = String(done);
+      status.dataset.total = String(total);
+      status.textContent = done < total ? `computing: ${done} of ${total} points` : "";
+      status.classList.toggle("busy", done < total);
+    },
+  };
+}
+
+/** A range input with its label and a live value; `format(value)` shows the value. */
+export function slider(parent, { id, label, min, max, step, value, format = String }) {
+  const input = el("input", { id, type: "range", min, max, step, value });
+  const output = el("output", { for: id, text: format(Number(value)) });
+  parent.append(el("div", { class: "lab-control" }, el("label", { for: id, text: label }), input, output));
+  const show = () => { output.textContent = format(Number(input.value)); };
+  input.addEventListener("input", show);
+  return { input, output, show };
+}
+
+/** A select with its label; `options` are `[value, text]` pairs. */
+export function choice(parent, { id, label, options, value }) {
+  const select = el("select", { id }, ...options.map(([v, t]) => el("option", { value: v, text: t, selected: v === value })));
+  parent.append(el("div", { class: "lab-control" }, el("label", { for: id, text: label }), select));
+  return select;
+}
+
+/**
+ * A readout: the simulated number as text under `data-readout=name`, and, when the section
+ * has one, the closed form beside it under `data-theory=name`.
+ */
+export function readout(parent, { name, label, theory = false }) {
+  const value = el("span", { class: "v", "data-readout": name, text: "—" });
+  const box = el("div", { class: "lab-readout" }, el("span", { class: "k", text: label }), value);
+  let theoryEl = null;
+  if (theory) {
+    theoryEl = el("span", { class: "t", "data-theory": name, text: "" });
+    box.append(theoryEl);
+  }
+  parent.append(box);
+  return {
+    set(text, theoryText) {
+      if (value.textContent !== text) value.textContent = text;
+      if (theoryEl && theoryText !== undefined) theoryEl.textContent = theoryText;
+    },
+  };
+}
+
+/** Calls `draw` now and whenever the canvas changes width. */
+export function redrawOnResize(canvas, draw) {
+  let width = 0;
+  new ResizeObserver(() => {
+    if (canvas.clientWidth !== width) {
+      width = canvas.clientWidth;
+      draw();
+    }
+  }).observe(canvas);
+}

@@ -1,0 +1,40 @@
+// Section 5, in code: the real API as the seed writes it. Shows `snippet.js` as it stands, runs
+// it in the worker, and prints what each line returned.
+
+import { formatMs, formatNumber, formatPct } from "../../format.js";
+import { el, readout } from "../section.js";
+
+export function mount(root, { client }) {
+  const code = el("pre", { class: "lab-code", tabindex: 0, "aria-label": "The snippet's source" }, el("code", { text: "loading…" }));
+  const outputs = el("div", { class: "lab-readouts" });
+  const status = el("p", { class: "lab-progress", "data-progress": "", role: "status" });
+  root.append(el("div", { class: "lab-panel" }, code, status, outputs));
+  const r = {
+    share: readout(outputs, { name: "snippet-slow-share", label: "slowShare(0.01, 100)" }),
+    hedge: readout(outputs, { name: "snippet-p999-after", label: "simulateHedge: p99.9 with hedge" }),
+    work: readout(outputs, { name: "snippet-extra-work", label: "simulateHedge: extra work" }),
+    loadedP50: readout(outputs, { name: "snippet-loaded-p50", label: "simulateLoaded: p50" }),
+    loadedP99: readout(outputs, { name: "snippet-loaded-p99", label: "simulateLoaded: p99" }),
+    balance: readout(outputs, { name: "snippet-mean-time", label: "simulateBalance: mean time" }),
+  };
+  fetch(new URL("../snippet.js", import.meta.url))
+    .then((res) => res.text())
+    .then((text) => { code.firstChild.textContent = text.trim(); })
+    .catch(() => { code.firstChild.textContent = "(the snippet's source could not be loaded)"; });
+  status.textContent = "running the snippet…";
+  Object.assign(status.dataset, { done: "0", total: "1" });
+  client.run([{ fn: "snippet", args: [] }], {
+    onPoint: (_, out, error) => {
+      status.textContent = error ? `the snippet failed: ${error}` : "";
+      status.dataset.done = "1";
+      if (error) return;
+      r.share.set(formatPct(out.share));
+      r.hedge.set(formatMs(out.hedge.p999After));
+      r.work.set(formatPct(out.hedge.extraWork, 2));
+      r.loadedP50.set(formatMs(out.loaded.p50));
+      r.loadedP99.set(formatMs(out.loaded.p99));
+      r.balance.set(formatNumber(out.balance.meanTime));
+      root.dataset.snippetDone = "true";
+    },
+  });
+}

@@ -1,0 +1,100 @@
+// Section 2, hedged requests on idle replicas: latency survival P(T > t) without and with the
+// hedge, simulated, with the closed forms S(t) and S(t)·S(t − d) drawn over them.
+
+import { formatMs, formatPct, formatTickMs } from "../../format.js";
+import { COLORS, chart } from "../plot.js";
+import { choice, el, panel, readout, redrawOnResize, slider } from "../section.js";
+
+const REQUESTS = 200_000;
+const SEED = 1;
+
+/** The "your numbers" sliders: [id, label, min, max, step, value, format]. */
+const OWN = [
+  ["hedge-body-median", "body median", 1, 100, 0.1, 7.7, (v) => `${v} ms`],
+  ["hedge-body-sigma", "body σ", 0.05, 1.5, 0.05, 0.5, String],
+  ["hedge-slow-p", "slow-mode probability", 0, 0.1, 0.001, 0.01, (v) => formatPct(v)],
+  ["hedge-slow-median", "slow-mode median", 20, 5000, 10, 1000, (v) => formatMs(v)],
+  ["hedge-slow-sigma", "slow-mode σ", 0.05, 1.5, 0.05, 0.35, String],
+];
+
+export function mount(root, { client }) {
+  const ui = panel(root, { chartHeight: 320, chartLabel: "Latency survival with and without the hedge" });
+  const delayQ = slider(ui.controls, {
+    id: "hedge-delayq", label: "hedge after quantile", min: 0.5, max: 0.999, step: 0.001, value: 0.95,
+    format: (v) => `p${(100 * v).toFixed(1).replace(/\.0$/, "")}`,
+  });
+  const preset = choice(ui.controls, {
+    id: "hedge-service", label: "service", value: "lab",
+    options: [["lab", "the Lab's model"], ["own", "your numbers"]],
+  });
+  const own = el("fieldset", { class: "lab-own", hidden: true }, el("legend", { text: "your service model" }));
+  ui.controls.append(own);
+  const ownSliders = OWN.map(([id, label, min, max, step, value, format]) => slider(own, { id, label, min, max, step, value, format }));
+  const r = {
+    before: readout(ui.readouts, { name: "p999-before", label: "p99.9 without hedge", theory: true }),
+    after: readout(ui.readouts, { name: "p999-after", label: "p99.9 with hedge", theory: true }),
+    requests: readout(ui.readouts, { name: "extra-requests", label: "extra requests", theory: true }),
+    work: readout(ui.readouts, { name: "extra-work", label: "extra work", theory: true }),
+    delay: readout(ui.readouts, { name: "hedge-delay", label: "hedge delay d" }),
+  };
+  let result = null;
+
+  function draw() {
+    const c = chart(ui.canvas, {
+      x: { type: "log", min: 1, max: 10_000, label: "latency t", format: formatTickMs },
+      y: { type: "log", min: 1e-5, max: 1, label: "P(latency > t)", format: (v) => (v >= 0.01 ? String(v) : `1e${Math.round(Math.log10(v))}`) },
+    });
+    c.axes();
+    if (!result) return;
+    const { tMs, before, after, theoryBefore, theoryAfter } = result.curves;
+    // Below a handful of samples the empirical tail is noise: drawn down to 5 / requests.
+    const floor = 5 / result.requests;
+    const clip = (arr) => Array.from(arr, (v) => (v >= floor ? v : NaN));
+    c.line(tMs, clip(before), { color: COLORS.none, width: 3 });
+    c.line(tMs, clip(after), { color: COLORS.hedge, width: 3 });
+    c.line(tMs, theoryBefore, { color: COLORS.theory, width: 1.5, dash: [5, 4] });
+    c.line(tMs, theoryAfter, { color: COLORS.theory, width: 1.5, dash: [2, 3] });
+    c.vline(result.delayMs, `d = ${formatMs(result.delayMs)}`, { color: COLORS.hedge });
+    c.legend([
+      { label: "simulated, no hedge", color: COLORS.none, width: 3 },
+      { label: "simulated, hedged", color: COLORS.hedge, width: 3 },
+      { label: "S(t)", color: COLORS.theory, dash: [5, 4], width: 1.5 },
+      { label: "S(t)·S(t − d)", color: COLORS.theory, dash: [2, 3], width: 1.5 },
+    ], { corner: "right" });
+  }
+
+  function options() {
+    const opts = { delayQ: Number(delayQ.input.value), requests: REQUESTS, seed: SEED };
+    if (preset.value === "own") {
+      const [bm, bs, sp, sm, ss] = ownSliders.map((s) => Number(s.input.value));
+      opts.service = { body: { medianMs: bm, sigma: bs }, slow: { p: sp, medianMs: sm, sigma: ss } };
+    }
+    return opts;
+  }
+
+  function update() {
+    own.hidden = preset.value !== "own";
+    client.run([{ fn: "simulateHedge", args: [options()] }], {
+      onPoint: (_, res, error) => {
+        if (error) return r.delay.set("error", error);
+        result = res;
+        r.before.set(formatMs(res.p999Before), `theory ${formatMs(res.theoryP999Before)}`);
+        r.after.set(formatMs(res.p999After), `theory ${formatMs(res.theoryP999After)}`);
+        r.requests.set(formatPct(res.extraRequests), `theory ${formatPct(res.theoryExtraRequests)}`);
+        r.work.set(formatPct(res.extraWork, 2), `theory ${formatPct(res.theoryExtraWork, 2)}`);
+        r.delay.set(formatMs(res.delayMs));
+        ui.canvas.setAttribute("aria-label",
+          `Latency survival on log-log axes: the hedge after ${formatMs(res.delayMs)} takes p99.9 from ${formatMs(res.p999Before)} to ${formatMs(res.p999After)}; S(t)·S(t − d) predicts ${formatMs(res.theoryP999After)}.`);
+        draw();
+      },
+      onProgress: (done, total) => ui.progress(done, total),
+    });
+  }
+
+  ui.note.textContent = `${REQUESTS.toLocaleString("en-US")} requests on idle replicas. Extra work is the backups' service time until they answered or were cancelled, over the primaries' full service time. The product S(t)·S(t − d) holds for any service model, so it stays exact with your numbers too.`;
+  delayQ.input.addEventListener("input", update);
+  preset.addEventListener("change", update);
+  for (const s of ownSliders) s.input.addEventListener("input", update);
+  redrawOnResize(ui.canvas, draw);
+  update();
+}

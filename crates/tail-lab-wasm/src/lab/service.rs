@@ -2,6 +2,7 @@
 
 use crate::convert::{field, number, options};
 use crate::error::range;
+use tail_lab_core::ParamError;
 use tail_lab_core::lab::service::ServiceModel;
 use tail_lab_core::sampling::lognormal::LogNormalMs;
 use wasm_bindgen::prelude::*;
@@ -14,18 +15,42 @@ export interface LogNormalOptions { medianMs: number; sigma: number; }
 export interface ServiceOptions { body: LogNormalOptions; slow?: LogNormalOptions & { p: number }; }
 "#;
 
-fn lognormal(param: &'static str, v: &JsValue) -> Result<LogNormalMs, JsValue> {
-    let o = options(param, v)?;
-    let get = |key: &'static str| {
-        field(&o, key).ok_or_else(|| {
-            JsValue::from(js_sys::TypeError::new(&format!(
-                "{param}.{key} is required (a number)"
-            )))
-        })
+/// The core names its parameters as Rust does; say them as the caller wrote them.
+fn renamed(e: ParamError, names: &[(&str, &'static str)]) -> JsValue {
+    let e = match e {
+        ParamError::OutOfRange {
+            param,
+            got,
+            expected,
+        } => ParamError::OutOfRange {
+            param: names
+                .iter()
+                .find(|(from, _)| *from == param)
+                .map_or(param, |(_, to)| to),
+            got,
+            expected,
+        },
+        other => other,
     };
-    let median = number("medianMs", &get("medianMs")?)?;
-    let sigma = number("sigma", &get("sigma")?)?;
-    LogNormalMs::new(median, sigma).map_err(range)
+    range(e)
+}
+
+fn required(parent: &Option<js_sys::Object>, key: &str, what: &str) -> Result<JsValue, JsValue> {
+    field(parent, key)
+        .ok_or_else(|| JsValue::from(js_sys::TypeError::new(&format!("{what} is required"))))
+}
+
+/// `{ medianMs, sigma }` under `names` (the caller's spelling of median and sigma).
+fn lognormal(
+    param: &'static str,
+    v: &JsValue,
+    names: [&'static str; 2],
+) -> Result<LogNormalMs, JsValue> {
+    let o = options(param, v)?;
+    let median = number(names[0], &required(&o, "medianMs", names[0])?)?;
+    let sigma = number(names[1], &required(&o, "sigma", names[1])?)?;
+    LogNormalMs::new(median, sigma)
+        .map_err(|e| renamed(e, &[("median_ms", names[0]), ("sigma", names[1])]))
 }
 
 /// `{ body: { medianMs, sigma }, slow?: { p, medianMs, sigma } }` → a [`ServiceModel`]; absent
@@ -35,16 +60,24 @@ pub fn service(v: Option<JsValue>) -> Result<ServiceModel, JsValue> {
         return Ok(ServiceModel::default());
     };
     let o = options("service", &v)?;
+    let body = required(&o, "body", "service.body ({ medianMs, sigma })")?;
     let body = lognormal(
         "service.body",
-        &field(&o, "body").unwrap_or(JsValue::UNDEFINED),
+        &body,
+        ["service.body.medianMs", "service.body.sigma"],
     )?;
     match field(&o, "slow") {
         None => ServiceModel::new(body, 0.0, body).map_err(range),
         Some(slow) => {
             let so = options("service.slow", &slow)?;
-            let p = number("slow.p", &field(&so, "p").unwrap_or(JsValue::UNDEFINED))?;
-            ServiceModel::new(body, p, lognormal("service.slow", &slow)?).map_err(range)
+            let p = number("service.slow.p", &required(&so, "p", "service.slow.p")?)?;
+            let mode = lognormal(
+                "service.slow",
+                &slow,
+                ["service.slow.medianMs", "service.slow.sigma"],
+            )?;
+            ServiceModel::new(body, p, mode)
+                .map_err(|e| renamed(e, &[("slow_probability", "service.slow.p")]))
         }
     }
 }

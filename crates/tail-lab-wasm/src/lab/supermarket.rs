@@ -96,7 +96,10 @@ pub fn simulate_balance(
 /// Mitzenmacher's fixed point `Σ_{i≥1} λ^((d^i − d)/(d − 1))` for the mean time in system
 /// with `d` choices as servers → ∞ (`1/(1 − λ)` for d = 1); `null` when λ ≥ 1.
 #[wasm_bindgen(js_name = fixedPointMeanTime)]
-pub fn fixed_point(lambda: JsValue, d: JsValue) -> Result<Option<f64>, JsValue> {
+pub fn fixed_point(
+    #[wasm_bindgen(unchecked_param_type = "number")] lambda: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] d: JsValue,
+) -> Result<Option<f64>, JsValue> {
     let lambda = number("lambda", &lambda)?;
     if !(lambda.is_finite() && lambda > 0.0) {
         return Err(range(tail_lab_core::ParamError::OutOfRange {

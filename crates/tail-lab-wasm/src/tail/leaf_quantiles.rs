@@ -22,7 +22,10 @@ pub fn level(param: &'static str, v: &JsValue) -> Result<f64, JsValue> {
 
 /// The measured leaf `q`-quantile (ms) of `cfg`'s profile and seed.
 #[wasm_bindgen(js_name = leafQuantile)]
-pub fn leaf_quantile(q: JsValue, cfg: JsValue) -> Result<f64, JsValue> {
+pub fn leaf_quantile(
+    #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] cfg: JsValue,
+) -> Result<f64, JsValue> {
     let q = level("q", &q)?;
     let settings = Settings::read(&cfg, &Settings::default())?;
     with_model(&settings, |m| m.leaf_quantiles().quantile(q))
@@ -30,7 +33,11 @@ pub fn leaf_quantile(q: JsValue, cfg: JsValue) -> Result<f64, JsValue> {
 
 /// The parent's `q`-quantile (ms) at fan-out `n`, from `F(t)^n` on the measured leaves.
 #[wasm_bindgen(js_name = parentQuantile)]
-pub fn parent_quantile(q: JsValue, n: JsValue, cfg: JsValue) -> Result<f64, JsValue> {
+pub fn parent_quantile(
+    #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] cfg: JsValue,
+) -> Result<f64, JsValue> {
     let q = level("q", &q)?;
     let n = integer("n", &n, 1.0, 1024.0, "an integer in 1..=1024")? as u32;
     let settings = Settings::read(&cfg, &Settings::default())?;

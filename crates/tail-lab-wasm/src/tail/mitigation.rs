@@ -12,7 +12,7 @@ pub fn fix(v: &JsValue) -> Result<Mitigation, JsValue> {
 }
 
 /// The mitigations a parent can apply: `[{ name, label }]`.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Mitigation[]")]
 pub fn mitigations() -> Array {
     Mitigation::PRESETS
         .iter()

@@ -14,7 +14,7 @@ pub fn profile_id(v: &JsValue) -> Result<ProfileId, JsValue> {
 
 /// The leaf profiles: `[{ name, label, body: { medianMs, sigma }, pause: { probability,
 /// medianMs, sigma } | null }]`.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Profile[]")]
 pub fn profiles() -> Array {
     ProfileId::ALL
         .iter()
@@ -42,11 +42,11 @@ pub fn profiles() -> Array {
 /// profile name: a pure function of its arguments.
 #[wasm_bindgen(js_name = leafSample)]
 pub fn leaf_sample(
-    seed_value: JsValue,
-    k: JsValue,
-    i: JsValue,
-    attempt: JsValue,
-    profile: JsValue,
+    #[wasm_bindgen(js_name = seed, unchecked_param_type = "number | bigint")] seed_value: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] i: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] attempt: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ProfileName")] profile: JsValue,
 ) -> Result<f64, JsValue> {
     let seed = seed("seed", &seed_value)?;
     let k = integer("k", &k, 0.0, MAX_SAFE, "an integer in 0..=2^53-1")? as u64;

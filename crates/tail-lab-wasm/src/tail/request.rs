@@ -12,6 +12,44 @@ use tail_lab_core::tail::profile::ProfileId;
 use tail_lab_core::tail::request::{RequestTrace, TailConfig, TailModel};
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TAIL_TS: &str = r#"
+/** A leaf profile's name. */
+export type ProfileName = "default" | "gc-pause" | "tight";
+/** A mitigation's name. */
+export type FixName = "none" | "hedge-p95" | "drop-1" | "drop-5";
+/** The options of a Tail run, each optional. */
+export interface TailOptions {
+  /** Leaves per parent request, 1..=1024. Default 100. */
+  fanout?: number;
+  profile?: ProfileName;
+  fix?: FixName;
+  seed?: number | bigint;
+}
+/** A lognormal (ms). */
+export interface LogNormal { medianMs: number; sigma: number; }
+/** A leaf profile: a lognormal body plus, with `probability`, an additive pause. */
+export interface Profile { name: ProfileName; label: string; body: LogNormal; pause: (LogNormal & { probability: number }) | null; }
+export interface Mitigation { name: FixName; label: string; }
+/** One parent request; per-leaf arrays are indexed by leaf. Times in ms. */
+export interface RequestTrace {
+  request: number;
+  parentMs: number;
+  /** The leaf the parent waited for. */
+  waitedOn: number;
+  /** The hedge delay, or null without a hedge. */
+  hedgeDelayMs: number | null;
+  leaves: {
+    originalMs: Float64Array; resolvedMs: Float64Array;
+    /** The duplicate's own latency, NaN where none was sent. */
+    retryMs: Float64Array;
+    hedged: Uint8Array; won: Uint8Array; dropped: Uint8Array;
+  };
+}
+/** What a run's hedges cost: fractions 0..1. */
+export interface HedgeCost { extraRequests: number; extraWork: number; }
+"#;
+
 /// The options of a Tail run, with their names as JS spells them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -126,8 +164,11 @@ pub fn trace_to_js(t: &RequestTrace) -> JsValue {
 }
 
 /// Request `k` in full under `cfg` (`{ fanout, profile, fix, seed }`, all optional).
-#[wasm_bindgen(js_name = requestAt)]
-pub fn request_at(k: JsValue, cfg: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = requestAt, unchecked_return_type = "RequestTrace")]
+pub fn request_at(
+    #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] cfg: JsValue,
+) -> Result<JsValue, JsValue> {
     let k = integer("k", &k, 0.0, MAX_SAFE, "an integer in 0..=2^53-1")? as u64;
     let settings = Settings::read(&cfg, &Settings::default())?;
     with_model(&settings, |m| trace_to_js(&m.request_at(k)))

@@ -23,7 +23,9 @@ const MAX_REQUESTS_PER_CALL: f64 = 10_000_000.0;
 impl JsTailRun {
     /// `new TailRun({ fanout = 100, profile = "default", fix = "none", seed = 1 })`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<JsTailRun, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] options: JsValue,
+    ) -> Result<JsTailRun, JsValue> {
         let settings = Settings::read(&options, &Settings::default())?;
         Ok(JsTailRun {
             run: TailRun::new(settings.config()?),
@@ -34,7 +36,10 @@ impl JsTailRun {
     /// Changes any of `{ fanout, profile, fix, seed }` and starts again from request 0.
     /// Calibration is reused when profile and seed are unchanged, so this is cheap for the
     /// fan-out slider and the fix picker.
-    pub fn reconfigure(&mut self, options: JsValue) -> Result<(), JsValue> {
+    pub fn reconfigure(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "TailOptions")] options: JsValue,
+    ) -> Result<(), JsValue> {
         let settings = Settings::read(&options, &self.settings)?;
         self.run.reconfigure(settings.config()?);
         self.settings = settings;
@@ -42,13 +47,16 @@ impl JsTailRun {
     }
 
     /// The current options as a plain object.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "Required<TailOptions>")]
     pub fn config(&self) -> JsValue {
         self.settings.to_js()
     }
 
     /// Simulates `requests` (an integer in 0..=10^7) more parent requests.
-    pub fn run(&mut self, requests: JsValue) -> Result<(), JsValue> {
+    pub fn run(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] requests: JsValue,
+    ) -> Result<(), JsValue> {
         let n = integer(
             "requests",
             &requests,
@@ -84,26 +92,39 @@ impl JsTailRun {
 
     /// Leaf `q`-quantile (ms) of the accumulated histogram; NaN before the first request.
     #[wasm_bindgen(js_name = leafPercentile)]
-    pub fn leaf_percentile(&self, q: JsValue) -> Result<f64, JsValue> {
+    pub fn leaf_percentile(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
+    ) -> Result<f64, JsValue> {
         self.run.leaf_percentile(level("q", &q)?).map_err(range)
     }
 
     /// Parent `q`-quantile (ms) of the accumulated histogram; NaN before the first request.
     #[wasm_bindgen(js_name = parentPercentile)]
-    pub fn parent_percentile(&self, q: JsValue) -> Result<f64, JsValue> {
+    pub fn parent_percentile(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
+    ) -> Result<f64, JsValue> {
         self.run.parent_percentile(level("q", &q)?).map_err(range)
     }
 
     /// The measured leaf `q`-quantile (ms), from the calibration draws.
     #[wasm_bindgen(js_name = leafQuantile)]
-    pub fn leaf_quantile(&self, q: JsValue) -> Result<f64, JsValue> {
+    pub fn leaf_quantile(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
+    ) -> Result<f64, JsValue> {
         Ok(self.run.model().leaf_quantiles().quantile(level("q", &q)?))
     }
 
     /// The parent `q`-quantile (ms) at every fan-out `1..=maxFanout` (≤ 1024), from `F(t)^n`
     /// on the measured leaves: index `n − 1`. Unaffected by the fix.
     #[wasm_bindgen(js_name = fanoutCurve)]
-    pub fn fanout_curve(&self, q: JsValue, max_fanout: JsValue) -> Result<Float64Array, JsValue> {
+    pub fn fanout_curve(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
+        #[wasm_bindgen(js_name = maxFanout, unchecked_param_type = "number")] max_fanout: JsValue,
+    ) -> Result<Float64Array, JsValue> {
         let q = level("q", &q)?;
         let n = integer(
             "maxFanout",
@@ -117,14 +138,17 @@ impl JsTailRun {
     }
 
     /// The most recent request in full (request 0 before any has run).
-    #[wasm_bindgen(js_name = lastRequest)]
+    #[wasm_bindgen(js_name = lastRequest, unchecked_return_type = "RequestTrace")]
     pub fn last_request(&self) -> JsValue {
         trace_to_js(&self.run.last_request())
     }
 
     /// Request `k` in full under this run's configuration.
-    #[wasm_bindgen(js_name = requestAt)]
-    pub fn request_at(&self, k: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(js_name = requestAt, unchecked_return_type = "RequestTrace")]
+    pub fn request_at(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let k = integer(
             "k",
             &k,
@@ -136,7 +160,7 @@ impl JsTailRun {
     }
 
     /// What the hedges cost so far: `{ extraRequests, extraWork }` (fractions 0..1).
-    #[wasm_bindgen(js_name = hedgeCost)]
+    #[wasm_bindgen(js_name = hedgeCost, unchecked_return_type = "HedgeCost")]
     pub fn hedge_cost(&self) -> JsValue {
         let c = self.run.hedge_cost();
         object(&[
@@ -146,7 +170,7 @@ impl JsTailRun {
     }
 
     /// The hedge delay (ms), or `null` when the fix does not hedge.
-    #[wasm_bindgen(getter, js_name = hedgeDelayMs)]
+    #[wasm_bindgen(getter, js_name = hedgeDelayMs, unchecked_return_type = "number | null")]
     pub fn hedge_delay_ms(&self) -> JsValue {
         opt_number(self.run.model().hedge_delay_ms())
     }

@@ -1,0 +1,143 @@
+// The Lab's API in node: the seed's calls exactly as written, each call against its closed form
+// with a tolerance from its sample size, bit for bit against `tail-lab report --json`, and bad
+// arguments. Tolerances: z = 4.42 is the two-sided 1e-5 normal quantile; t quantiles are for
+// independent replications of autocorrelated queue outputs.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { loadPackage, nativeReport } from "../support.mjs";
+
+const pkg = await loadPackage();
+const { snippet } = await import("../../web/lab/snippet.js");
+const Z = 4.42;
+const REQUESTS = 20_000;
+
+test("the seed's calls work exactly as written", () => {
+  assert.ok(Math.abs(pkg.slowShare(0.01, 100) - 0.6339676587267709) < 1e-12);
+  const hedge = pkg.simulateHedge({ delayQ: 0.95 });
+  assert.equal(hedge.requests, 200_000);
+  assert.ok(hedge.p999After < hedge.p999Before / 20, JSON.stringify(hedge.p999After));
+  const loaded = pkg.simulateLoaded({ load: 0.6, delay: 0 });
+  assert.equal(loaded.policy, "duplicate");
+  assert.equal(loaded.delayMs, 0);
+  assert.equal(loaded.cancellation, "backup");
+  assert.deepEqual(loaded, pkg.simulateLoaded({ load: 0.6, policy: "duplicate" }));
+  const balance = pkg.simulateBalance({ lambda: 0.9, policy: "two" });
+  assert.deepEqual(balance, pkg.simulateBalance({ lambda: 0.9, d: 2 }));
+  assert.ok(Math.abs(balance.theory - 2.6140573773) < 1e-9);
+  // The page's "In code" section runs this module; it returns the same objects.
+  const out = snippet();
+  assert.equal(out.share, pkg.slowShare(0.01, 100));
+  assert.equal(out.hedge.p999After, hedge.p999After);
+  assert.deepEqual(out.loaded, loaded);
+  assert.deepEqual(out.balance, balance);
+});
+
+for (const seed of [1, 7]) {
+  test(`simulateHedge and simulateLoaded reproduce the report bit for bit (seed ${seed})`, () => {
+    const report = nativeReport(seed, REQUESTS);
+    const h = report.hedge_idle;
+    const r = pkg.simulateHedge({ delayQ: h.delay_q, requests: REQUESTS, seed });
+    assert.equal(r.delayMs, h.delay_ms);
+    for (const [js, rust] of [["p50Before", "p50_before"], ["p99Before", "p99_before"], ["p999Before", "p999_before"],
+      ["p50After", "p50_after"], ["p99After", "p99_after"], ["p999After", "p999_after"],
+      ["theoryP999Before", "theory_p999_before"], ["theoryP999After", "theory_p999_after"],
+      ["extraRequests", "extra_requests"], ["theoryExtraRequests", "theory_extra_requests"],
+      ["extraWork", "extra_work"], ["theoryExtraWork", "theory_extra_work"]]) {
+      assert.equal(r[js], h[rust], js);
+    }
+    for (const l of report.loaded) {
+      const opts = l.policy === "duplicate" ? { load: l.load, delay: 0 } : { load: l.load, policy: l.policy };
+      const got = pkg.simulateLoaded({ ...opts, requests: REQUESTS, seed });
+      assert.equal(got.delayMs, l.delay_ms);
+      assert.equal(got.utilisation, l.utilisation);
+      assert.equal(got.atCapacity, l.at_capacity);
+      assert.equal(got.p50, l.p50);
+    }
+    const b = report.balance.find((x) => x.lambda === 0.9 && x.d === 2);
+    assert.equal(pkg.simulateBalance({ lambda: 0.9, policy: "two", arrivals: 5 * REQUESTS, seed }).meanTime, b.mean_time);
+  });
+}
+
+test("simulateFanout: the simulated share against 1 − (1 − p)^n", () => {
+  for (const [p, n, seed] of [[0.01, 100, 1], [0.01, 100, 2], [0.001, 1000, 3], [0.2, 3, 4], [0.05, 1, 5]]) {
+    const r = pkg.simulateFanout({ p, n, requests: 50_000, seed });
+    assert.equal(r.theory, pkg.slowShare(p, n));
+    assert.ok(Math.abs(r.theory - (1 - (1 - p) ** n)) < 1e-12);
+    const se = Math.sqrt((r.theory * (1 - r.theory)) / r.requests);
+    assert.ok(Math.abs(r.sim - r.theory) <= Z * se, `p=${p} n=${n}: ${r.sim} vs ${r.theory} ± ${Z * se}`);
+    assert.ok(Math.abs(r.stdErr - Math.sqrt((r.sim * (1 - r.sim)) / r.requests)) < 1e-15);
+  }
+});
+
+test("simulateHedge: the simulated tails follow S(t) and S(t)·S(t − d), also for your own service", () => {
+  const own = { body: { medianMs: 20, sigma: 0.8 }, slow: { p: 0.02, medianMs: 400, sigma: 0.5 } };
+  for (const [options, seed] of [[{ delayQ: 0.95 }, 3], [{ delayQ: 0.9, service: own }, 4], [{ delayMs: 50, service: own }, 5]]) {
+    const r = pkg.simulateHedge({ ...options, requests: 100_000, seed });
+    const c = r.curves;
+    // Empirical survival at a bin edge is an exact binomial proportion.
+    for (let i = 0; i < c.tMs.length; i++) {
+      for (const [sim, exact] of [[c.before[i], c.theoryBefore[i]], [c.after[i], c.theoryAfter[i]]]) {
+        const se = Math.sqrt((exact * (1 - exact)) / r.requests);
+        assert.ok(Math.abs(sim - exact) <= Z * se + 1e-12, `t=${c.tMs[i]}: ${sim} vs ${exact} ± ${Z * se}`);
+      }
+    }
+    const se = Math.sqrt((r.theoryExtraRequests * (1 - r.theoryExtraRequests)) / r.requests);
+    assert.ok(Math.abs(r.extraRequests - r.theoryExtraRequests) <= Z * se);
+    if (options.delayMs) {
+      assert.equal(r.delayMs, 50);
+      assert.equal(r.delayQ, null);
+    }
+  }
+});
+
+test("simulateLoaded with your own service and no backups: each replica is M/G/1 (Pollaczek–Khinchine)", () => {
+  // Lognormal service, median m, σ: E[S] = m e^(σ²/2), E[S²] = m² e^(2σ²). Mean time in system
+  // E[S] + λE[S²] / (2(1 − ρ)) with λ = ρ / E[S] per replica.
+  const [m, s, rho] = [10, 0.6, 0.7];
+  const es = m * Math.exp(s * s / 2), es2 = m * m * Math.exp(2 * s * s);
+  const want = es + ((rho / es) * es2) / (2 * (1 - rho));
+  const means = Array.from({ length: 10 }, (_, i) =>
+    pkg.simulateLoaded({ load: rho, requests: 50_000, seed: 40 + i, service: { body: { medianMs: m, sigma: s } } }).mean);
+  const mean = means.reduce((a, b) => a + b) / means.length;
+  const se = Math.sqrt(means.reduce((a, b) => a + (b - mean) ** 2, 0) / (means.length - 1) / means.length);
+  assert.ok(Math.abs(mean - want) <= 4.78 * se, `${mean} vs ${want} ± ${4.78 * se}`);
+});
+
+test("the Lab's bad arguments throw RangeError or TypeError naming the argument", () => {
+  const cases = [
+    [() => pkg.simulateLoaded({ cancellation: "sometimes" }), RangeError, /^cancellation must be one of "backup", "either", "either-any", "queued", "never"/],
+    [() => pkg.simulateLoaded({ delayBasis: "busy" }), RangeError, /^delayBasis must be one of "loaded", "idle"/],
+    [() => pkg.simulateLoaded({ delay: -1 }), RangeError, /^delay must be a delay in ms/],
+    [() => pkg.simulateLoaded({ delay: "soon" }), TypeError, /^delay must be a number/],
+    [() => pkg.simulateLoaded({ service: { body: { medianMs: -1, sigma: 0.5 } } }), RangeError, /^service\.body\.medianMs must be a number of milliseconds in \(0, 1e9\) \(got -1\)/],
+    [() => pkg.simulateLoaded({ service: {} }), TypeError, /^service\.body \(\{ medianMs, sigma \}\) is required/],
+    [() => pkg.simulateHedge({ delayQ: 0.9, delayMs: 10 }), TypeError, /delayQ or delayMs/],
+    [() => pkg.simulateHedge({ delayQ: 1 }), RangeError, /^delayQ must be a quantile level in \(0, 1\)/],
+    [() => pkg.simulateHedge({ service: { body: { medianMs: 5, sigma: 0.3 }, slow: { p: 2, medianMs: 9, sigma: 0.3 } } }), RangeError, /^service\.slow\.p must be a fraction in 0\.\.=1/],
+    [() => pkg.simulateBalance({ policy: "four" }), RangeError, /^policy must be one of "random", "two", "three"/],
+    [() => pkg.simulateBalance({ policy: "two", d: 3 }), RangeError, /^policy "two" means d = 2, but d is 3/],
+    [() => pkg.simulateFanout({ n: 0 }), RangeError, /^n must be an integer in 1\.\.=1024/],
+    [() => pkg.simulateFanout({ p: 1.5 }), RangeError, /^p must be a probability in 0\.\.=1/],
+    [() => pkg.fixedPointMeanTime(0, 2), RangeError, /^lambda must be a rate > 0/],
+  ];
+  for (const [f, kind, message] of cases) {
+    assert.throws(f, (e) => e instanceof kind && message.test(e.message), String(f));
+  }
+  assert.equal(pkg.fixedPointMeanTime(1.2, 2), undefined);
+});
+
+test("the generated .d.ts declares every option and result shape: no `any` in the public API", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { WEB } = await import("../support.mjs");
+  const dts = readFileSync(join(WEB, "pkg", "tail_lab.d.ts"), "utf8");
+  // What follows InitInput is wasm-bindgen's description of the raw module exports.
+  const publicApi = dts.slice(0, dts.indexOf("export type InitInput"));
+  const offending = publicApi.split("\n").filter((l) => /(?<![-"])\bany\b(?!["-])/.test(l) && !/^\s*(\*|\/\*\*)/.test(l));
+  assert.deepEqual(offending, []);
+  for (const shape of ["LoadedOptions", "LoadedResult", "HedgeOptions", "HedgeResult", "BalanceOptions", "BalanceResult", "FanoutOptions", "FanoutResult", "TailOptions", "RequestTrace"]) {
+    assert.match(publicApi, new RegExp(`export (interface|type) ${shape}\\b`), shape);
+  }
+  assert.match(publicApi, /export function simulateLoaded\(opts: LoadedOptions \| undefined\): LoadedResult;/);
+});

@@ -41,6 +41,13 @@ export function mount(root, { client, api }) {
       c.dots(pts, { color: ch.color, shape: ch.shape, r: 3.5 });
     }
     c.vline(chosenLambda(), `λ = ${chosenLambda().toFixed(2)}`);
+    // The chosen point, larger, with its value.
+    const chosen = CHOICES.find((ch) => ch.d === Number(d.value));
+    const x = results.get(key(chosenLambda(), chosen.d));
+    if (x?.stable) {
+      c.dots([{ x: x.lambda, y: x.meanTime }], { color: chosen.color, shape: chosen.shape, r: 6.5 });
+      c.label(x.lambda, x.meanTime, `d = ${chosen.d}: ${formatNumber(x.meanTime)}`, { color: chosen.color, align: x.lambda > 0.7 ? "right" : "left", dy: -10 });
+    }
     c.legend([
       ...CHOICES.map((ch) => ({ label: `${ch.label}, simulated`, color: ch.color, shape: ch.shape })),
       { label: "1/(1 − λ)", color: COLORS.none, width: 1.5 },

@@ -51,12 +51,15 @@ export function mount(root, { client }) {
     });
     c.axes();
     // Unstable regions: from the first unstable load upward, one labelled band per policy.
-    let row = 0;
+    const bands = [];
     for (const p of POLICIES) {
       const first = LOADS.find((l) => results.get(key(l, p.name))?.stable === false);
       if (first === undefined) continue;
-      c.band(first - 0.025, 1, `${"\n".repeat(row++)}${p.label}: unstable`, {});
+      c.band(first - 0.025, 1, `${"\n".repeat(bands.length)}${p.label}: unstable`);
+      bands.push(`${p.label}: unstable from ${formatPct(first, 0)} load`);
     }
+    // The bands in words, for screen readers and tests (the canvas itself is pixels).
+    ui.canvas.dataset.bands = bands.join("; ");
     for (const p of POLICIES) {
       const pts = LOADS.map((l) => results.get(key(l, p.name))).filter(Boolean);
       const xs = pts.map((x) => x.load);
@@ -87,7 +90,7 @@ export function mount(root, { client }) {
     r.delay.set(x.delayMs === null ? "no backup" : formatMs(x.delayMs));
     r.state.set(!x.stable ? "unstable" : x.atCapacity ? "at capacity" : `${formatPct(x.utilisation, 0)} busy`);
     ui.canvas.setAttribute("aria-label",
-      `p50 and p99 against load for no backups, a hedge and duplicates (cancellation: ${cancel.value}). At load ${formatPct(x.load, 0)}, ${policy.value}: ` +
+      `${ui.canvas.dataset.bands ? `${ui.canvas.dataset.bands}. ` : ""}p50 and p99 against load for no backups, a hedge and duplicates (cancellation: ${cancel.value}). At load ${formatPct(x.load, 0)}, ${policy.value}: ` +
       (x.stable ? `p50 ${formatMs(x.p50)}, p99 ${formatMs(x.p99)}, extra work ${formatPct(x.extraWork, 1)}.` : "unstable."));
   }
 

@@ -1,0 +1,199 @@
+// The Lab page in real Chromium: every section renders and answers its controls, its readouts
+// are the API's numbers for the same settings (the page is seeded, so exactly), the seed's
+// findings show, the unstable band is labelled, and dragging a slider while a sweep runs
+// leaves no long task on the main thread.
+
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { formatMs, formatNumber, formatPct } from "../../web/format.js";
+import { ROOT, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+
+const SHOTS = join(ROOT, "tests", "screenshots");
+const Z = 4.42; // two-sided 1e-5 normal quantile
+const pkg = await loadPackage();
+let server, browser, page;
+const problems = [];
+
+const sel = (section, name, attr = "readout") => `[data-section=${section}] [data-${attr}="${name}"]`;
+const text = (section, name, attr) => page.textContent(sel(section, name, attr));
+
+/** Waits until every sweep on the page has answered every point. */
+async function settled() {
+  await page.waitForFunction(() => [...document.querySelectorAll("[data-progress]")]
+    .every((p) => p.dataset.total && p.dataset.done === p.dataset.total), null, { timeout: 120_000 });
+}
+async function setValue(id, value, event = "input") {
+  await page.$eval(`#${id}`, (el, [v, e]) => { el.value = String(v); el.dispatchEvent(new Event(e, { bubbles: true })); }, [value, event]);
+}
+const setSelect = (id, value) => setValue(id, value, "change");
+const fingerprint = (section) => page.$eval(`[data-section=${section}]`, (root) => ({
+  chart: root.querySelector("canvas").toDataURL(),
+  readouts: [...root.querySelectorAll("[data-readout]")].map((e) => e.textContent).join("|"),
+}));
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await serveWeb();
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`); });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  });
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+  await page.waitForSelector("[data-section=code][data-snippet-done=true]", { timeout: 60_000 });
+  await settled();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("every section shows its simulation beside its closed form, as the API computes them", async () => {
+  // Fan-out at p = 1%, n = 100: the simulated share within binomial error of 63.4%.
+  const fan = pkg.simulateFanout({ p: 0.01, n: 100, requests: 100_000, seed: 1 });
+  assert.equal(await text("fanout", "slow-share"), formatPct(fan.sim));
+  assert.equal(await text("fanout", "slow-share", "theory"), "theory 63.4%");
+  assert.ok(Math.abs(fan.sim - 0.634) <= Z * fan.stdErr + 0.0005, `${fan.sim}`);
+  // Idle hedge at p95: seed 000 quotes 1,555 → 34 ms. The simulated p99.9 from 200,000
+  // requests has about 1.4% relative error; allow 4.42 of it (6%).
+  const h = pkg.simulateHedge({ delayQ: 0.95 });
+  assert.equal(await text("hedge", "p999-before"), formatMs(h.p999Before));
+  assert.equal(await text("hedge", "p999-after"), formatMs(h.p999After));
+  assert.equal(await text("hedge", "extra-requests"), formatPct(h.extraRequests));
+  assert.equal(await text("hedge", "extra-work"), formatPct(h.extraWork, 2));
+  assert.equal(await text("hedge", "hedge-delay"), formatMs(h.delayMs));
+  assert.equal(await text("hedge", "p999-after", "theory"), `theory ${formatMs(h.theoryP999After)}`);
+  assert.ok(Math.abs(h.p999Before / 1555 - 1) < 0.06 && Math.abs(h.p999After / 34 - 1) < 0.06, `${h.p999Before} → ${h.p999After}`);
+  // Extra requests against S(d) with its binomial error. (The seed's 4.7% is outside that
+  // error: a p95 delay fires on 5% of requests by construction.)
+  assert.ok(Math.abs(h.extraRequests - h.theoryExtraRequests) <= Z * Math.sqrt(0.05 * 0.95 / h.requests));
+  // Loaded, default settings (load 0.6, hedge).
+  const l = pkg.simulateLoaded({ load: 0.6, policy: "hedge" });
+  assert.equal(await text("loaded", "p50"), formatMs(l.p50));
+  assert.equal(await text("loaded", "p99"), formatMs(l.p99));
+  assert.equal(await text("loaded", "extra-work"), formatPct(l.extraWork));
+  assert.equal(await text("loaded", "loaded-delay"), formatMs(l.delayMs));
+  // Balance at λ = 0.9, best of two: seed 000 gives 2.63 against a predicted 2.61.
+  const b = pkg.simulateBalance({ lambda: 0.9, policy: "two" });
+  assert.equal(await text("balance", "mean-time"), formatNumber(b.meanTime));
+  assert.equal(await text("balance", "theory"), "2.61");
+  assert.ok(Math.abs(b.meanTime - 2.63) < 0.1, `${b.meanTime}`);
+  const all = await page.$$eval("[data-readout], [data-theory]", (els) => els.map((e) => e.textContent).join(" "));
+  assert.ok(!/NaN|undefined|Infinity/.test(all), all);
+  await page.screenshot({ path: join(SHOTS, "lab-1280.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+});
+
+test("the snippet's output equals the sections' readouts", async () => {
+  assert.equal(await text("code", "snippet-slow-share"), (await text("fanout", "slow-share", "theory")).replace("theory ", ""));
+  assert.equal(await text("code", "snippet-p999-after"), await text("hedge", "p999-after"));
+  assert.equal(await text("code", "snippet-extra-work"), await text("hedge", "extra-work"));
+  assert.equal(await text("code", "snippet-mean-time"), await text("balance", "mean-time"));
+  await setSelect("loaded-policy", "duplicate");
+  assert.equal(await text("code", "snippet-loaded-p50"), await text("loaded", "p50"));
+  assert.equal(await text("code", "snippet-loaded-p99"), await text("loaded", "p99"));
+  assert.match(await page.textContent("[data-section=code] pre"), /simulateLoaded\(\{ load: 0\.6, delay: 0 \}\)/);
+});
+
+test("no long task on the main thread while sliders are dragged and sweeps run", async () => {
+  await setSelect("loaded-cancel", "queued"); // a fresh 57-point sweep starts in the worker
+  const start = await page.evaluate(() => performance.now());
+  for (const id of ["balance-lambda", "loaded-load", "fanout-n"]) {
+    await page.focus(`#${id}`);
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(25);
+    }
+  }
+  const busy = await page.$eval("[data-section=loaded] [data-progress]", (p) => Number(p.dataset.done) < Number(p.dataset.total));
+  const long = await page.evaluate((t0) => window.__longTasks.filter((t) => t.start >= t0 && t.ms > 50), start);
+  assert.ok(busy, "the sweep should still have been running during the drag");
+  assert.deepEqual(long, []);
+  await setSelect("loaded-cancel", "backup");
+  await settled();
+});
+
+async function loadedAt(load, policy) {
+  await setValue("loaded-load", load);
+  await setSelect("loaded-policy", policy);
+  const ms = (s) => (s === "unstable" ? Infinity : s.endsWith(" s") ? 1000 * Number.parseFloat(s) : Number.parseFloat(s));
+  return { p50: ms(await text("loaded", "p50")), p99: ms(await text("loaded", "p99")), state: await text("loaded", "loaded-state") };
+}
+
+test("the loaded section shows the seed's three findings, and the flip under another cancellation rule", async () => {
+  // 1. The hedge costs about 3% extra work at every load.
+  for (const load of [0.1, 0.5, 0.9]) {
+    await loadedAt(load, "hedge");
+    const work = Number.parseFloat(await text("loaded", "extra-work"));
+    assert.ok(work >= 2 && work <= 4, `hedge extra work at ${load}: ${work}%`);
+  }
+  // 2. Duplicating has the lowest p50 and p99 at 20% load.
+  const [n, h, d] = [await loadedAt(0.2, "none"), await loadedAt(0.2, "hedge"), await loadedAt(0.2, "duplicate")];
+  assert.ok(d.p50 < Math.min(n.p50, h.p50) && d.p99 < Math.min(n.p99, h.p99), JSON.stringify({ n, h, d }));
+  // 3. At 70% duplicating is at capacity; beyond it the chart shows a labelled band.
+  assert.equal((await loadedAt(0.7, "duplicate")).state, "at capacity");
+  assert.equal((await loadedAt(0.9, "duplicate")).state, "unstable");
+  const bands = await page.$eval("[data-section=loaded] canvas", (c) => c.dataset.bands);
+  const from = Number(/duplicate all: unstable from (\d+)% load/.exec(bands)?.[1]);
+  assert.ok(from > 70 && from <= 80, bands);
+  assert.match(await page.$eval("[data-section=loaded] canvas", (c) => c.getAttribute("aria-label")), /duplicate all: unstable/);
+  await (await page.$("[data-section=loaded]")).screenshot({ path: join(SHOTS, "lab-loaded-backup.png") });
+  // The flip: when the losing copy is freed even mid-hiccup, duplicating wins at every load.
+  await setSelect("loaded-cancel", "either-any");
+  await settled();
+  for (const load of [0.2, 0.5, 0.8]) {
+    const [nn, hh, dd] = [await loadedAt(load, "none"), await loadedAt(load, "hedge"), await loadedAt(load, "duplicate")];
+    assert.ok(dd.p50 < Math.min(nn.p50, hh.p50) && dd.p99 < Math.min(nn.p99, hh.p99), `${load}: ${JSON.stringify({ nn, hh, dd })}`);
+  }
+  assert.doesNotMatch(await page.$eval("[data-section=loaded] canvas", (c) => c.dataset.bands), /duplicate/);
+  await (await page.$("[data-section=loaded]")).screenshot({ path: join(SHOTS, "lab-loaded-either-any.png") });
+  await setSelect("loaded-cancel", "backup");
+  await setValue("loaded-load", 0.6);
+  await setSelect("loaded-policy", "hedge");
+  await settled();
+});
+
+test("moving each control changes its chart and its readouts", async () => {
+  const controls = [
+    ["fanout", "fanout-p", -1.3], ["fanout", "fanout-n", 20],
+    ["hedge", "hedge-delayq", 0.99],
+    ["loaded", "loaded-load", 0.3], ["loaded", "loaded-cancel", "never"],
+    ["balance", "balance-lambda", 0.5], ["balance", "balance-d", "3"],
+  ];
+  for (const [section, id, value] of controls) {
+    const before = await fingerprint(section);
+    if (typeof value === "string") await setSelect(id, value); else await setValue(id, value);
+    await settled();
+    const after = await fingerprint(section);
+    assert.notEqual(after.chart, before.chart, `${id}: chart unchanged`);
+    if (id !== "loaded-cancel") assert.notEqual(after.readouts, before.readouts, `${id}: readouts unchanged`);
+  }
+  // Your own service model: the hedge section answers its sliders too.
+  await setSelect("hedge-service", "own");
+  await settled();
+  const own = await fingerprint("hedge");
+  await setValue("hedge-slow-p", 0.05);
+  await settled();
+  assert.notEqual((await fingerprint("hedge")).readouts, own.readouts);
+  assert.deepEqual(problems, []);
+});
+
+test("at 390 px every section still renders with readable readouts", async () => {
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.waitForTimeout(300);
+  for (const section of ["fanout", "hedge", "loaded", "balance"]) {
+    const width = await page.$eval(`[data-section=${section}] canvas`, (c) => c.clientWidth);
+    assert.ok(width > 300 && width <= 390, `${section} canvas ${width}px`);
+  }
+  await page.screenshot({ path: join(SHOTS, "lab-390.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+});

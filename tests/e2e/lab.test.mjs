@@ -130,6 +130,8 @@ async function loadedAt(load, policy) {
 }
 
 test("the loaded section shows the seed's three findings, and the flip under another cancellation rule", async () => {
+  await setSelect("loaded-cancel", "backup");
+  await settled();
   // 1. The hedge costs about 3% extra work at every load.
   for (const load of [0.1, 0.5, 0.9]) {
     await loadedAt(load, "hedge");

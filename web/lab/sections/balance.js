@@ -75,16 +75,17 @@ export function mount(root, { client, api }) {
       ...lambdas.flatMap((l) => CHOICES.filter((c) => c.d !== k).map((c) => [l, c.d])),
     ];
     const calls = order.map(([l, dd]) => ({ fn: "simulateBalance", args: [{ lambda: l, d: dd, arrivals: ARRIVALS, seed: SEED }] }));
-    showChosen();
-    draw();
     client.run(calls, {
       onPoint: (_, x, error) => {
         if (error) return r.mean.set("error", error);
         results.set(key(x.lambda, x.d), x);
+      },
+      // One redraw per batch of answers (cached ones arrive together), not one per point.
+      onProgress: (done, total) => {
+        ui.progress(done, total);
         showChosen();
         draw();
       },
-      onProgress: (done, total) => ui.progress(done, total),
     });
   }
 

@@ -53,15 +53,14 @@ export function mount(root, { client, api }) {
     dots.clear();
     const fanouts = [nv, ...DOT_FANOUTS.filter((k) => k !== nv)];
     const calls = fanouts.map((k) => ({ fn: "simulateFanout", args: [{ p: pv, n: k, requests: REQUESTS, seed: SEED }] }));
-    draw();
     client.run(calls, {
       onPoint: (i, r, error) => {
         if (error) return share.set("error", error);
         dots.set(r.n, r);
         if (i === 0) share.set(formatPct(r.sim), `theory ${formatPct(r.theory)}`);
-        draw();
       },
-      onProgress: (done, total) => ui.progress(done, total),
+      // One redraw per batch of answers (cached ones arrive together), not one per point.
+      onProgress: (done, total) => { ui.progress(done, total); draw(); },
     });
   }
 

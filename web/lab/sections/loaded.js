@@ -102,17 +102,18 @@ export function mount(root, { client }) {
       fn: "simulateLoaded",
       args: [{ load: l, policy: p.name, cancellation: cancel.value, delayBasis: basis.value, requests: REQUESTS, seed: SEED }],
     })));
-    showChosen();
-    draw();
     client.run(calls, {
       onPoint: (_, x, error) => {
         if (error) return r.state.set("error", error);
         results.set(key(x.load, x.policy), x);
+      },
+      // One redraw per batch of answers (cached ones arrive together), not one per point.
+      onProgress: (done, total) => {
+        ui.progress(done, total);
         updateNote();
         showChosen();
         draw();
       },
-      onProgress: (done, total) => ui.progress(done, total),
     });
   }
 

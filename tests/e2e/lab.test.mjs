@@ -4,7 +4,7 @@
 // leaves no long task on the main thread.
 
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { formatMs, formatNumber, formatPct } from "../../web/format.js";
@@ -189,6 +189,17 @@ test("moving each control changes its chart and its readouts", async () => {
   assert.deepEqual(problems, []);
 });
 
+/** axe-core's violations on the page as it stands. */
+async function axeViolations() {
+  await page.addScriptTag({ content: readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8") });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+test("axe-core finds no accessibility violation at 1280 px", async () => {
+  assert.deepEqual(await axeViolations(), []);
+});
+
 test("at 390 px every section still renders with readable readouts", async () => {
   await page.setViewportSize({ width: 390, height: 900 });
   await page.waitForTimeout(300);
@@ -197,5 +208,6 @@ test("at 390 px every section still renders with readable readouts", async () =>
     assert.ok(width > 300 && width <= 390, `${section} canvas ${width}px`);
   }
   await page.screenshot({ path: join(SHOTS, "lab-390.png"), fullPage: true });
+  assert.deepEqual(await axeViolations(), []);
   assert.deepEqual(problems, []);
 });

@@ -162,9 +162,9 @@ pub fn ensure_npm_packages() -> Result<(), String> {
         _ => false,
     };
     let tools_present = root.join("node_modules/.bin/wasm-opt").exists()
-        && root
-            .join("node_modules/playwright-core/package.json")
-            .exists();
+        && ["playwright-core", "axe-core"]
+            .iter()
+            .all(|p| root.join(format!("node_modules/{p}/package.json")).exists());
     if !(fresh && tools_present) {
         run("npm", &["ci", "--no-audit", "--no-fund"])?;
     }

@@ -94,6 +94,11 @@ pub(crate) fn check_open(
     }
 }
 
+/// Checks a quantile level: finite and strictly inside `(0, 1)`.
+pub(crate) fn check_level(param: &'static str, q: f64) -> Result<f64, ParamError> {
+    check_open(param, q, 0.0, 1.0, "a quantile level in (0, 1)")
+}
+
 /// Checks that an integer lies in `lo..=hi`.
 pub(crate) fn check_count(
     param: &'static str,

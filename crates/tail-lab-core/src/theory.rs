@@ -10,7 +10,7 @@
 //! - Partial results: a parent that answers without its slowest `k` of `n` leaves is later than
 //!   `t` exactly when at least `k + 1` leaves are, a binomial tail ([`binomial_at_least`]).
 
-use crate::error::{ParamError, check_count, check_open, check_range};
+use crate::error::{ParamError, check_count, check_level, check_range};
 
 /// Largest fan-out the lab accepts anywhere.
 pub const MAX_FANOUT: u32 = 1024;
@@ -34,7 +34,7 @@ pub fn slow_share(p: f64, n: u32) -> Result<f64, ParamError> {
 /// At `n = 100`, the parent median is the leaf's 99.31st percentile and the parent p99 the
 /// leaf's 99.99th.
 pub fn parent_level(q: f64, n: u32) -> Result<f64, ParamError> {
-    check_open("q", q, 0.0, 1.0, "a quantile level in (0, 1)")?;
+    check_level("q", q)?;
     check_fanout("n", n)?;
     Ok(libm::pow(q, 1.0 / f64::from(n)))
 }
@@ -44,8 +44,8 @@ pub fn parent_level(q: f64, n: u32) -> Result<f64, ParamError> {
 ///
 /// It does not depend on the leaf distribution at all: it is a fact about maxima.
 pub fn crossover(q: f64, leaf_q: f64) -> Result<u32, ParamError> {
-    check_open("q", q, 0.0, 1.0, "a quantile level in (0, 1)")?;
-    check_open("leafQ", leaf_q, 0.0, 1.0, "a quantile level in (0, 1)")?;
+    check_level("q", q)?;
+    check_level("leafQ", leaf_q)?;
     let ratio = libm::log(q) / libm::log(leaf_q);
     // Guard against ratio landing a hair above an integer through rounding.
     let n = libm::ceil(ratio - 1e-12).max(1.0);

@@ -15,7 +15,7 @@
 //!   full service time `Σ first`. A primary stuck in a slow mode is not work that cancelling it
 //!   gives back (it is already committed), so the denominator keeps it whole.
 
-use crate::error::{ParamError, check_open, check_range, check_requests};
+use crate::error::{ParamError, check_level, check_range, check_requests};
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::histogram::Histogram;
@@ -103,13 +103,7 @@ pub struct IdleHedge {
 impl IdleHedge {
     /// Prepares the experiment: `delay_quantile` in (0, 1), calibrated under `seed`.
     pub fn new(model: ServiceModel, delay_quantile: f64, seed: u64) -> Result<Self, ParamError> {
-        check_open(
-            "delayQ",
-            delay_quantile,
-            0.0,
-            1.0,
-            "a quantile level in (0, 1)",
-        )?;
+        check_level("delayQ", delay_quantile)?;
         let sampler = ServiceSampler::new(model);
         let delay_ms = sampler.calibrated_quantile(
             seed,

@@ -303,7 +303,13 @@ impl LoadedConfig {
             "an integer in 1000..=100000000",
         )?;
         if let LoadedPolicy::Hedge(HedgeDelay::FixedMs(delay_ms)) = policy {
-            check_open("delay", delay_ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?;
+            check_open(
+                "delay",
+                delay_ms,
+                0.0,
+                1e9,
+                "a delay in ms in (0, 1e9) (a delay of 0 is LoadedPolicy::Duplicate)",
+            )?;
         }
         Ok(LoadedConfig {
             replicas,

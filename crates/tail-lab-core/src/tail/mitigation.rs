@@ -1,6 +1,6 @@
 //! The fixes a parent request can apply to its leaves (Dean & Barroso, "The Tail at Scale").
 
-use crate::error::{ParamError, check_count, check_open};
+use crate::error::{ParamError, check_count, check_level};
 
 /// What the parent does about slow leaves.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,13 +48,7 @@ impl Mitigation {
 
     /// A hedge at leaf quantile `delay_quantile` in (0, 1).
     pub fn hedge(delay_quantile: f64) -> Result<Self, ParamError> {
-        check_open(
-            "delayQ",
-            delay_quantile,
-            0.0,
-            1.0,
-            "a quantile level in (0, 1)",
-        )?;
+        check_level("delayQ", delay_quantile)?;
         Ok(Mitigation::Hedge { delay_quantile })
     }
 

@@ -1,35 +1,40 @@
-// The Lab page: mounts each section into its `[data-section]` element. A section gets its root
-// and a simulation client of its own; it builds its controls, chart and readouts inside that
-// root and nothing outside it.
+// The Lab page: mounts each section into its `[data-section]` element. A section gets its root,
+// its settings from the page's URL and a simulation client of its own; it builds its controls,
+// chart and readouts inside that root and nothing outside it. Every change goes back into the
+// URL, so a link reproduces the view.
 
-import init, * as api from "../pkg/tail_lab.js";
+import { fromUrl, readParams, writeUrl } from "../params.js";
+import { loadCore } from "../wasm.js";
+import { SECTIONS } from "./sections.js";
 import { SimClient } from "./sim.js";
-import * as balance from "./sections/balance.js";
-import * as code from "./sections/code.js";
-import * as fanout from "./sections/fanout.js";
-import * as hedge from "./sections/hedge.js";
-import * as loaded from "./sections/loaded.js";
 
-const SECTIONS = { fanout, hedge, loaded, balance, code };
-
-function showNotice(message) {
-  const el = document.getElementById("notice");
+function showNotice(message, { error = false } = {}) {
+  const el = document.getElementById(error ? "notice" : "url-notice");
   el.textContent = message;
   el.hidden = false;
 }
 
-globalThis.tailLabOnPanic = (message) => showNotice(message);
-window.addEventListener("error", (e) => showNotice(`Error: ${e.message}`));
-window.addEventListener("unhandledrejection", (e) => showNotice(`Error: ${e.reason?.message ?? e.reason}`));
+globalThis.tailLabOnPanic = (message) => showNotice(message, { error: true });
+window.addEventListener("error", (e) => showNotice(`Error: ${e.message}`, { error: true }));
+window.addEventListener("unhandledrejection", (e) => showNotice(`Error: ${e.reason?.message ?? e.reason}`, { error: true }));
 
 async function main() {
   // The closed forms are microseconds: the main thread computes them; simulations go to workers.
-  await init();
+  const api = await loadCore();
+  const url = {};
+  const notices = [];
   for (const root of document.querySelectorAll("[data-section]")) {
     const section = SECTIONS[root.dataset.section];
-    if (section) section.mount(root, { client: new SimClient(), api });
+    if (!section) continue;
+    const { values, notices: n } = readParams(section.params ?? [], fromUrl());
+    notices.push(...n);
+    section.mount(root, {
+      client: new SimClient(), api, values,
+      onChange: (changed) => { Object.assign(url, changed); writeUrl(url); },
+    });
   }
+  if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`);
   document.body.dataset.ready = "true";
 }
 
-main().catch((e) => showNotice(`The Lab could not start: ${e.message}`));
+main().catch((e) => showNotice(`The Lab could not start: ${e.message}`, { error: true }));

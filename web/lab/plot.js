@@ -2,12 +2,7 @@
 // dots with error bars, shaded bands, marker lines and legends on a 2D canvas. Pure drawing of
 // the numbers it is given: no model logic and no state beyond the canvas it draws on.
 
-export const COLORS = {
-  ink: "#1d232a", muted: "#5b6570", grid: "#e6e9ec", axis: "#9aa3ab",
-  none: "#4b5563", hedge: "#1f7a70", duplicate: "#b4531a", theory: "#1d232a",
-  band: "rgba(215, 38, 61, 0.10)", bandInk: "#a3162a",
-  a: "#1f7a70", b: "#b4531a", c: "#5b4fc4",
-};
+import { palette } from "../theme.js";
 
 /** A scale from data to pixels: `type` "linear" or "log", data domain [min, max] → [p0, p1]. */
 export function scale(type, min, max, p0, p1) {
@@ -54,17 +49,24 @@ export function ticks(type, min, max, maxCount = 8) {
  * `{ type, min, max, label, format }`. Returns drawing helpers in data coordinates.
  */
 export function chart(canvas, { x, y, margin = { left: 58, right: 26, top: 14, bottom: 40 } }) {
-  const dpr = window.devicePixelRatio || 1;
+  // An SVG stand-in (svg.js) records at 1:1; a real canvas renders at the device pixel ratio.
+  const dpr = canvas.svg ? 1 : window.devicePixelRatio || 1;
   const width = canvas.clientWidth || 600;
   const cssHeight = Number(canvas.dataset.cssHeight || canvas.getAttribute("height"));
-  canvas.dataset.cssHeight = String(cssHeight);
-  if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(cssHeight * dpr)) {
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(cssHeight * dpr);
+  if (!canvas.svg) {
+    canvas.dataset.cssHeight = String(cssHeight);
+    if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(cssHeight * dpr)) {
+      canvas.width = Math.round(width * dpr);
+      canvas.height = Math.round(cssHeight * dpr);
+    }
   }
   const ctx = canvas.getContext("2d");
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, cssHeight);
+  const COLORS = palette(canvas);
+  const color = (c) => COLORS[c] ?? c;
+  // Opaque: a saved PNG or SVG has the page's background, not transparency.
+  ctx.fillStyle = COLORS.bg;
+  ctx.fillRect(0, 0, width, cssHeight);
   const plot = { left: margin.left, right: width - margin.right, top: margin.top, bottom: cssHeight - margin.bottom };
   const sx = scale(x.type, x.min, x.max, plot.left, plot.right);
   const sy = scale(y.type, y.min, y.max, plot.bottom, plot.top);
@@ -73,7 +75,7 @@ export function chart(canvas, { x, y, margin = { left: 58, right: 26, top: 14, b
   const font = (size = 11, weight = "") => `${weight} ${size}px system-ui, sans-serif`.trim();
 
   const api = {
-    ctx, width, height: cssHeight, plot, sx, sy,
+    ctx, width, height: cssHeight, plot, sx, sy, pal: COLORS,
 
     /** Grid, tick labels and axis titles. */
     axes() {
@@ -110,7 +112,8 @@ export function chart(canvas, { x, y, margin = { left: 58, right: 26, top: 14, b
     },
 
     /** A polyline through the finite points inside the y range (breaks at gaps). */
-    line(xs, ys, { color = COLORS.ink, width: w = 2, dash = [] } = {}) {
+    line(xs, ys, { color: c = "ink", width: w = 2, dash = [] } = {}) {
+      const color = COLORS[c] ?? c;
       ctx.save();
       ctx.beginPath();
       ctx.rect(plot.left, plot.top, plot.right - plot.left, plot.bottom - plot.top);
@@ -132,7 +135,8 @@ export function chart(canvas, { x, y, margin = { left: 58, right: 26, top: 14, b
     },
 
     /** Dots `{ x, y, lo?, hi? }` with optional vertical error bars; `shape` "circle" or "square". */
-    dots(points, { color = COLORS.ink, r = 3.5, shape = "circle", hollow = false } = {}) {
+    dots(points, { color: c = "ink", r = 3.5, shape = "circle", hollow = false } = {}) {
+      const color = COLORS[c] ?? c;
       ctx.strokeStyle = color;
       ctx.fillStyle = color;
       ctx.lineWidth = 1.5;
@@ -168,7 +172,8 @@ export function chart(canvas, { x, y, margin = { left: 58, right: 26, top: 14, b
     },
 
     /** A vertical marker at `v` with a label. */
-    vline(v, label, { color = COLORS.ink, dash = [4, 3] } = {}) {
+    vline(v, label, { color: c = "ink", dash = [4, 3] } = {}) {
+      const color = COLORS[c] ?? c;
       if (!inX(v)) return;
       const px = sx(v);
       ctx.strokeStyle = color;
@@ -189,12 +194,12 @@ export function chart(canvas, { x, y, margin = { left: 58, right: 26, top: 14, b
       ctx.font = font();
       const rowH = 15, w = Math.max(...items.map((i) => ctx.measureText(i.label).width)) + 34;
       const x0 = corner === "left" ? plot.left + 8 : plot.right - w - 8, y0 = plot.top + 6;
-      ctx.fillStyle = "rgba(255,255,255,0.88)";
+      ctx.fillStyle = COLORS.legendBg;
       ctx.fillRect(x0, y0, w, rowH * items.length + 6);
       items.forEach((item, i) => {
         const yy = y0 + 12 + i * rowH;
-        ctx.strokeStyle = item.color;
-        ctx.fillStyle = item.color;
+        ctx.strokeStyle = color(item.color);
+        ctx.fillStyle = color(item.color);
         if (item.shape) {
           ctx.beginPath();
           if (item.shape === "square") ctx.rect(x0 + 10, yy - 7, 7, 7);
@@ -214,9 +219,9 @@ export function chart(canvas, { x, y, margin = { left: 58, right: 26, top: 14, b
     },
 
     /** Text at data coordinates (clamped into the plot). */
-    label(vx, vy, text, { color = COLORS.ink, align = "left", dy = -6 } = {}) {
+    label(vx, vy, text, { color: c = "ink", align = "left", dy = -6 } = {}) {
       if (!inX(vx) || !Number.isFinite(vy)) return;
-      ctx.fillStyle = color;
+      ctx.fillStyle = color(c);
       ctx.font = font(11, "600");
       ctx.textAlign = align;
       ctx.fillText(text, sx(vx) + (align === "left" ? 5 : align === "right" ? -5 : 0), sy(clampY(vy)) + dy);

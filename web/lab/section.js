@@ -2,6 +2,8 @@
 // line, created inside the root the section is given (never looked up document-wide), so a
 // section can be mounted into any page.
 
+import { onThemeChange } from "../theme.js";
+
 /** An element with attributes (`class`, `id`, data-*, aria-*, properties) and children. */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -25,9 +27,10 @@ export function panel(root, { chartHeight = 300, chartLabel }) {
   // A fixed CSS height: resizing the backing store must never change the layout (no resize loop).
   canvas.style.height = `${chartHeight}px`;
   const note = el("p", { class: "lab-note" });
-  root.append(el("div", { class: "lab-panel" }, controls, readouts, status, canvas, note));
+  const tools = el("div", { class: "lab-tools" });
+  root.append(el("div", { class: "lab-panel" }, controls, readouts, status, canvas, tools, note));
   return {
-    controls, readouts, canvas, note,
+    controls, readouts, canvas, note, tools,
     /** Shows "computing k of n points" while a sweep fills in; empty when done. */
     progress(done, total) {
       status.dataset.done = String(done);
@@ -76,7 +79,7 @@ export function readout(parent, { name, label, theory = false }) {
   };
 }
 
-/** Calls `draw` now and whenever the canvas changes width. */
+/** Calls `draw` whenever the canvas changes width or the colour scheme changes. */
 export function redrawOnResize(canvas, draw) {
   let width = 0;
   new ResizeObserver(() => {
@@ -85,4 +88,10 @@ export function redrawOnResize(canvas, draw) {
       draw();
     }
   }).observe(canvas);
+  onThemeChange(() => draw());
+}
+
+/** A section's settings from `values` (params.js), falling back to each spec's default. */
+export function initial(specs, values = {}) {
+  return Object.fromEntries(specs.map((s) => [s.name, values[s.name] ?? s.default]));
 }

@@ -6,7 +6,8 @@
 //   { type: "cancel", id }                                   drop job `id` and anything older
 // Replies: { type: "point", id, index, result | error } per call, then { type: "done", id }.
 
-import init, * as api from "../pkg/tail_lab.js";
+import * as api from "../pkg/tail_lab.js";
+import { loadCore } from "../wasm.js";
 import { snippet } from "./snippet.js";
 
 /** What a page may ask for: the simulations, and the snippet of the "In code" section. */
@@ -18,7 +19,7 @@ const CALLS = {
   snippet,
 };
 
-const ready = init({ module_or_path: new URL("../pkg/tail_lab_bg.wasm", import.meta.url) });
+const ready = loadCore();
 let newest = 0;
 
 const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -2,30 +2,37 @@
 // and no state. Every latency axis here is logarithmic.
 
 import { formatMs } from "../format.js";
+import { palette } from "../theme.js";
 
-export const COLORS = {
-  ink: "#1d232a", muted: "#5b6570", rule: "#e3e7eb",
-  leaf: "#1f9e8f", parent: "#e0a020", parentDark: "#a86f00", wait: "#d7263d", ring: "#8a949e",
-};
+/** The palette of the canvas being drawn (set by `prepare`; drawing is synchronous). */
+let COLORS = null;
 
 /** Latency range of the arena and histogram ruler (ms). */
 export const RULER = { minMs: 1, maxMs: 4000 };
 /** Left and right margins shared by the arena and the histograms, so their x axes line up. */
 export const MARGIN = { left: 44, right: 18 };
 
-/** Sizes a canvas for the device pixel ratio; returns its context and CSS-pixel size. */
+/**
+ * Sizes a canvas for the device pixel ratio (or takes svg.js's stand-in at 1:1), paints the
+ * opaque background and picks up the theme's colours; returns its context and CSS-pixel size.
+ */
 export function prepare(canvas) {
-  const dpr = window.devicePixelRatio || 1;
+  const dpr = canvas.svg ? 1 : window.devicePixelRatio || 1;
   const width = canvas.clientWidth;
-  const height = canvas.height / (canvas._dpr || 1);
-  if (canvas._dpr !== dpr || canvas.width !== Math.round(width * dpr)) {
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-    canvas._dpr = dpr;
+  const height = Number(canvas.dataset.cssHeight || canvas.getAttribute("height"));
+  if (!canvas.svg) {
+    canvas.dataset.cssHeight = String(height);
+    if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
+      canvas.width = Math.round(width * dpr);
+      canvas.height = Math.round(height * dpr);
+    }
   }
   const ctx = canvas.getContext("2d");
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, height);
+  const p = palette(canvas);
+  COLORS = { ...p, rule: p.grid, parentDark: p.parentText };
+  ctx.fillStyle = COLORS.bg;
+  ctx.fillRect(0, 0, width, height);
   return { ctx, width, height };
 }
 
@@ -171,14 +178,22 @@ export function drawHistograms(canvas, { edges, leafBins, parentBins, marks, wai
   const pileHeight = axisY - 60;
   pile(ctx, width, axisY, pileHeight, edges, leafBins, COLORS.leaf, 0.55);
   pile(ctx, width, axisY, pileHeight, edges, parentBins, COLORS.parent, 0.75);
-  tick(ctx, width, marks.leafP50, axisY, axisY - 8, COLORS.leaf, `p50 ${formatMs(marks.leafP50)}`, 12);
-  tick(ctx, width, marks.leafP99, axisY, axisY - 8, COLORS.leaf, `p99 ${formatMs(marks.leafP99)}`, 26);
+  tick(ctx, width, marks.leafP50, axisY, axisY - 8, COLORS.leafText, `p50 ${formatMs(marks.leafP50)}`, 12);
+  tick(ctx, width, marks.leafP99, axisY, axisY - 8, COLORS.leafText, `p99 ${formatMs(marks.leafP99)}`, 26);
   tick(ctx, width, marks.parentP50, axisY, axisY - 14, COLORS.parentDark, `p50 ${formatMs(marks.parentP50)}`, 40);
   tick(ctx, width, marks.parentP99, axisY, axisY - 14, COLORS.parentDark, `p99 ${formatMs(marks.parentP99)}`, 54);
-  if (Number.isFinite(waitMs)) vline(ctx, rulerX(waitMs, width), 0, axisY, COLORS.wait, 2);
+  if (Number.isFinite(waitMs)) {
+    // Red is backed by a label: under deuteranopia it is close to the dark amber ticks.
+    const x = rulerX(waitMs, width);
+    vline(ctx, x, 0, axisY, COLORS.wait, 2);
+    ctx.fillStyle = COLORS.wait;
+    ctx.font = "600 11px system-ui, sans-serif";
+    ctx.textAlign = x > width - 110 ? "right" : "left";
+    ctx.fillText("this request", x + (ctx.textAlign === "left" ? 5 : -5), 12);
+  }
   ctx.font = "11px system-ui, sans-serif";
   ctx.textAlign = "left";
-  ctx.fillStyle = COLORS.leaf;
+  ctx.fillStyle = COLORS.leafText;
   ctx.fillText("leaves", 6, 12);
   ctx.fillStyle = COLORS.parentDark;
   ctx.fillText("parents", 6, 26);
@@ -229,10 +244,11 @@ export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossove
     ctx.textAlign = "left";
     ctx.fillText(label, right + 6, y(v) + 4);
   };
-  line(leafP50, COLORS.leaf, [4, 3], `leaf p50 ${formatMs(leafP50)}`);
-  line(leafP99, COLORS.leaf, [], `leaf p99 ${formatMs(leafP99)}`);
-  const curve = (arr, color, label) => {
+  line(leafP50, COLORS.leafText, [4, 3], `leaf p50 ${formatMs(leafP50)}`);
+  line(leafP99, COLORS.leafText, [], `leaf p99 ${formatMs(leafP99)}`);
+  const curve = (arr, color, label, dash = []) => {
     ctx.strokeStyle = color;
+    ctx.setLineDash(dash);
     ctx.lineWidth = 2;
     ctx.beginPath();
     arr.forEach((v, i) => (i === 0 ? ctx.moveTo(x(i + 1), y(v)) : ctx.lineTo(x(i + 1), y(v))));
@@ -241,7 +257,7 @@ export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossove
     ctx.textAlign = "left";
     ctx.fillText(label, right + 6, y(arr[arr.length - 1]) + 4);
   };
-  curve(p50, COLORS.parent, "parent p50");
+  curve(p50, COLORS.parentText, "parent p50", [6, 3]);
   curve(p99, COLORS.parentDark, "parent p99");
   // The crossover: the parent median reaches the leaf p99 at n = 69, whatever the profile.
   const cx = x(crossoverN);
@@ -255,7 +271,8 @@ export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossove
   dot(ctx, cx, y(leafP99), 4, COLORS.wait);
   ctx.fillStyle = COLORS.wait;
   ctx.textAlign = "left";
-  ctx.fillText(`n = ${crossoverN}: parent p50 = leaf p99`, cx + 6, y(leafP99) - 8);
+  // Right of the crossing the parent median is above the leaf p99 line, so below it is clear.
+  ctx.fillText(`n = ${crossoverN}: parent p50 = leaf p99`, cx + 6, y(leafP99) + 14);
   // Current fan-out.
   const fx = x(fanout);
   vline(ctx, fx, top, bottom, COLORS.ink, 1);

@@ -2,23 +2,31 @@
 // best of 2 and 3, simulated on 100 servers, beside 1/(1 − λ) and Mitzenmacher's fixed point.
 
 import { formatNumber } from "../../format.js";
-import { COLORS, chart } from "../plot.js";
-import { choice, panel, readout, redrawOnResize, slider } from "../section.js";
+import { chart } from "../plot.js";
+import { exportBar } from "../../export.js";
+import { choice, initial, panel, readout, redrawOnResize, slider } from "../section.js";
 
 /** λ with a simulated dot for every d (the chosen λ is added). */
 const DOT_LAMBDAS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
 const CHOICES = [
-  { d: 1, policy: "random", label: "random (d = 1)", color: COLORS.none, shape: "circle" },
-  { d: 2, policy: "two", label: "best of two", color: COLORS.hedge, shape: "square" },
-  { d: 3, policy: "three", label: "best of three", color: COLORS.c, shape: "triangle" },
+  { d: 1, policy: "random", label: "random (d = 1)", color: "none", shape: "circle" },
+  { d: 2, policy: "two", label: "best of two", color: "hedge", shape: "square" },
+  { d: 3, policy: "three", label: "best of three", color: "third", shape: "triangle" },
 ];
 const ARRIVALS = 1_000_000;
 const SEED = 1;
 
-export function mount(root, { client, api }) {
+/** The section's settings, as URL parameters and embed attributes. */
+export const params = [
+  { name: "balance-lambda", type: "float", min: 0.1, max: 0.99, step: 0.01, default: 0.9 },
+  { name: "balance-d", type: "enum", values: ["1", "2", "3"], default: "2" },
+];
+
+export function mount(root, { client, api, values, prefix = "", onChange = () => {} }) {
+  const start = initial(params, values);
   const ui = panel(root, { chartHeight: 320, chartLabel: "Mean time in system against arrival rate" });
-  const lambda = slider(ui.controls, { id: "balance-lambda", label: "arrival rate λ", min: 0.1, max: 0.99, step: 0.01, value: 0.9, format: (v) => v.toFixed(2) });
-  const d = choice(ui.controls, { id: "balance-d", label: "servers sampled d", value: "2", options: CHOICES.map((c) => [String(c.d), c.label]) });
+  const lambda = slider(ui.controls, { id: `${prefix}balance-lambda`, label: "arrival rate λ", min: 0.1, max: 0.99, step: 0.01, value: start["balance-lambda"], format: (v) => v.toFixed(2) });
+  const d = choice(ui.controls, { id: `${prefix}balance-d`, label: "servers sampled d", value: String(start["balance-d"]), options: CHOICES.map((c) => [String(c.d), c.label]) });
   const r = {
     mean: readout(ui.readouts, { name: "mean-time", label: "mean time, simulated" }),
     theory: readout(ui.readouts, { name: "theory", label: "fixed point (N → ∞)" }),
@@ -29,8 +37,8 @@ export function mount(root, { client, api }) {
   const xs = Array.from({ length: 200 }, (_, i) => 0.005 * (i + 1));
   const curves = CHOICES.map((c) => xs.map((l) => api.fixedPointMeanTime(l, c.d) ?? NaN));
 
-  function draw() {
-    const c = chart(ui.canvas, {
+  function draw(canvas = ui.canvas) {
+    const c = chart(canvas, {
       x: { type: "linear", min: 0, max: 1, label: "arrival rate per server λ (service rate 1)", format: (v) => v.toFixed(1) },
       y: { type: "log", min: 1, max: 200, label: "mean time in system (service times)" },
     });
@@ -50,13 +58,14 @@ export function mount(root, { client, api }) {
     }
     c.legend([
       ...CHOICES.map((ch) => ({ label: `${ch.label}, simulated`, color: ch.color, shape: ch.shape })),
-      { label: "1/(1 − λ)", color: COLORS.none, width: 1.5 },
-      { label: "fixed point, d = 2, 3", color: COLORS.ink, dash: [6, 3], width: 1.5 },
+      { label: "1/(1 − λ)", color: "none", width: 1.5 },
+      { label: "fixed point, d = 2, 3", color: "ink", dash: [6, 3], width: 1.5 },
     ]);
   }
 
   function showChosen() {
     const l = chosenLambda(), k = Number(d.value);
+    onChange({ "balance-lambda": l, "balance-d": String(k) });
     const x = results.get(key(l, k));
     const theory = api.fixedPointMeanTime(l, k);
     r.theory.set(formatNumber(theory));
@@ -90,6 +99,14 @@ export function mount(root, { client, api }) {
   }
 
   ui.note.textContent = `${ARRIVALS.toLocaleString("en-US")} arrivals per dot on 100 servers with exponential service; the first tenth are warm-up. The fixed point is the limit of infinitely many servers, so at 100 the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle): at λ = 0.99 a million arrivals fall well short of 1/(1 − λ) = 100.`;
+  exportBar(ui.tools, {
+    name: "balance", title: "Mean time in system against arrival rate", canvas: ui.canvas, draw,
+    meta: () => ({ seed: SEED, servers: 100, arrivals_per_dot: ARRIVALS, time_unit: "mean service time" }),
+    table: () => ({
+      header: ["lambda", "d", "sim_mean_time", "sim_p99", "fixed_point_mean_time"],
+      rows: [...results.values()].sort((a, b) => a.lambda - b.lambda || a.d - b.d).map((x) => [x.lambda, x.d, x.meanTime, x.p99, x.theory]),
+    }),
+  });
   lambda.input.addEventListener("input", update);
   d.addEventListener("change", update);
   redrawOnResize(ui.canvas, draw);

@@ -2,8 +2,9 @@
 // simulated share at several fan-outs with 95% binomial error bars.
 
 import { formatPct } from "../../format.js";
-import { COLORS, chart } from "../plot.js";
-import { panel, readout, redrawOnResize, slider } from "../section.js";
+import { chart } from "../plot.js";
+import { exportBar } from "../../export.js";
+import { initial, panel, readout, redrawOnResize, slider } from "../section.js";
 
 /** Fan-outs that get a simulated dot (the chosen one is added). */
 const DOT_FANOUTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
@@ -14,37 +15,45 @@ const SEED = 1;
 /** The log slider's value (log10 p, 0.001 steps) → p, rounded to 3 significant digits. */
 const pOf = (v) => Number((10 ** v).toPrecision(3));
 
-export function mount(root, { client, api }) {
+/** The section's settings, as URL parameters and embed attributes. */
+export const params = [
+  { name: "fanout-p", type: "float", min: 0.001, max: 0.2, default: 0.01 },
+  { name: "fanout-n", type: "int", min: 1, max: 1000, default: 100 },
+];
+
+export function mount(root, { client, api, values, prefix = "", onChange = () => {} }) {
+  const start = initial(params, values);
   const ui = panel(root, { chartHeight: 300, chartLabel: "Share of slow requests against fan-out" });
   const p = slider(ui.controls, {
-    id: "fanout-p", label: "leaf slow probability p", min: -3, max: -0.699, step: 0.001, value: -2,
+    id: `${prefix}fanout-p`, label: "leaf slow probability p", min: -3, max: -0.699, step: 0.001, value: Math.log10(start["fanout-p"]).toFixed(3),
     format: (v) => formatPct(pOf(v), pOf(v) < 0.01 ? 2 : 1),
   });
-  const n = slider(ui.controls, { id: "fanout-n", label: "fan-out n", min: 1, max: 1000, step: 1, value: 100 });
+  const n = slider(ui.controls, { id: `${prefix}fanout-n`, label: "fan-out n", min: 1, max: 1000, step: 1, value: start["fanout-n"] });
   const share = readout(ui.readouts, { name: "slow-share", label: "slow requests, simulated", theory: true });
   const dots = new Map();
   let theoryCurve = { xs: [], ys: [] };
 
-  function draw() {
-    const c = chart(ui.canvas, {
+  function draw(canvas = ui.canvas) {
+    const c = chart(canvas, {
       x: { type: "log", min: 1, max: 1000, label: "fan-out n (leaves per request)" },
       y: { type: "linear", min: 0, max: 1, label: "share of requests with a slow leaf", format: (v) => formatPct(v, 0) },
     });
     c.axes();
-    c.line(theoryCurve.xs, theoryCurve.ys, { color: COLORS.theory, width: 2 });
+    c.line(theoryCurve.xs, theoryCurve.ys, { color: "theory", width: 2 });
     const points = [...dots.values()].map((d) => ({ x: d.n, y: d.sim, lo: d.sim - 1.96 * d.stdErr, hi: d.sim + 1.96 * d.stdErr }));
-    c.dots(points, { color: COLORS.duplicate, r: 4, shape: "square" });
+    c.dots(points, { color: "duplicate", r: 4, shape: "square" });
     const chosen = Number(n.input.value);
     c.vline(chosen, `n = ${chosen}`);
     c.legend([
-      { label: "1 − (1 − p)^n", color: COLORS.theory },
-      { label: "simulated, 95% interval", color: COLORS.duplicate, shape: "square" },
+      { label: "1 − (1 − p)^n", color: "theory" },
+      { label: "simulated, 95% interval", color: "duplicate", shape: "square" },
     ]);
   }
 
   function update() {
     const pv = pOf(Number(p.input.value));
     const nv = Number(n.input.value);
+    onChange({ "fanout-p": pv, "fanout-n": nv });
     const xs = Array.from({ length: 121 }, (_, i) => Math.round(10 ** (i / 40)));
     theoryCurve = { xs, ys: xs.map((k) => api.slowShare(pv, k)) };
     const theory = api.slowShare(pv, nv);
@@ -65,6 +74,15 @@ export function mount(root, { client, api }) {
   }
 
   ui.note.textContent = `Each dot is ${REQUESTS.toLocaleString("en-US")} simulated requests whose leaves are each slow with probability p, independently; the bar is its 95% binomial interval.`;
+  exportBar(ui.tools, {
+    name: "fanout", title: "Share of slow requests against fan-out", canvas: ui.canvas, draw,
+    meta: () => ({ seed: SEED, p: pOf(Number(p.input.value)), requests_per_dot: REQUESTS }),
+    table: () => ({
+      header: ["n", "theory_share", "sim_share", "sim_std_err"],
+      rows: [...new Set([...theoryCurve.xs, ...dots.keys()])].sort((a, b) => a - b)
+        .map((k) => [k, api.slowShare(pOf(Number(p.input.value)), k), dots.get(k)?.sim, dots.get(k)?.stdErr]),
+    }),
+  });
   p.input.addEventListener("input", update);
   n.input.addEventListener("input", update);
   redrawOnResize(ui.canvas, draw);

@@ -2,8 +2,9 @@
 // hedge, simulated, with the closed forms S(t) and S(t)·S(t − d) drawn over them.
 
 import { formatMs, formatPct, formatTickMs } from "../../format.js";
-import { COLORS, chart } from "../plot.js";
-import { choice, el, panel, readout, redrawOnResize, slider } from "../section.js";
+import { chart } from "../plot.js";
+import { exportBar } from "../../export.js";
+import { choice, el, initial, panel, readout, redrawOnResize, slider } from "../section.js";
 
 const REQUESTS = 200_000;
 const SEED = 1;
@@ -17,19 +18,27 @@ const OWN = [
   ["hedge-slow-sigma", "slow-mode σ", 0.05, 1.5, 0.05, 0.35, String],
 ];
 
-export function mount(root, { client }) {
+/** The section's settings, as URL parameters and embed attributes. */
+export const params = [
+  { name: "hedge-delayq", type: "float", min: 0.5, max: 0.999, step: 0.001, default: 0.95 },
+  { name: "hedge-service", type: "enum", values: ["lab", "own"], default: "lab" },
+  ...OWN.map(([name, , min, max, step, value]) => ({ name, type: "float", min, max, step, default: value })),
+];
+
+export function mount(root, { client, values, prefix = "", onChange = () => {} }) {
+  const start = initial(params, values);
   const ui = panel(root, { chartHeight: 320, chartLabel: "Latency survival with and without the hedge" });
   const delayQ = slider(ui.controls, {
-    id: "hedge-delayq", label: "hedge after quantile", min: 0.5, max: 0.999, step: 0.001, value: 0.95,
+    id: `${prefix}hedge-delayq`, label: "hedge after quantile", min: 0.5, max: 0.999, step: 0.001, value: start["hedge-delayq"],
     format: (v) => `p${(100 * v).toFixed(1).replace(/\.0$/, "")}`,
   });
   const preset = choice(ui.controls, {
-    id: "hedge-service", label: "service", value: "lab",
+    id: `${prefix}hedge-service`, label: "service", value: start["hedge-service"],
     options: [["lab", "the Lab's model"], ["own", "your numbers"]],
   });
   const own = el("fieldset", { class: "lab-own", hidden: true }, el("legend", { text: "your service model" }));
   ui.controls.append(own);
-  const ownSliders = OWN.map(([id, label, min, max, step, value, format]) => slider(own, { id, label, min, max, step, value, format }));
+  const ownSliders = OWN.map(([id, label, min, max, step, , format]) => slider(own, { id: `${prefix}${id}`, label, min, max, step, value: start[id], format }));
   const r = {
     before: readout(ui.readouts, { name: "p999-before", label: "p99.9 without hedge", theory: true }),
     after: readout(ui.readouts, { name: "p999-after", label: "p99.9 with hedge", theory: true }),
@@ -39,8 +48,8 @@ export function mount(root, { client }) {
   };
   let result = null;
 
-  function draw() {
-    const c = chart(ui.canvas, {
+  function draw(canvas = ui.canvas) {
+    const c = chart(canvas, {
       x: { type: "log", min: 1, max: 10_000, label: "latency t", format: formatTickMs },
       y: { type: "log", min: 1e-5, max: 1, label: "P(latency > t)", format: (v) => (v >= 0.01 ? String(v) : `1e${Math.round(Math.log10(v))}`) },
     });
@@ -50,16 +59,16 @@ export function mount(root, { client }) {
     // Below a handful of samples the empirical tail is noise: drawn down to 5 / requests.
     const floor = 5 / result.requests;
     const clip = (arr) => Array.from(arr, (v) => (v >= floor ? v : NaN));
-    c.line(tMs, clip(before), { color: COLORS.none, width: 3 });
-    c.line(tMs, clip(after), { color: COLORS.hedge, width: 3 });
-    c.line(tMs, theoryBefore, { color: COLORS.theory, width: 1.5, dash: [5, 4] });
-    c.line(tMs, theoryAfter, { color: COLORS.theory, width: 1.5, dash: [2, 3] });
-    c.vline(result.delayMs, `d = ${formatMs(result.delayMs)}`, { color: COLORS.hedge });
+    c.line(tMs, clip(before), { color: "none", width: 3 });
+    c.line(tMs, clip(after), { color: "hedge", width: 3 });
+    c.line(tMs, theoryBefore, { color: "theory", width: 1.5, dash: [5, 4] });
+    c.line(tMs, theoryAfter, { color: "theory", width: 1.5, dash: [2, 3] });
+    c.vline(result.delayMs, `d = ${formatMs(result.delayMs)}`, { color: "hedge" });
     c.legend([
-      { label: "simulated, no hedge", color: COLORS.none, width: 3 },
-      { label: "simulated, hedged", color: COLORS.hedge, width: 3 },
-      { label: "S(t)", color: COLORS.theory, dash: [5, 4], width: 1.5 },
-      { label: "S(t)·S(t − d)", color: COLORS.theory, dash: [2, 3], width: 1.5 },
+      { label: "simulated, no hedge", color: "none", width: 3 },
+      { label: "simulated, hedged", color: "hedge", width: 3 },
+      { label: "S(t)", color: "theory", dash: [5, 4], width: 1.5 },
+      { label: "S(t)·S(t − d)", color: "theory", dash: [2, 3], width: 1.5 },
     ], { corner: "right" });
   }
 
@@ -74,6 +83,10 @@ export function mount(root, { client }) {
 
   function update() {
     own.hidden = preset.value !== "own";
+    onChange({
+      "hedge-delayq": Number(delayQ.input.value), "hedge-service": preset.value,
+      ...Object.fromEntries(OWN.map(([id], i) => [id, Number(ownSliders[i].input.value)])),
+    });
     client.run([{ fn: "simulateHedge", args: [options()] }], {
       onPoint: (_, res, error) => {
         if (error) return r.delay.set("error", error);
@@ -92,6 +105,14 @@ export function mount(root, { client }) {
   }
 
   ui.note.textContent = `${REQUESTS.toLocaleString("en-US")} requests on idle replicas. Extra work is the backups' service time until they answered or were cancelled, over the primaries' full service time. The product S(t)·S(t − d) holds for any service model, so it stays exact with your numbers too.`;
+  exportBar(ui.tools, {
+    name: "hedge", title: "Latency survival with and without the hedge", canvas: ui.canvas, draw,
+    meta: () => ({ seed: SEED, requests: REQUESTS, delay_q: delayQ.input.value, delay_ms: result?.delayMs, service: JSON.stringify(options().service ?? "lab") }),
+    table: () => ({
+      header: ["t_ms", "sim_survival_no_hedge", "sim_survival_hedged", "theory_S(t)", "theory_S(t)S(t-d)"],
+      rows: result ? Array.from(result.curves.tMs, (t, i) => [t, result.curves.before[i], result.curves.after[i], result.curves.theoryBefore[i], result.curves.theoryAfter[i]]) : [],
+    }),
+  });
   delayQ.input.addEventListener("input", update);
   preset.addEventListener("change", update);
   for (const s of ownSliders) s.input.addEventListener("input", update);

@@ -3,15 +3,16 @@
 // the chart shows a labelled band, never a curve.
 
 import { formatMs, formatPct, formatTickMs } from "../../format.js";
-import { COLORS, chart } from "../plot.js";
-import { choice, panel, readout, redrawOnResize, slider } from "../section.js";
+import { chart } from "../plot.js";
+import { exportBar } from "../../export.js";
+import { choice, initial, panel, readout, redrawOnResize, slider } from "../section.js";
 
 /** The sweep's loads: 0.05 to 0.95 in steps of 0.05 (the slider's steps). */
 const LOADS = Array.from({ length: 19 }, (_, i) => Number((0.05 * (i + 1)).toFixed(2)));
 const POLICIES = [
-  { name: "none", label: "no backups", color: COLORS.none, shape: "circle" },
-  { name: "hedge", label: "hedge at p95", color: COLORS.hedge, shape: "square" },
-  { name: "duplicate", label: "duplicate all", color: COLORS.duplicate, shape: "triangle" },
+  { name: "none", label: "no backups", color: "none", shape: "circle" },
+  { name: "hedge", label: "hedge at p95", color: "hedge", shape: "square" },
+  { name: "duplicate", label: "duplicate all", color: "duplicate", shape: "triangle" },
 ];
 const CANCELLATIONS = [
   ["backup", "backup cancelled when the primary answers (seed)"],
@@ -23,13 +24,22 @@ const CANCELLATIONS = [
 const REQUESTS = 200_000;
 const SEED = 1;
 
-export function mount(root, { client }) {
+/** The section's settings, as URL parameters and embed attributes. */
+export const params = [
+  { name: "loaded-load", type: "float", min: 0.05, max: 0.95, step: 0.05, default: 0.6 },
+  { name: "loaded-policy", type: "enum", values: POLICIES.map((p) => p.name), default: "hedge" },
+  { name: "loaded-cancel", type: "enum", values: CANCELLATIONS.map(([v]) => v), default: "backup" },
+  { name: "loaded-basis", type: "enum", values: ["loaded", "idle"], default: "loaded" },
+];
+
+export function mount(root, { client, values, prefix = "", onChange = () => {} }) {
+  const start = initial(params, values);
   const ui = panel(root, { chartHeight: 340, chartLabel: "Latency against load for three policies" });
-  const load = slider(ui.controls, { id: "loaded-load", label: "load", min: 0.05, max: 0.95, step: 0.05, value: 0.6, format: (v) => formatPct(v, 0) });
-  const policy = choice(ui.controls, { id: "loaded-policy", label: "policy", value: "hedge", options: POLICIES.map((p) => [p.name, p.label]) });
-  const cancel = choice(ui.controls, { id: "loaded-cancel", label: "cancellation", value: "backup", options: CANCELLATIONS });
+  const load = slider(ui.controls, { id: `${prefix}loaded-load`, label: "load", min: 0.05, max: 0.95, step: 0.05, value: start["loaded-load"], format: (v) => formatPct(v, 0) });
+  const policy = choice(ui.controls, { id: `${prefix}loaded-policy`, label: "policy", value: start["loaded-policy"], options: POLICIES.map((p) => [p.name, p.label]) });
+  const cancel = choice(ui.controls, { id: `${prefix}loaded-cancel`, label: "cancellation", value: start["loaded-cancel"], options: CANCELLATIONS });
   const basis = choice(ui.controls, {
-    id: "loaded-basis", label: "hedge delay", value: "loaded",
+    id: `${prefix}loaded-basis`, label: "hedge delay", value: start["loaded-basis"],
     options: [["loaded", "p95 of latency at this load"], ["idle", "p95 of idle service (18.5 ms)"]],
   });
   const r = {
@@ -44,8 +54,8 @@ export function mount(root, { client }) {
   const key = (l, p) => `${l}|${p}`;
   const chosenLoad = () => Number(Number(load.input.value).toFixed(2));
 
-  function draw() {
-    const c = chart(ui.canvas, {
+  function draw(canvas = ui.canvas) {
+    const c = chart(canvas, {
       x: { type: "linear", min: 0, max: 1, label: "load (offered work over capacity, before backups)", format: (v) => formatPct(v, 0) },
       y: { type: "log", min: 2, max: 100_000, label: "latency", format: formatTickMs },
     });
@@ -59,7 +69,7 @@ export function mount(root, { client }) {
       bands.push(`${p.label}: unstable from ${formatPct(first, 0)} load`);
     }
     // The bands in words, for screen readers and tests (the canvas itself is pixels).
-    ui.canvas.dataset.bands = bands.join("; ");
+    canvas.dataset.bands = bands.join("; ");
     for (const p of POLICIES) {
       const pts = LOADS.map((l) => results.get(key(l, p.name))).filter(Boolean);
       const xs = pts.map((x) => x.load);
@@ -74,11 +84,12 @@ export function mount(root, { client }) {
     c.vline(chosenLoad(), `load ${formatPct(chosenLoad(), 0)}`);
     c.legend([
       ...POLICIES.map((p) => ({ label: p.label, color: p.color, shape: p.shape })),
-      { label: "p50 (solid), p99 (dashed)", color: COLORS.ink, dash: [5, 4], width: 1.5 },
+      { label: "p50 (solid), p99 (dashed)", color: "ink", dash: [5, 4], width: 1.5 },
     ]);
   }
 
   function showChosen() {
+    onChange({ "loaded-load": chosenLoad(), "loaded-policy": policy.value, "loaded-cancel": cancel.value, "loaded-basis": basis.value });
     const x = results.get(key(chosenLoad(), policy.value));
     if (!x) {
       for (const k of ["p50", "p99", "work", "delay", "state"]) r[k].set("…");
@@ -126,6 +137,15 @@ export function mount(root, { client }) {
       : NOTE;
   }
   updateNote();
+  exportBar(ui.tools, {
+    name: "loaded", title: "Latency against load on busy replicas", canvas: ui.canvas, draw,
+    meta: () => ({ seed: SEED, requests_per_point: REQUESTS, replicas: 10, cancellation: cancel.value, delay_basis: basis.value }),
+    table: () => ({
+      header: ["load", "policy", "delay_ms", "p50_ms", "p99_ms", "p999_ms", "extra_requests", "extra_work", "utilisation", "stable", "at_capacity"],
+      rows: [...results.values()].sort((a, b) => a.load - b.load || a.policy.localeCompare(b.policy))
+        .map((x) => [x.load, x.policy, x.delayMs, x.p50, x.p99, x.p999, x.extraRequests, x.extraWork, x.utilisation, x.stable, x.atCapacity]),
+    }),
+  });
   load.input.addEventListener("input", () => { showChosen(); draw(); });
   policy.addEventListener("change", () => { showChosen(); draw(); });
   cancel.addEventListener("change", sweep);

@@ -1,0 +1,80 @@
+// Downloads for a chart: the numbers it draws as CSV (with units, the seed and the parameters in
+// a header), the same drawing as SVG, and the canvas as PNG (opaque, at the device pixel ratio);
+// and a button that copies a link to the current view.
+
+import { svgCanvas } from "./svg.js";
+
+function download(blob, filename) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = filename;
+  a.style.display = "none";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+const cell = (v) => {
+  if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v))) return "";
+  const s = String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** CSV text: `# key=value` lines for `meta`, then the header and the rows. */
+export function toCsv({ title, meta, header, rows }) {
+  const lines = [`# ${title}`, ...Object.entries(meta).map(([k, v]) => `# ${k}=${v}`), header.join(",")];
+  for (const r of rows) lines.push(r.map(cell).join(","));
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Adds "CSV", "SVG", "PNG" and "copy link" buttons to `parent` for one chart. `name` names the
+ * files; `canvas` is the chart; `table()` gives `{ header, rows }`; `meta()` the seed and the
+ * parameters; `draw(target)` draws the chart onto a canvas or svg.js's stand-in; `link()` the
+ * URL of this view.
+ */
+export function exportBar(parent, { name, title, canvas, table, meta, draw, link = () => location.href }) {
+  const bar = document.createElement("div");
+  bar.className = "export-bar";
+  bar.setAttribute("role", "group");
+  bar.setAttribute("aria-label", `Download ${title}`);
+  const status = document.createElement("span");
+  status.className = "export-status";
+  status.setAttribute("role", "status");
+  const button = (label, aria, onClick) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.setAttribute("aria-label", aria);
+    b.dataset.export = label.toLowerCase().replace(/\s+/g, "-");
+    b.addEventListener("click", onClick);
+    bar.append(b);
+  };
+  button("CSV", `${title}: download the numbers as CSV`, () => {
+    const t = table();
+    download(new Blob([toCsv({ title, meta: meta(), ...t })], { type: "text/csv" }), `${name}.csv`);
+  });
+  button("SVG", `${title}: download the chart as SVG`, () => {
+    const stand = svgCanvas(canvas);
+    draw(stand);
+    download(new Blob([stand.toString()], { type: "image/svg+xml" }), `${name}.svg`);
+  });
+  button("PNG", `${title}: download the chart as PNG`, () => {
+    draw(canvas);
+    canvas.toBlob((blob) => download(blob, `${name}.png`), "image/png");
+  });
+  button("copy link", `${title}: copy a link to this view`, async () => {
+    const url = link();
+    try {
+      await navigator.clipboard.writeText(url);
+      status.textContent = "link copied";
+    } catch {
+      status.textContent = url;
+    }
+    setTimeout(() => { status.textContent = ""; }, 4000);
+  });
+  bar.append(status);
+  parent.append(bar);
+  return bar;
+}

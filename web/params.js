@@ -1,0 +1,66 @@
+// A panel's settings from outside: the page's URL query (?fanout=64&profile=gc-pause&seed=7) or
+// an embed's attributes. Every value is checked against its control's range: out of range is
+// clamped to the nearest valid value, unreadable is dropped for the default, and each such
+// change comes back as a plain-language notice naming the parameter. Nothing from a URL can
+// stop a panel from loading.
+
+const MAX_SEED = 18446744073709551615n;
+
+function snap(spec, x) {
+  if (!spec.step) return x;
+  const k = Math.round((x - spec.min) / spec.step);
+  return Number((spec.min + k * spec.step).toFixed(6));
+}
+
+/** Reads one value; returns [value, notice or null]. */
+function readOne(spec, raw) {
+  const fallback = (why) => [spec.default, `${spec.name}: ${why}; using ${spec.default}`];
+  if (raw === null || raw === undefined) return [spec.default, null];
+  const text = String(raw).trim();
+  switch (spec.type) {
+    case "enum":
+      return spec.values.map(String).includes(text)
+        ? [spec.values.find((v) => String(v) === text), null]
+        : fallback(`“${text}” is not one of ${spec.values.join(", ")}`);
+    case "seed": {
+      if (!/^\d+$/.test(text)) return fallback(`“${text}” is not a whole number from 0 to 18446744073709551615`);
+      const big = BigInt(text);
+      if (big > MAX_SEED) return fallback(`${text} is above 18446744073709551615`);
+      return [big > BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big), null];
+    }
+    default: {
+      const x = Number(text);
+      if (text === "" || !Number.isFinite(x)) return fallback(`“${text}” is not a number`);
+      let v = spec.type === "int" ? Math.round(x) : snap(spec, x);
+      let notice = v !== x && spec.type === "int" ? `${spec.name}=${text} is not a whole number; using ${v}` : null;
+      if (v < spec.min) { v = spec.min; notice = `${spec.name}=${text} is below the smallest value, ${spec.min}; using ${v}`; }
+      if (v > spec.max) { v = spec.max; notice = `${spec.name}=${text} is above the largest value, ${spec.max}; using ${v}`; }
+      return [v, notice];
+    }
+  }
+}
+
+/** Reads every spec through `get(name)`: `{ values, notices }`. */
+export function readParams(specs, get) {
+  const values = {};
+  const notices = [];
+  for (const spec of specs) {
+    const [v, notice] = readOne(spec, get(spec.name));
+    values[spec.name] = v;
+    if (notice) notices.push(notice);
+  }
+  return { values, notices };
+}
+
+/** Writes `values` into the page's query string without adding a history entry. */
+export function writeUrl(values) {
+  const url = new URL(location.href);
+  for (const [k, v] of Object.entries(values)) url.searchParams.set(k, String(v));
+  history.replaceState(history.state, "", url);
+}
+
+/** The page's query as a `get(name)` for readParams. */
+export function fromUrl() {
+  const q = new URLSearchParams(location.search);
+  return (name) => q.get(name);
+}

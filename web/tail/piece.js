@@ -1,0 +1,333 @@
+// The Tail piece as a mountable panel: controls → the wasm TailRun, the shared frame scheduler →
+// drawing. `mountTail(root, …)` fills the root's `[data-part]` placeholders (the Tail page) or
+// creates the parts it is asked for (an embed), and looks nothing up outside the root.
+// Everything shown is computed by the core; this file decides only what to draw and when.
+
+import { formatMs } from "../format.js";
+import { onThemeChange } from "../theme.js";
+import { register, wake } from "../scheduler.js";
+import { drawArena, drawHistograms, drawStrip } from "./draw.js";
+
+/** Stop accumulating after this many parent requests (the histograms have long settled). */
+export const MAX_REQUESTS = 2_000_000;
+/** How long the arena shows each request in "live" mode, and the sweep lengths (ms). */
+const SPEEDS = { live: { holdMs: 900 }, slow: { sweepMs: 3000, holdMs: 1200 }, slower: { sweepMs: 9000, holdMs: 1500 }, paused: {} };
+const STRIP_MAX_FANOUT = 256;
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** The piece's settings, as URL parameters and embed attributes. */
+export function tailParams(api) {
+  return [
+    { name: "fanout", type: "int", min: 1, max: STRIP_MAX_FANOUT, default: 100 },
+    { name: "profile", type: "enum", values: api.profiles().map((p) => p.name), default: "default" },
+    { name: "fix", type: "enum", values: api.mitigations().map((m) => m.name), default: "none" },
+    { name: "speed", type: "enum", values: Object.keys(SPEEDS), default: reducedMotion() ? "paused" : "live" },
+    { name: "seed", type: "seed", default: 1 },
+  ];
+}
+
+const PART_HEIGHTS = { arena: 170, histograms: 230, strip: 200 };
+const PART_LABELS = {
+  arena: "One request: every leaf where its answer arrived",
+  histograms: "Leaf and parent latency histograms",
+  strip: "Parent percentiles against fan-out",
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  node.append(...children);
+  return node;
+}
+
+/**
+ * Mounts the piece into `root`. `parts`: which of "controls", "readouts", "arena",
+ * "histograms", "strip" to show; `values`: the settings (see tailParams); `prefix` makes the
+ * control ids unique on a page with several panels; `onChange(values)` hears every change
+ * (the page writes it to its URL). Returns `{ exportable(part) }` for the export buttons.
+ */
+export function mountTail(root, { api, values, parts, prefix = "", onChange = () => {} }) {
+  const id = (name) => `${prefix}${name}`;
+  const part = (name, make) => root.querySelector(`[data-part="${name}"]`) ?? (parts.includes(name) ? root.appendChild(make()) : null);
+  const settings = { ...values };
+  let run;
+  try {
+    run = new api.TailRun({ fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
+  } catch (err) {
+    // A seed the core refuses (cannot happen through params.js) falls back to the default run.
+    settings.seed = 1;
+    run = new api.TailRun({ fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: 1 });
+  }
+  const edges = api.binEdges();
+  const state = { curves: null, shown: 0, request: null, since: 0, chunk: 500, dirty: true, announced: 0 };
+
+  // ---- the parts
+  const controls = part("controls", () => el("div", { class: "controls", role: "group", "aria-label": "Controls" }));
+  const readouts = part("readouts", () => el("div", { class: "readouts" }));
+  const canvases = {};
+  for (const name of ["arena", "histograms", "strip"]) {
+    const holder = part(name, () => el("figure", { class: "panel-figure", "data-part": name }));
+    if (!holder) continue;
+    const canvas = holder.querySelector("canvas") ?? holder.appendChild(el("canvas", { height: PART_HEIGHTS[name] }));
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", PART_LABELS[name]);
+    canvas.style.height = `${canvas.getAttribute("height")}px`;
+    canvases[name] = canvas;
+  }
+  const caption = canvases.arena ? (root.querySelector('[data-part="arena-caption"]') ?? canvases.arena.parentElement.appendChild(el("p", { class: "caption" }))) : null;
+  const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
+  root.append(live);
+
+  // ---- controls (each with a real label)
+  const inputs = {};
+  if (controls) {
+    const field = (name, label, input, extra = []) => {
+      input.id = id(name);
+      inputs[name] = input;
+      controls.append(el("div", { class: "control" }, el("label", { for: input.id, text: label }), input, ...extra));
+    };
+    const fanoutOut = el("output", { for: id("fanout"), text: String(settings.fanout) });
+    field("fanout", "fan-out", el("input", { type: "range", min: 1, max: STRIP_MAX_FANOUT, step: 1, value: settings.fanout }), [fanoutOut]);
+    const select = (items, value) => {
+      const s = el("select");
+      for (const { name, label } of items) s.append(el("option", { value: name, text: label, selected: name === value }));
+      return s;
+    };
+    field("profile", "profile", select(api.profiles(), settings.profile));
+    field("fix", "fix", select(api.mitigations(), settings.fix));
+    const speeds = [["live", "live"], ["slow", "slow sweep"], ["slower", "slower sweep"], ["paused", "paused"]]
+      .filter(([v]) => !reducedMotion() || v === "paused" || v === "live");
+    field("speed", "speed", select(speeds.map(([name, label]) => ({ name, label })), settings.speed));
+    const seedError = el("span", { id: id("seed-error"), class: "field-error", role: "status" });
+    field("seed", "seed", el("input", { type: "text", inputmode: "numeric", value: String(settings.seed), "aria-describedby": seedError.id, autocomplete: "off", spellcheck: "false" }));
+    controls.append(
+      el("button", { id: id("next-request"), type: "button", text: "next request" }),
+      el("button", { id: id("reset"), type: "button", text: "reset" }),
+      seedError,
+    );
+    inputs.fanout.addEventListener("input", () => { fanoutOut.textContent = inputs.fanout.value; reconfigure({ fanout: Number(inputs.fanout.value) }); });
+    inputs.profile.addEventListener("change", () => reconfigure({ profile: inputs.profile.value }));
+    inputs.fix.addEventListener("change", () => reconfigure({ fix: inputs.fix.value }));
+    inputs.speed.addEventListener("change", () => { settings.speed = inputs.speed.value; state.since = performance.now(); changed(); });
+    inputs.seed.addEventListener("change", () => {
+      const text = inputs.seed.value.trim();
+      const ok = /^\d+$/.test(text) && BigInt(text) <= 18446744073709551615n;
+      inputs.seed.setAttribute("aria-invalid", String(!ok));
+      if (!ok) {
+        seedError.textContent = `seed must be a whole number from 0 to 18446744073709551615; you typed “${text}”`;
+        return;
+      }
+      seedError.textContent = "";
+      const big = BigInt(text);
+      reconfigure({ seed: big > BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big) });
+    });
+    root.querySelector(`#${CSS.escape(id("next-request"))}`).addEventListener("click", () => { show(state.shown + 1, performance.now()); changed(); });
+    root.querySelector(`#${CSS.escape(id("reset"))}`).addEventListener("click", () => {
+      run.reset();
+      show(0, performance.now());
+      changed();
+    });
+  }
+
+  // ---- readouts
+  const readout = {};
+  if (readouts) {
+    for (const [name, label, cls] of [["leaf-p50", "leaf p50", "leaf"], ["leaf-p99", "leaf p99", "leaf"], ["parent-p50", "parent p50", "parent"],
+      ["parent-p99", "parent p99", "parent"], ["ratio", "parent p99 ÷ leaf p99", ""], ["requests", "requests simulated", ""]]) {
+      const v = el("span", { "data-readout": name, text: "—" });
+      readouts.append(el("div", {}, el("span", { class: `k ${cls}`, text: label }), v));
+      readout[name] = v;
+    }
+  }
+  const setText = (name, text) => { const r = readout[name]; if (r && r.textContent !== text) r.textContent = text; };
+
+  function refreshCurves() {
+    state.curves = {
+      p50: Array.from(run.fanoutCurve(0.5, STRIP_MAX_FANOUT)),
+      p99: Array.from(run.fanoutCurve(0.99, STRIP_MAX_FANOUT)),
+      leafP50: run.leafQuantile(0.5),
+      leafP99: run.leafQuantile(0.99),
+      crossoverN: api.crossover(0.5, 0.99),
+    };
+  }
+
+  function show(k, now) {
+    state.shown = k;
+    state.request = run.requestAt(k);
+    state.since = now;
+    state.dirty = true;
+    const r = state.request;
+    if (canvases.arena) {
+      Object.assign(canvases.arena.dataset, {
+        request: String(k), parentMs: r.parentMs.toFixed(6), waitedOn: String(r.waitedOn),
+        firstLeaves: Array.from(r.leaves.originalMs.slice(0, 8), (v) => v.toFixed(6)).join(","),
+      });
+    }
+    const hedged = r.leaves.hedged.reduce((a, b) => a + b, 0);
+    const dropped = r.leaves.dropped.reduce((a, b) => a + b, 0);
+    const extras = [hedged ? `${hedged} hedged` : "", dropped ? `${dropped} dropped` : ""].filter(Boolean).join(", ");
+    const text = `Request #${k}: ${r.leaves.resolvedMs.length} leaves; the parent answered at ${formatMs(r.parentMs)}, ` +
+      `waiting on leaf ${r.waitedOn}${extras ? ` (${extras})` : ""}.`;
+    if (caption) caption.textContent = text;
+    canvases.arena?.setAttribute("aria-label", `One request on a log-millisecond axis. ${text}`);
+  }
+
+  function changed() {
+    state.dirty = true;
+    onChange({ ...settings });
+    wake();
+  }
+
+  function reconfigure(options) {
+    run.reconfigure(options);
+    Object.assign(settings, options);
+    state.announced = 0;
+    refreshCurves();
+    show(state.shown, performance.now());
+    root.dataset.settled = "false";
+    changed();
+  }
+
+  function marks() {
+    return {
+      leafP50: run.leafPercentile(0.5), leafP99: run.leafPercentile(0.99),
+      parentP50: run.parentPercentile(0.5), parentP99: run.parentPercentile(0.99),
+    };
+  }
+
+  function updateReadouts(m) {
+    setText("leaf-p50", formatMs(m.leafP50));
+    setText("leaf-p99", formatMs(m.leafP99));
+    setText("parent-p50", formatMs(m.parentP50));
+    setText("parent-p99", formatMs(m.parentP99));
+    const ratio = m.parentP99 / m.leafP99;
+    setText("ratio", Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : "—");
+    setText("requests", run.requests.toLocaleString("en-US"));
+    canvases.histograms?.setAttribute("aria-label",
+      `Leaf and parent latency histograms over ${run.requests.toLocaleString("en-US")} requests: leaf p50 ${formatMs(m.leafP50)}, leaf p99 ${formatMs(m.leafP99)}, parent p50 ${formatMs(m.parentP50)}, parent p99 ${formatMs(m.parentP99)}.`);
+    // Announce politely, and rarely: once a change has 100,000 requests behind it, and when settled.
+    const milestone = run.requests >= MAX_REQUESTS ? 2 : run.requests >= 100_000 ? 1 : 0;
+    if (milestone > state.announced) {
+      state.announced = milestone;
+      live.textContent = `After ${run.requests.toLocaleString("en-US")} requests: leaf p99 ${formatMs(m.leafP99)}, parent p99 ${formatMs(m.parentP99)}.`;
+    }
+  }
+
+  function accumulate(frameStart, budget) {
+    while (run.requests < MAX_REQUESTS && performance.now() - frameStart < budget) {
+      const n = Math.min(state.chunk, MAX_REQUESTS - run.requests);
+      const t0 = performance.now();
+      run.run(n);
+      const dt = performance.now() - t0;
+      // Aim each call at about a quarter of the budget.
+      const target = (budget / 4) * (n / Math.max(dt, 0.05));
+      state.chunk = Math.max(50, Math.min(200_000, Math.round(0.5 * state.chunk + 0.5 * target)));
+    }
+    if (run.requests >= MAX_REQUESTS) root.dataset.settled = "true";
+  }
+
+  /** The sweep position (ms) in slow motion, or null to show the whole request. */
+  function sweepAt(now) {
+    const speed = SPEEDS[settings.speed];
+    const elapsed = now - state.since;
+    if (speed.sweepMs === undefined) {
+      if (speed.holdMs !== undefined && elapsed > speed.holdMs) show(state.shown + 1, now);
+      return null;
+    }
+    const end = state.request.parentMs * 1.4;
+    const f = elapsed / speed.sweepMs;
+    if (f >= 1) {
+      if (elapsed > speed.sweepMs + speed.holdMs) show(state.shown + 1, now);
+      return null;
+    }
+    return Math.exp(f * Math.log(end));
+  }
+
+  function draw(sweep) {
+    const m = marks();
+    updateReadouts(m);
+    if (canvases.arena) drawArena(canvases.arena, state.request, sweep);
+    if (canvases.histograms) {
+      drawHistograms(canvases.histograms, {
+        edges,
+        // Views over wasm memory: fetched fresh for every draw, never kept across calls.
+        leafBins: run.leafBins(), parentBins: run.parentBins(), marks: m,
+        waitMs: sweep === null || sweep >= state.request.parentMs ? state.request.parentMs : NaN,
+      });
+    }
+    if (canvases.strip) {
+      drawStrip(canvases.strip, { ...state.curves, fanout: settings.fanout });
+      canvases.strip.setAttribute("aria-label", `Parent percentiles against fan-out 1 to ${STRIP_MAX_FANOUT}: at n = ${settings.fanout} the parent median is ${formatMs(state.curves.p50[settings.fanout - 1])} and p99 ${formatMs(state.curves.p99[settings.fanout - 1])}; the parent median reaches the leaf p99 (${formatMs(state.curves.leafP99)}) at n = ${state.curves.crossoverN}.`);
+    }
+  }
+
+  const moving = () => settings.speed !== "paused";
+  register({
+    element: root,
+    hasWork: () => run.requests < MAX_REQUESTS,
+    want(now) {
+      if (state.dirty || run.requests < MAX_REQUESTS) return true;
+      if (!moving()) return null;
+      const speed = SPEEDS[settings.speed];
+      const sweepEnd = state.since + (speed.sweepMs ?? 0);
+      // While sweeping, and for a moment after (one frame without the sweep line), draw.
+      if (speed.sweepMs !== undefined && now < sweepEnd + 50) return true;
+      // Then nothing moves until the next request is due.
+      const due = sweepEnd + speed.holdMs;
+      return now >= due ? true : due;
+    },
+    frame(now, budget) {
+      accumulate(now, budget);
+      const sweep = moving() ? sweepAt(now) : null;
+      draw(sweep);
+      state.dirty = false;
+      if (!root.dataset.ready) {
+        performance.mark("first-live-frame");
+        root.dataset.ready = "true";
+      }
+    },
+  });
+  onThemeChange(() => { state.dirty = true; wake(); });
+  new ResizeObserver(() => { state.dirty = true; wake(); }).observe(root);
+
+  refreshCurves();
+  show(0, performance.now());
+  onChange({ ...settings });
+
+  return {
+    /** The numbers a part draws, for CSV export: `{ header, rows }`. */
+    table(name) {
+      if (name === "strip") {
+        return {
+          header: ["fanout", "parent_p50_ms", "parent_p99_ms", "leaf_p50_ms", "leaf_p99_ms"],
+          rows: state.curves.p50.map((v, i) => [i + 1, v, state.curves.p99[i], state.curves.leafP50, state.curves.leafP99]),
+        };
+      }
+      if (name === "arena") {
+        const l = state.request.leaves;
+        return {
+          header: ["leaf", "original_ms", "resolved_ms", "retry_ms", "hedged", "dropped", "waited_on"],
+          rows: Array.from(l.resolvedMs, (v, i) => [i, l.originalMs[i], v, Number.isFinite(l.retryMs[i]) ? l.retryMs[i] : "", l.hedged[i], l.dropped[i], i === state.request.waitedOn ? 1 : 0]),
+        };
+      }
+      const leaf = run.leafBins(), parent = run.parentBins();
+      return {
+        header: ["bin_lower_ms", "bin_upper_ms", "leaf_count", "parent_count"],
+        rows: Array.from(leaf, (c, b) => [edges[b], edges[b + 1], c, parent[b]]).filter((r) => r[2] || r[3]),
+      };
+    },
+    /** Draws part `name` onto `canvas` (a real one or svg.js's stand-in). */
+    drawOnto(name, canvas) {
+      if (name === "arena") drawArena(canvas, state.request, null);
+      if (name === "histograms") drawHistograms(canvas, { edges, leafBins: run.leafBins(), parentBins: run.parentBins(), marks: marks(), waitMs: state.request.parentMs });
+      if (name === "strip") drawStrip(canvas, { ...state.curves, fanout: settings.fanout });
+    },
+    canvases,
+    settings: () => ({ ...settings, requests: run.requests }),
+  };
+}

@@ -48,13 +48,18 @@ function rulerTicks(ctx, width, y, labels) {
   ctx.fillStyle = COLORS.muted;
   ctx.font = "11px system-ui, sans-serif";
   ctx.textAlign = "center";
+  let lastLabel = -Infinity;
   for (const ms of [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000]) {
     const x = rulerX(ms, width);
     ctx.beginPath();
     ctx.moveTo(x, 0);
     ctx.lineTo(x, y);
     ctx.stroke();
-    if (labels) ctx.fillText(ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`, x, y + 13);
+    // Thin the labels to fit the width: never closer than 46 px.
+    if (labels && x - lastLabel >= 46) {
+      ctx.fillText(ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`, x, y + 13);
+      lastLabel = x;
+    }
   }
 }
 
@@ -226,9 +231,11 @@ export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossove
     }
   }
   ctx.textAlign = "center";
+  let lastLabel = -Infinity;
   for (const n of [1, 32, 64, 96, 128, 160, 192, 224, 256]) {
-    if (n > maxN) continue;
+    if (n > maxN || x(n) - lastLabel < 34) continue;
     ctx.fillText(String(n), x(n), bottom + 14);
+    lastLabel = x(n);
   }
   ctx.fillText("fan-out", (left + right) / 2, height - 1);
   const line = (v, color, dash, label) => {

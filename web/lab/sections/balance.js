@@ -22,7 +22,7 @@ export const params = [
   { name: "balance-d", type: "enum", values: ["1", "2", "3"], default: "2" },
 ];
 
-export function mount(root, { client, api, values, prefix = "", onChange = () => {} }) {
+export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link }) {
   const start = initial(params, values);
   const ui = panel(root, { chartHeight: 320, chartLabel: "Mean time in system against arrival rate" });
   const lambda = slider(ui.controls, { id: `${prefix}balance-lambda`, label: "arrival rate λ", min: 0.1, max: 0.99, step: 0.01, value: start["balance-lambda"], format: (v) => v.toFixed(2) });
@@ -100,6 +100,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
 
   ui.note.textContent = `${ARRIVALS.toLocaleString("en-US")} arrivals per dot on 100 servers with exponential service; the first tenth are warm-up. The fixed point is the limit of infinitely many servers, so at 100 the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle): at λ = 0.99 a million arrivals fall well short of 1/(1 − λ) = 100.`;
   exportBar(ui.tools, {
+    link,
     name: "balance", title: "Mean time in system against arrival rate", canvas: ui.canvas, draw,
     meta: () => ({ seed: SEED, servers: 100, arrivals_per_dot: ARRIVALS, time_unit: "mean service time" }),
     table: () => ({

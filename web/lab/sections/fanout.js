@@ -21,7 +21,7 @@ export const params = [
   { name: "fanout-n", type: "int", min: 1, max: 1000, default: 100 },
 ];
 
-export function mount(root, { client, api, values, prefix = "", onChange = () => {} }) {
+export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link }) {
   const start = initial(params, values);
   const ui = panel(root, { chartHeight: 300, chartLabel: "Share of slow requests against fan-out" });
   const p = slider(ui.controls, {
@@ -75,6 +75,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
 
   ui.note.textContent = `Each dot is ${REQUESTS.toLocaleString("en-US")} simulated requests whose leaves are each slow with probability p, independently; the bar is its 95% binomial interval.`;
   exportBar(ui.tools, {
+    link,
     name: "fanout", title: "Share of slow requests against fan-out", canvas: ui.canvas, draw,
     meta: () => ({ seed: SEED, p: pOf(Number(p.input.value)), requests_per_dot: REQUESTS }),
     table: () => ({

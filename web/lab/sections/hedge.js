@@ -25,7 +25,7 @@ export const params = [
   ...OWN.map(([name, , min, max, step, value]) => ({ name, type: "float", min, max, step, default: value })),
 ];
 
-export function mount(root, { client, values, prefix = "", onChange = () => {} }) {
+export function mount(root, { client, values, prefix = "", onChange = () => {}, link }) {
   const start = initial(params, values);
   const ui = panel(root, { chartHeight: 320, chartLabel: "Latency survival with and without the hedge" });
   const delayQ = slider(ui.controls, {
@@ -106,6 +106,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {} }
 
   ui.note.textContent = `${REQUESTS.toLocaleString("en-US")} requests on idle replicas. Extra work is the backups' service time until they answered or were cancelled, over the primaries' full service time. The product S(t)·S(t − d) holds for any service model, so it stays exact with your numbers too.`;
   exportBar(ui.tools, {
+    link,
     name: "hedge", title: "Latency survival with and without the hedge", canvas: ui.canvas, draw,
     meta: () => ({ seed: SEED, requests: REQUESTS, delay_q: delayQ.input.value, delay_ms: result?.delayMs, service: JSON.stringify(options().service ?? "lab") }),
     table: () => ({

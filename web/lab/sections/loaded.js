@@ -32,7 +32,7 @@ export const params = [
   { name: "loaded-basis", type: "enum", values: ["loaded", "idle"], default: "loaded" },
 ];
 
-export function mount(root, { client, values, prefix = "", onChange = () => {} }) {
+export function mount(root, { client, values, prefix = "", onChange = () => {}, link }) {
   const start = initial(params, values);
   const ui = panel(root, { chartHeight: 340, chartLabel: "Latency against load for three policies" });
   const load = slider(ui.controls, { id: `${prefix}loaded-load`, label: "load", min: 0.05, max: 0.95, step: 0.05, value: start["loaded-load"], format: (v) => formatPct(v, 0) });
@@ -138,6 +138,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {} }
   }
   updateNote();
   exportBar(ui.tools, {
+    link,
     name: "loaded", title: "Latency against load on busy replicas", canvas: ui.canvas, draw,
     meta: () => ({ seed: SEED, requests_per_point: REQUESTS, replicas: 10, cancellation: cancel.value, delay_basis: basis.value }),
     table: () => ({

@@ -29,15 +29,19 @@ const MIME = {
   ".wasm": "application/wasm", ".css": "text/css; charset=utf-8", ".json": "application/json",
 };
 
-/** Serves web/ on an ephemeral localhost port; resolves to { url, close }. */
-export function serveWeb() {
+/**
+ * Serves `dir` (default web/) on an ephemeral localhost port; resolves to { url, close }.
+ * `wasmType` is the Content-Type given to `.wasm` files, to play a host that does not know it.
+ */
+export function serveWeb(dir = WEB, { wasmType = "application/wasm" } = {}) {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-    const file = join(WEB, path.endsWith("/") ? `${path}index.html` : path);
-    if (!file.startsWith(WEB)) { res.writeHead(403).end(); return; }
+    const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     try {
       const body = readFileSync(file);
-      res.writeHead(200, { "Content-Type": MIME[extname(file)] ?? "application/octet-stream" }).end(body);
+      const type = extname(file) === ".wasm" ? wasmType : MIME[extname(file)] ?? "application/octet-stream";
+      res.writeHead(200, { "Content-Type": type }).end(body);
     } catch {
       res.writeHead(404).end("not found");
     }
@@ -47,6 +51,9 @@ export function serveWeb() {
     close: () => new Promise((done) => server.close(done)),
   })));
 }
+
+/** The static site `cargo xtask ci` copies with `dist::copy_site` (as `cargo xtask dist` does). */
+export const DIST = join(ROOT, "target", "dist");
 
 /** Debian's Chromium, headless, with the flags this sandboxed machine needs. */
 export async function launchChromium() {

@@ -52,6 +52,9 @@ pub fn run_all() -> Result<(), String> {
 /// against the built package, and the browser scenarios.
 fn page_tests(tally: &mut Tally) -> Result<(), String> {
     build_page()?;
+    // The static bundle the site tests serve, exactly as `cargo xtask dist` lays it out.
+    let root = crate::root();
+    crate::dist::copy_site(&root.join("web"), &root.join("target/dist"))?;
     ensure_chromium()?;
     // The JS tests compare the API with `tail-lab report --json`.
     run("cargo", &["build", "--release", "-p", "tail-lab"])?;

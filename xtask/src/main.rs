@@ -3,12 +3,14 @@
 //! - `cargo xtask ci` — everything CI runs, in order; passes locally ⇒ CI green.
 //! - `cargo xtask serve [--port N]` — builds the page and serves `web/` on localhost.
 //! - `cargo xtask bench [--quick]` — native and browser benchmarks (not a test).
+//! - `cargo xtask dist [--out DIR]` — the static site as one self-contained folder.
 //!
 //! Both install what they need when it is missing (see `tools.rs`), so they work on a fresh
 //! machine of this project's kind.
 
 mod bench;
 mod ci;
+mod dist;
 mod serve;
 mod tools;
 
@@ -19,7 +21,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 
   ci              run every check CI runs (fmt, clippy, wasm build, all tests)
   bench [--quick] native and in-browser benchmarks, one line per figure (see BENCHMARKS.md)
-  serve [--port N]  build the page and serve it on http://127.0.0.1:N/ (default 8000)";
+  serve [--port N]  build the page and serve it on http://127.0.0.1:N/ (default 8000)
+  dist [--out DIR]  build the site into one static folder (default dist/) for any static host";
 
 /// The workspace root (the folder holding this crate's parent).
 pub fn root() -> PathBuf {
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Some("ci") => ci::run_all(),
         Some("serve") => serve::run(&args[1..]),
         Some("bench") => bench::run_all(&args[1..]),
+        Some("dist") => dist::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

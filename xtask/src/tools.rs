@@ -213,6 +213,7 @@ pub fn build_page() -> Result<(), String> {
             "--no-pack",
         ],
     )?;
+    write_package_manifest()?;
     let wasm = "web/pkg/tail_lab_bg.wasm";
     run(
         "node_modules/.bin/wasm-opt",
@@ -227,6 +228,46 @@ pub fn build_page() -> Result<(), String> {
             wasm,
         ],
     )
+}
+
+/// The npm package's manifest and README, next to what wasm-pack built in web/pkg: an ES module
+/// for browsers and node, typed by the generated `.d.ts`.
+fn write_package_manifest() -> Result<(), String> {
+    let root = crate::root();
+    let version = std::fs::read_to_string(root.join("Cargo.toml"))
+        .map_err(|e| e.to_string())?
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("version = "))
+        .map(|v| v.trim_matches('"').to_string())
+        .ok_or("the workspace Cargo.toml has no version")?;
+    let manifest = format!(
+        r#"{{
+  "name": "tail-latency-lab",
+  "version": "{version}",
+  "description": "Why a request that fans out to 100 leaves inherits their rare tail as its median, and what hedging, partial results and the power of d choices do about it: seeded simulations checked against closed forms, compiled from Rust to WebAssembly.",
+  "license": "MIT OR Apache-2.0",
+  "keywords": ["tail latency", "hedged requests", "queueing", "simulation", "webassembly"],
+  "type": "module",
+  "main": "./tail_lab.js",
+  "types": "./tail_lab.d.ts",
+  "exports": {{
+    ".": {{ "types": "./tail_lab.d.ts", "default": "./tail_lab.js" }},
+    "./tail_lab_bg.wasm": "./tail_lab_bg.wasm",
+    "./package.json": "./package.json"
+  }},
+  "files": ["tail_lab.js", "tail_lab.d.ts", "tail_lab_bg.wasm", "tail_lab_bg.wasm.d.ts", "README.md"],
+  "sideEffects": ["./tail_lab.js"]
+}}
+"#
+    );
+    let pkg = root.join("web/pkg");
+    std::fs::write(pkg.join("package.json"), manifest).map_err(|e| e.to_string())?;
+    std::fs::copy(
+        root.join("crates/tail-lab-wasm/README.md"),
+        pkg.join("README.md"),
+    )
+    .map_err(|e| format!("cannot copy the package README: {e}"))?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -64,7 +64,7 @@ export function exportBar(parent, { name, title, canvas, table, meta, draw, link
     draw(canvas);
     canvas.toBlob((blob) => download(blob, `${name}.png`), "image/png");
   });
-  button("copy link", `${title}: copy a link to this view`, async () => {
+  button("copy link", `copy link to this view of ${title}`, async () => {
     const url = link();
     try {
       await navigator.clipboard.writeText(url);

@@ -63,7 +63,7 @@ class TailLabPanel extends HTMLElement {
       const { values, notices } = readParams(tailParams(api), get);
       notice.textContent = notices.join("; ");
       root.append(notice);
-      const piece = mountTail(root, { api, values, parts: TAIL_PARTS[kind], prefix, onChange: (s) => { settings = s; } });
+      const piece = await mountTail(root, { api, values, parts: TAIL_PARTS[kind], prefix, onChange: (s) => { settings = s; } });
       for (const [name, canvas] of Object.entries(piece.canvases)) {
         exportBar(canvas.closest("figure"), {
           name: `tail-${name}`, title: TITLES[name], canvas, link,

@@ -63,3 +63,12 @@ export function register({ element, want, hasWork, frame: onFrame }) {
     observer.unobserve(element);
   };
 }
+
+/** Resolves in a new task (a MessageChannel hop: no 4 ms timer clamp), letting input and paint in. */
+export function nextTask() {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => resolve();
+    port2.postMessage(null);
+  });
+}

@@ -4,6 +4,7 @@
 // URL, so a link reproduces the view.
 
 import { fromUrl, readParams, writeUrl } from "../params.js";
+import { nextTask } from "../scheduler.js";
 import { loadCore } from "../wasm.js";
 import { SECTIONS } from "./sections.js";
 import { SimClient } from "./sim.js";
@@ -32,6 +33,8 @@ async function main() {
       client: new SimClient(), api, values,
       onChange: (changed) => { Object.assign(url, changed); writeUrl(url); },
     });
+    // One section per task: start-up stays free of long tasks.
+    await nextTask();
   }
   if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`);
   document.body.dataset.ready = "true";

@@ -24,7 +24,7 @@ async function main() {
   const root = document.getElementById("tail");
   const { values, notices } = readParams(tailParams(api), fromUrl());
   if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`);
-  const piece = mountTail(root, {
+  const piece = await mountTail(root, {
     api, values, parts: ["controls", "readouts", "arena", "histograms", "strip"],
     onChange: (settings) => writeUrl(settings),
   });

@@ -3,9 +3,9 @@
 // creates the parts it is asked for (an embed), and looks nothing up outside the root.
 // Everything shown is computed by the core; this file decides only what to draw and when.
 
-import { formatMs } from "../format.js";
+import { formatCount, formatMs } from "../format.js";
 import { onThemeChange } from "../theme.js";
-import { register, wake } from "../scheduler.js";
+import { nextTask, register, wake } from "../scheduler.js";
 import { drawArena, drawHistograms, drawStrip } from "./draw.js";
 
 /** Stop accumulating after this many parent requests (the histograms have long settled). */
@@ -51,18 +51,22 @@ function el(tag, attrs = {}, ...children) {
  * control ids unique on a page with several panels; `onChange(values)` hears every change
  * (the page writes it to its URL). Returns `{ exportable(part) }` for the export buttons.
  */
-export function mountTail(root, { api, values, parts, prefix = "", onChange = () => {} }) {
+/** Calibration draws per task while a run is prepared (2^22 in all): a few ms each. */
+const CALIBRATION_STEP = 1 << 18;
+
+/** A TailRun prepared over several tasks, so start-up has no long task. */
+async function prepareRun(api, options) {
+  const builder = api.TailRun.prepare(options);
+  while (!builder.step(CALIBRATION_STEP)) await nextTask();
+  return builder.finish();
+}
+
+export async function mountTail(root, { api, values, parts, prefix = "", onChange = () => {} }) {
   const id = (name) => `${prefix}${name}`;
   const part = (name, make) => root.querySelector(`[data-part="${name}"]`) ?? (parts.includes(name) ? root.appendChild(make()) : null);
   const settings = { ...values };
-  let run;
-  try {
-    run = new api.TailRun({ fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
-  } catch (err) {
-    // A seed the core refuses (cannot happen through params.js) falls back to the default run.
-    settings.seed = 1;
-    run = new api.TailRun({ fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: 1 });
-  }
+  const run = await prepareRun(api, { fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
+  await nextTask();
   const edges = api.binEdges();
   const state = { curves: null, shown: 0, request: null, since: 0, chunk: 500, dirty: true, announced: 0 };
 
@@ -207,14 +211,14 @@ export function mountTail(root, { api, values, parts, prefix = "", onChange = ()
     setText("parent-p99", formatMs(m.parentP99));
     const ratio = m.parentP99 / m.leafP99;
     setText("ratio", Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : "—");
-    setText("requests", run.requests.toLocaleString("en-US"));
+    setText("requests", formatCount(run.requests));
     canvases.histograms?.setAttribute("aria-label",
-      `Leaf and parent latency histograms over ${run.requests.toLocaleString("en-US")} requests: leaf p50 ${formatMs(m.leafP50)}, leaf p99 ${formatMs(m.leafP99)}, parent p50 ${formatMs(m.parentP50)}, parent p99 ${formatMs(m.parentP99)}.`);
+      `Leaf and parent latency histograms over ${formatCount(run.requests)} requests: leaf p50 ${formatMs(m.leafP50)}, leaf p99 ${formatMs(m.leafP99)}, parent p50 ${formatMs(m.parentP50)}, parent p99 ${formatMs(m.parentP99)}.`);
     // Announce politely, and rarely: once a change has 100,000 requests behind it, and when settled.
     const milestone = run.requests >= MAX_REQUESTS ? 2 : run.requests >= 100_000 ? 1 : 0;
     if (milestone > state.announced) {
       state.announced = milestone;
-      live.textContent = `After ${run.requests.toLocaleString("en-US")} requests: leaf p99 ${formatMs(m.leafP99)}, parent p99 ${formatMs(m.parentP99)}.`;
+      live.textContent = `After ${formatCount(run.requests)} requests: leaf p99 ${formatMs(m.leafP99)}, parent p99 ${formatMs(m.parentP99)}.`;
     }
   }
 

@@ -1,7 +1,7 @@
 // Section 4, the power of two choices: mean time in system against λ for random assignment and
 // best of 2 and 3, simulated on 100 servers, beside 1/(1 − λ) and Mitzenmacher's fixed point.
 
-import { formatNumber } from "../../format.js";
+import { formatCount, formatNumber } from "../../format.js";
 import { chart } from "../plot.js";
 import { exportBar } from "../../export.js";
 import { choice, initial, panel, readout, redrawOnResize, slider } from "../section.js";
@@ -98,7 +98,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     });
   }
 
-  ui.note.textContent = `${ARRIVALS.toLocaleString("en-US")} arrivals per dot on 100 servers with exponential service; the first tenth are warm-up. The fixed point is the limit of infinitely many servers, so at 100 the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle): at λ = 0.99 a million arrivals fall well short of 1/(1 − λ) = 100.`;
+  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on 100 servers with exponential service; the first tenth are warm-up. The fixed point is the limit of infinitely many servers, so at 100 the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle): at λ = 0.99 a million arrivals fall well short of 1/(1 − λ) = 100.`;
   exportBar(ui.tools, {
     link,
     name: "balance", title: "Mean time in system against arrival rate", canvas: ui.canvas, draw,

@@ -1,7 +1,7 @@
 // Section 1, fan-out: the share of requests that meet a slow leaf, 1 − (1 − p)^n, against the
 // simulated share at several fan-outs with 95% binomial error bars.
 
-import { formatPct } from "../../format.js";
+import { formatCount, formatPct } from "../../format.js";
 import { chart } from "../plot.js";
 import { exportBar } from "../../export.js";
 import { initial, panel, readout, redrawOnResize, slider } from "../section.js";
@@ -73,7 +73,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     });
   }
 
-  ui.note.textContent = `Each dot is ${REQUESTS.toLocaleString("en-US")} simulated requests whose leaves are each slow with probability p, independently; the bar is its 95% binomial interval.`;
+  ui.note.textContent = `Each dot is ${formatCount(REQUESTS)} simulated requests whose leaves are each slow with probability p, independently; the bar is its 95% binomial interval.`;
   exportBar(ui.tools, {
     link,
     name: "fanout", title: "Share of slow requests against fan-out", canvas: ui.canvas, draw,

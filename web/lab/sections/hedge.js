@@ -1,7 +1,7 @@
 // Section 2, hedged requests on idle replicas: latency survival P(T > t) without and with the
 // hedge, simulated, with the closed forms S(t) and S(t)·S(t − d) drawn over them.
 
-import { formatMs, formatPct, formatTickMs } from "../../format.js";
+import { formatCount, formatMs, formatPct, formatTickMs } from "../../format.js";
 import { chart } from "../plot.js";
 import { exportBar } from "../../export.js";
 import { choice, el, initial, panel, readout, redrawOnResize, slider } from "../section.js";
@@ -104,7 +104,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
     });
   }
 
-  ui.note.textContent = `${REQUESTS.toLocaleString("en-US")} requests on idle replicas. Extra work is the backups' service time until they answered or were cancelled, over the primaries' full service time. The product S(t)·S(t − d) holds for any service model, so it stays exact with your numbers too.`;
+  ui.note.textContent = `${formatCount(REQUESTS)} requests on idle replicas. Extra work is the backups' service time until they answered or were cancelled, over the primaries' full service time. The product S(t)·S(t − d) holds for any service model, so it stays exact with your numbers too.`;
   exportBar(ui.tools, {
     link,
     name: "hedge", title: "Latency survival with and without the hedge", canvas: ui.canvas, draw,

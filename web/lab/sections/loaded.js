@@ -2,7 +2,7 @@
 // and duplicating every request, under a chosen cancellation rule. Where a policy is unstable
 // the chart shows a labelled band, never a curve.
 
-import { formatMs, formatPct, formatTickMs } from "../../format.js";
+import { formatCount, formatMs, formatPct, formatTickMs } from "../../format.js";
 import { chart } from "../plot.js";
 import { exportBar } from "../../export.js";
 import { choice, initial, panel, readout, redrawOnResize, slider } from "../section.js";
@@ -128,7 +128,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
     });
   }
 
-  const NOTE = `${REQUESTS.toLocaleString("en-US")} requests per point on 10 FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run (over 10^6 requests duplicating's median at 70% load is about 28 times the no-backup median, over 200,000 about 8 times), so read such a point as "enormous", not as one number.`;
+  const NOTE = `${formatCount(REQUESTS)} requests per point on 10 FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run (over 10^6 requests duplicating's median at 70% load is about 28 times the no-backup median, over 200,000 about 8 times), so read such a point as "enormous", not as one number.`;
   function updateNote() {
     const at = LOADS.map((l) => [results.get(key(l, "duplicate")), results.get(key(l, "none"))])
       .find(([dup, none]) => dup?.atCapacity && none?.stable);

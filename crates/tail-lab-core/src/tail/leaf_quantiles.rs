@@ -26,16 +26,68 @@ pub struct LeafQuantiles {
     histogram: Histogram,
 }
 
+/// A measurement in progress: the same draws as [`LeafQuantiles::measure`], taken in steps, so
+/// a page can spread the calibration over several tasks instead of one long one.
+#[derive(Debug, Clone)]
+pub struct Calibration {
+    seed: u64,
+    next: u64,
+    draws: u64,
+    histogram: Histogram,
+}
+
+impl Calibration {
+    /// A measurement of `draws` (≥ 1) calibration draws under `seed`.
+    pub fn new(seed: u64, draws: usize) -> Self {
+        Calibration {
+            seed,
+            next: 0,
+            draws: draws.max(1) as u64,
+            histogram: Histogram::new(),
+        }
+    }
+
+    /// Takes up to `count` more draws; true once all are taken.
+    pub fn step(&mut self, sampler: &LeafSampler, count: u64) -> bool {
+        let bins = shared_bins();
+        let end = self.next.saturating_add(count).min(self.draws);
+        for j in self.next..end {
+            let t = sampler.sample(SampleStream::at(
+                self.seed,
+                Stream::TailCalibration,
+                j,
+                0,
+                0,
+            ));
+            self.histogram.record(bins, t);
+        }
+        self.next = end;
+        self.done()
+    }
+
+    /// True once every draw is taken.
+    pub fn done(&self) -> bool {
+        self.next >= self.draws
+    }
+
+    /// The fraction (0..=1) of draws taken.
+    pub fn progress(&self) -> f64 {
+        self.next as f64 / self.draws as f64
+    }
+
+    /// The table, taking whatever draws are left first.
+    pub fn finish(mut self, sampler: &LeafSampler) -> LeafQuantiles {
+        self.step(sampler, u64::MAX);
+        LeafQuantiles {
+            histogram: self.histogram,
+        }
+    }
+}
+
 impl LeafQuantiles {
     /// Draws `draws` (≥ 1) leaf latencies from the calibration stream of `seed`.
     pub fn measure(sampler: &LeafSampler, seed: u64, draws: usize) -> Self {
-        let bins = shared_bins();
-        let mut histogram = Histogram::new();
-        for j in 0..draws.max(1) as u64 {
-            let t = sampler.sample(SampleStream::at(seed, Stream::TailCalibration, j, 0, 0));
-            histogram.record(bins, t);
-        }
-        LeafQuantiles { histogram }
+        Calibration::new(seed, draws).finish(sampler)
     }
 
     /// Builds the table from arbitrary draws (ms).
@@ -111,6 +163,11 @@ mod tests {
     fn measuring_is_deterministic_and_seed_dependent() {
         let s = LeafSampler::new(ProfileId::Default.profile());
         let a = LeafQuantiles::measure(&s, 1, 4096);
+        // Taken in uneven steps, the same draws give the same table, bit for bit.
+        let mut c = Calibration::new(1, 4096);
+        assert!(!c.step(&s, 1000) && !c.step(&s, 3000) && c.step(&s, 500));
+        assert_eq!(c.progress(), 1.0);
+        assert_eq!(c.finish(&s), a);
         assert_eq!(a, LeafQuantiles::measure(&s, 1, 4096));
         assert_ne!(a, LeafQuantiles::measure(&s, 2, 4096));
     }

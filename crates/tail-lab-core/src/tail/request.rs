@@ -8,7 +8,7 @@
 
 use crate::error::ParamError;
 use crate::sampling::address::{RequestKey, Stream};
-use crate::tail::leaf_quantiles::{DEFAULT_CALIBRATION_DRAWS, LeafQuantiles};
+use crate::tail::leaf_quantiles::{Calibration, DEFAULT_CALIBRATION_DRAWS, LeafQuantiles};
 use crate::tail::mitigation::Mitigation;
 use crate::tail::profile::{LeafProfile, LeafSampler};
 use crate::theory::check_fanout;
@@ -144,6 +144,32 @@ pub(crate) struct RequestTally {
     pub backup_work_ms: f64,
 }
 
+/// A [`TailModel`] being prepared: its calibration taken a step at a time.
+#[derive(Debug, Clone)]
+pub struct ModelBuilder {
+    config: TailConfig,
+    sampler: LeafSampler,
+    calibration: Calibration,
+}
+
+impl ModelBuilder {
+    /// Takes up to `draws` more calibration draws; true once the model is ready.
+    pub fn step(&mut self, draws: u64) -> bool {
+        self.calibration.step(&self.sampler, draws)
+    }
+
+    /// The fraction (0..=1) of the calibration done.
+    pub fn progress(&self) -> f64 {
+        self.calibration.progress()
+    }
+
+    /// The model (finishing the calibration first if steps are left).
+    pub fn finish(self) -> TailModel {
+        let quantiles = self.calibration.finish(&self.sampler);
+        TailModel::assemble(self.config, self.sampler, quantiles)
+    }
+}
+
 impl TailModel {
     /// Prepares `config` with the default calibration depth.
     pub fn new(config: TailConfig) -> Self {
@@ -155,6 +181,16 @@ impl TailModel {
         let sampler = LeafSampler::new(config.profile);
         let quantiles = LeafQuantiles::measure(&sampler, config.seed, draws);
         Self::assemble(config, sampler, quantiles)
+    }
+
+    /// Starts preparing `config` in steps ([`ModelBuilder::step`]): the same model as
+    /// [`TailModel::new`], without one long calibration.
+    pub fn builder(config: TailConfig) -> ModelBuilder {
+        ModelBuilder {
+            sampler: LeafSampler::new(config.profile),
+            calibration: Calibration::new(config.seed, DEFAULT_CALIBRATION_DRAWS),
+            config,
+        }
     }
 
     /// The model from its measured parts; the hedge delay and the number of leaves waited for
@@ -319,6 +355,28 @@ impl TailModel {
 mod tests {
     use super::*;
     use crate::tail::profile::ProfileId;
+
+    #[test]
+    fn a_model_built_in_steps_is_the_model_built_at_once() {
+        let cfg = TailConfig::new(
+            100,
+            ProfileId::GcPause.profile(),
+            Mitigation::from_name("hedge-p95").unwrap(),
+            9,
+        )
+        .unwrap();
+        let mut b = TailModel::builder(cfg);
+        let mut steps = 0;
+        while !b.step(1 << 18) {
+            steps += 1;
+        }
+        assert_eq!(steps, 15);
+        assert_eq!(b.progress(), 1.0);
+        let stepped = b.finish();
+        let direct = TailModel::new(cfg);
+        assert_eq!(stepped.leaf_quantiles(), direct.leaf_quantiles());
+        assert_eq!(stepped.hedge_delay_ms(), direct.hedge_delay_ms());
+    }
 
     fn model(fanout: u32, fix: &str) -> TailModel {
         let cfg = TailConfig::new(

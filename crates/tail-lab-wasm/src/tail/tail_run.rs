@@ -5,6 +5,7 @@ use crate::error::range;
 use crate::tail::leaf_quantiles::level;
 use crate::tail::request::{Settings, trace_to_js};
 use js_sys::Float64Array;
+use tail_lab_core::tail::request::{ModelBuilder, TailModel};
 use tail_lab_core::tail::tail_run::TailRun;
 use wasm_bindgen::prelude::*;
 
@@ -29,6 +30,19 @@ impl JsTailRun {
         let settings = Settings::read(&options, &Settings::default())?;
         Ok(JsTailRun {
             run: TailRun::new(settings.config()?),
+            settings,
+        })
+    }
+
+    /// Starts preparing a run in steps, so a page never blocks on the calibration (2^22 draws):
+    /// `const b = TailRun.prepare(options); while (!b.step(1 << 18)) await nextTask();
+    /// const run = b.finish();` gives the same run as `new TailRun(options)`.
+    pub fn prepare(
+        #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] options: JsValue,
+    ) -> Result<JsTailRunBuilder, JsValue> {
+        let settings = Settings::read(&options, &Settings::default())?;
+        Ok(JsTailRunBuilder {
+            builder: Some(TailModel::builder(settings.config()?)),
             settings,
         })
     }
@@ -179,4 +193,49 @@ impl JsTailRun {
     pub fn reset(&mut self) {
         self.run.reset();
     }
+}
+
+/// A `TailRun` being prepared a step at a time (see `TailRun.prepare`).
+#[wasm_bindgen(js_name = TailRunBuilder)]
+pub struct JsTailRunBuilder {
+    builder: Option<ModelBuilder>,
+    settings: Settings,
+}
+
+#[wasm_bindgen(js_class = TailRunBuilder)]
+impl JsTailRunBuilder {
+    /// Takes up to `draws` (1..=2^22) more calibration draws; true once the run is ready.
+    pub fn step(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] draws: JsValue,
+    ) -> Result<bool, JsValue> {
+        let draws = integer(
+            "draws",
+            &draws,
+            1.0,
+            4_194_304.0,
+            "an integer in 1..=4194304",
+        )?;
+        let b = self.builder.as_mut().ok_or_else(finished)?;
+        Ok(b.step(draws as u64))
+    }
+
+    /// The fraction (0..=1) of the calibration done.
+    #[wasm_bindgen(getter)]
+    pub fn progress(&self) -> f64 {
+        self.builder.as_ref().map_or(1.0, ModelBuilder::progress)
+    }
+
+    /// The run (finishing the calibration first if steps are left). A builder gives one run.
+    pub fn finish(&mut self) -> Result<JsTailRun, JsValue> {
+        let b = self.builder.take().ok_or_else(finished)?;
+        Ok(JsTailRun {
+            run: TailRun::from_model(b.finish()),
+            settings: self.settings.clone(),
+        })
+    }
+}
+
+fn finished() -> JsValue {
+    js_sys::Error::new("this TailRunBuilder has already given its run").into()
 }

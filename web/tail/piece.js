@@ -69,6 +69,10 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   await nextTask();
   const edges = api.binEdges();
   const state = { curves: null, shown: 0, request: null, since: 0, chunk: 500, dirty: true, announced: 0 };
+  // Which charts need drawing: the strip changes only with the settings, the arena only with
+  // the request shown or the sweep; only the histograms change as requests accumulate.
+  const stale = { arena: true, strip: true };
+  const invalidate = () => { state.dirty = true; stale.arena = true; stale.strip = true; };
 
   // ---- the parts
   const controls = part("controls", () => el("div", { class: "controls", role: "group", "aria-label": "Controls" }));
@@ -165,6 +169,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     state.request = run.requestAt(k);
     state.since = now;
     state.dirty = true;
+    stale.arena = true;
     const r = state.request;
     if (canvases.arena) {
       Object.assign(canvases.arena.dataset, {
@@ -182,7 +187,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   }
 
   function changed() {
-    state.dirty = true;
+    invalidate();
     onChange({ ...settings });
     wake();
   }
@@ -255,7 +260,9 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   function draw(sweep) {
     const m = marks();
     updateReadouts(m);
-    if (canvases.arena) drawArena(canvases.arena, state.request, sweep);
+    if (canvases.arena && (stale.arena || sweep !== null)) drawArena(canvases.arena, state.request, sweep);
+    // A sweep's last frame leaves its line drawn: the frame after it redraws the whole request.
+    stale.arena = sweep !== null;
     if (canvases.histograms) {
       drawHistograms(canvases.histograms, {
         edges,
@@ -264,7 +271,8 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
         waitMs: sweep === null || sweep >= state.request.parentMs ? state.request.parentMs : NaN,
       });
     }
-    if (canvases.strip) {
+    if (canvases.strip && stale.strip) {
+      stale.strip = false;
       drawStrip(canvases.strip, { ...state.curves, fanout: settings.fanout });
       canvases.strip.setAttribute("aria-label", `Parent percentiles against fan-out 1 to ${STRIP_MAX_FANOUT}: at n = ${settings.fanout} the parent median is ${formatMs(state.curves.p50[settings.fanout - 1])} and p99 ${formatMs(state.curves.p99[settings.fanout - 1])}; the parent median reaches the leaf p99 (${formatMs(state.curves.leafP99)}) at n = ${state.curves.crossoverN}.`);
     }
@@ -296,8 +304,8 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       }
     },
   });
-  onThemeChange(() => { state.dirty = true; wake(); });
-  new ResizeObserver(() => { state.dirty = true; wake(); }).observe(root);
+  onThemeChange(() => { invalidate(); wake(); });
+  new ResizeObserver(() => { invalidate(); wake(); }).observe(root);
 
   refreshCurves();
   show(0, performance.now());

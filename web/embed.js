@@ -26,6 +26,14 @@ const TITLES = { arena: "One request", histograms: "Leaf and parent histograms",
 const STYLE = new URL("./style.css", import.meta.url);
 const HOME = new URL("./", import.meta.url);
 let count = 0;
+const labels = new Map();
+
+/** A landmark label no other panel on the page has ("…", then "… (2)"). */
+function uniqueLabel(label) {
+  const n = (labels.get(label) ?? 0) + 1;
+  labels.set(label, n);
+  return n === 1 ? label : `${label} (${n})`;
+}
 
 /** The iframe URL that shows the same panel with the same settings. */
 export function panelUrl(kind, settings) {
@@ -59,7 +67,7 @@ class TailLabPanel extends HTMLElement {
     let settings = {};
     const link = () => panelUrl(kind, settings);
     if (TAIL_PARTS[kind]) {
-      root.setAttribute("aria-label", `Tail Latency Lab: ${TITLES[kind] ?? "the Tail piece"}`);
+      root.setAttribute("aria-label", uniqueLabel(`Tail Latency Lab: ${TITLES[kind] ?? "the Tail piece"}`));
       const { values, notices } = readParams(tailParams(api), get);
       notice.textContent = notices.join("; ");
       root.append(notice);
@@ -72,7 +80,7 @@ class TailLabPanel extends HTMLElement {
       }
     } else if (SECTIONS[kind]) {
       const section = SECTIONS[kind];
-      root.setAttribute("aria-label", `Tail Latency Lab: ${kind}`);
+      root.setAttribute("aria-label", uniqueLabel(`Tail Latency Lab: ${kind}`));
       root.dataset.section = kind;
       const { values, notices } = readParams(section.params ?? [], get);
       notice.textContent = notices.join("; ");

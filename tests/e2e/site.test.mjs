@@ -51,6 +51,34 @@ test("embed.html: three panels in prose share one wasm instance and all make pro
     .querySelector('[data-readout="slow-share"]').textContent.endsWith("%"), null, { timeout: 60_000 });
   await page.waitForFunction(() => Number(document.querySelector("tail-lab-panel[kind=loaded]").shadowRoot
     .querySelector("[data-progress]").dataset.done) > 3, null, { timeout: 60_000 });
+  // Three Tail panels on one page share each frame's budget: every one of them accumulates.
+  await page.evaluate(() => {
+    for (const profile of ["default", "tight"]) {
+      const p = document.createElement("tail-lab-panel");
+      p.setAttribute("kind", "histograms");
+      p.setAttribute("profile", profile);
+      document.querySelector("main").prepend(p);
+    }
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll("tail-lab-panel")].every((p) => p.dataset.ready === "true"), null, { timeout: 30_000 });
+  const counts = () => page.$$eval("tail-lab-panel[kind=histograms]", (els) =>
+    els.map((e) => Number(e.shadowRoot.querySelector('[data-readout="requests"]').textContent.replace(/,/g, ""))));
+  await page.setViewportSize({ width: 1280, height: 4000 });
+  const c0 = await counts();
+  await page.waitForTimeout(2000);
+  const c1 = await counts();
+  assert.equal(c1.length, 3);
+  c1.forEach((c, i) => assert.ok(c > c0[i], `panel ${i}: ${c0[i]} → ${c} requests`));
+  // A panel scrolled out of view pauses; the ones on screen go on.
+  await page.setViewportSize({ width: 1280, height: 500 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  const c2 = await counts();
+  await page.waitForTimeout(1000);
+  const c3 = await counts();
+  assert.ok(c3[0] > c2[0], "the panel on screen goes on");
+  assert.equal(c3[2], c2[2], "the panel off screen pauses");
+  await page.setViewportSize({ width: 1280, height: 900 });
   const wasmOnMainThread = await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).length);
   assert.equal(wasmOnMainThread, 1);
   // A panel sizes to its container, down to 320 px.

@@ -294,7 +294,9 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       return now >= due ? true : due;
     },
     frame(now, budget) {
-      accumulate(now, budget);
+      // The budget starts now, not at the frame's timestamp: panels that share a frame each get
+      // their own slice (measured from the timestamp, the first would use everyone's).
+      accumulate(performance.now(), budget);
       const sweep = moving() ? sweepAt(now) : null;
       draw(sweep);
       state.dirty = false;

@@ -48,7 +48,7 @@ export function ticks(type, min, max, maxCount = 8) {
  * A chart on `canvas` (its CSS width, its `height` attribute in CSS px): `x` and `y` are
  * `{ type, min, max, label, format }`. Returns drawing helpers in data coordinates.
  */
-export function chart(canvas, { x, y, margin = { left: 58, right: 26, top: 14, bottom: 40 } }) {
+export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, bottom: 40 } }) {
   // An SVG stand-in (svg.js) records at 1:1; a real canvas renders at the device pixel ratio.
   const dpr = canvas.svg ? 1 : window.devicePixelRatio || 1;
   const width = canvas.clientWidth || 600;
@@ -101,12 +101,13 @@ export function chart(canvas, { x, y, margin = { left: 58, right: 26, top: 14, b
       ctx.strokeRect(plot.left, plot.top, plot.right - plot.left, plot.bottom - plot.top);
       ctx.fillStyle = COLORS.ink;
       ctx.textAlign = "center";
-      if (x.label) ctx.fillText(x.label, (plot.left + plot.right) / 2, cssHeight - 6);
+      // Titles never run past the plot: squeezed to its width on a narrow screen.
+      if (x.label) ctx.fillText(x.label, (plot.left + plot.right) / 2, cssHeight - 6, plot.right - plot.left);
       if (y.label) {
         ctx.save();
-        ctx.translate(12, (plot.top + plot.bottom) / 2);
+        ctx.translate(10, (plot.top + plot.bottom) / 2);
         ctx.rotate(-Math.PI / 2);
-        ctx.fillText(y.label, 0, 0);
+        ctx.fillText(y.label, 0, 0, plot.bottom - plot.top);
         ctx.restore();
       }
     },

@@ -279,7 +279,8 @@ export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossove
   ctx.fillStyle = COLORS.wait;
   ctx.textAlign = "left";
   // Right of the crossing the parent median is above the leaf p99 line, so below it is clear.
-  ctx.fillText(`n = ${crossoverN}: parent p50 = leaf p99`, cx + 6, y(leafP99) + 14);
+  const long = `n = ${crossoverN}: parent p50 = leaf p99`;
+  ctx.fillText(ctx.measureText(long).width < right - cx - 12 ? long : `n = ${crossoverN}`, cx + 6, y(leafP99) + 14);
   // Current fan-out.
   const fx = x(fanout);
   vline(ctx, fx, top, bottom, COLORS.ink, 1);

@@ -3,21 +3,13 @@
 // chart and readouts inside that root and nothing outside it. Every change goes back into the
 // URL, so a link reproduces the view.
 
+import { showNotice } from "../notice.js";
 import { fromUrl, readParams, writeUrl } from "../params.js";
 import { nextTask } from "../scheduler.js";
 import { loadCore } from "../wasm.js";
 import { SECTIONS } from "./sections.js";
 import { SimClient } from "./sim.js";
 
-function showNotice(message, { error = false } = {}) {
-  const el = document.getElementById(error ? "notice" : "url-notice");
-  el.textContent = message;
-  el.hidden = false;
-}
-
-globalThis.tailLabOnPanic = (message) => showNotice(message, { error: true });
-window.addEventListener("error", (e) => showNotice(`Error: ${e.message}`, { error: true }));
-window.addEventListener("unhandledrejection", (e) => showNotice(`Error: ${e.reason?.message ?? e.reason}`, { error: true }));
 
 async function main() {
   // The closed forms are microseconds: the main thread computes them; simulations go to workers.
@@ -36,8 +28,8 @@ async function main() {
     // One section per task: start-up stays free of long tasks.
     await nextTask();
   }
-  if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`);
+  if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`, { error: false });
   document.body.dataset.ready = "true";
 }
 
-main().catch((e) => showNotice(`The Lab could not start: ${e.message}`, { error: true }));
+main().catch((e) => showNotice(`The Lab could not start: ${e.message}`));

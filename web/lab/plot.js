@@ -2,7 +2,7 @@
 // dots with error bars, shaded bands, marker lines and legends on a 2D canvas. Pure drawing of
 // the numbers it is given: no model logic and no state beyond the canvas it draws on.
 
-import { palette } from "../theme.js";
+import { prepare } from "../canvas.js";
 
 /** A scale from data to pixels: `type` "linear" or "log", data domain [min, max] → [p0, p1]. */
 export function scale(type, min, max, p0, p1) {
@@ -49,24 +49,8 @@ export function ticks(type, min, max, maxCount = 8) {
  * `{ type, min, max, label, format }`. Returns drawing helpers in data coordinates.
  */
 export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, bottom: 40 } }) {
-  // An SVG stand-in (svg.js) records at 1:1; a real canvas renders at the device pixel ratio.
-  const dpr = canvas.svg ? 1 : window.devicePixelRatio || 1;
-  const width = canvas.clientWidth || 600;
-  const cssHeight = Number(canvas.dataset.cssHeight || canvas.getAttribute("height"));
-  if (!canvas.svg) {
-    canvas.dataset.cssHeight = String(cssHeight);
-    if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(cssHeight * dpr)) {
-      canvas.width = Math.round(width * dpr);
-      canvas.height = Math.round(cssHeight * dpr);
-    }
-  }
-  const ctx = canvas.getContext("2d");
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const COLORS = palette(canvas);
+  const { ctx, width, height: cssHeight, pal: COLORS } = prepare(canvas);
   const color = (c) => COLORS[c] ?? c;
-  // Opaque: a saved PNG or SVG has the page's background, not transparency.
-  ctx.fillStyle = COLORS.bg;
-  ctx.fillRect(0, 0, width, cssHeight);
   const plot = { left: margin.left, right: width - margin.right, top: margin.top, bottom: cssHeight - margin.bottom };
   const sx = scale(x.type, x.min, x.max, plot.left, plot.right);
   const sy = scale(y.type, y.min, y.max, plot.bottom, plot.top);

@@ -2,7 +2,7 @@
 // and no state. Every latency axis here is logarithmic.
 
 import { formatMs } from "../format.js";
-import { palette } from "../theme.js";
+import { prepare as prepareCanvas } from "../canvas.js";
 
 /** The palette of the canvas being drawn (set by `prepare`; drawing is synchronous). */
 let COLORS = null;
@@ -12,27 +12,10 @@ export const RULER = { minMs: 1, maxMs: 4000 };
 /** Left and right margins shared by the arena and the histograms, so their x axes line up. */
 export const MARGIN = { left: 44, right: 18 };
 
-/**
- * Sizes a canvas for the device pixel ratio (or takes svg.js's stand-in at 1:1), paints the
- * opaque background and picks up the theme's colours; returns its context and CSS-pixel size.
- */
-export function prepare(canvas) {
-  const dpr = canvas.svg ? 1 : window.devicePixelRatio || 1;
-  const width = canvas.clientWidth;
-  const height = Number(canvas.dataset.cssHeight || canvas.getAttribute("height"));
-  if (!canvas.svg) {
-    canvas.dataset.cssHeight = String(height);
-    if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
-      canvas.width = Math.round(width * dpr);
-      canvas.height = Math.round(height * dpr);
-    }
-  }
-  const ctx = canvas.getContext("2d");
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const p = palette(canvas);
-  COLORS = { ...p, rule: p.grid, parentDark: p.parentText };
-  ctx.fillStyle = COLORS.bg;
-  ctx.fillRect(0, 0, width, height);
+/** Gets `canvas` ready (canvas.js) and takes its palette for this drawing. */
+function prepare(canvas) {
+  const { ctx, width, height, pal } = prepareCanvas(canvas);
+  COLORS = { ...pal, rule: pal.grid, parentDark: pal.parentText };
   return { ctx, width, height };
 }
 

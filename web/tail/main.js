@@ -2,20 +2,11 @@
 // URL, and a download bar under each chart.
 
 import { exportBar } from "../export.js";
+import { showNotice } from "../notice.js";
 import { fromUrl, readParams, writeUrl } from "../params.js";
 import { loadCore } from "../wasm.js";
 import { mountTail, tailParams } from "./piece.js";
 
-function showNotice(message, { error = false } = {}) {
-  const el = document.getElementById(error ? "notice" : "url-notice");
-  el.textContent = message;
-  el.hidden = false;
-}
-
-// A Rust panic is a bug, never a response to input; the binding reports it here too.
-globalThis.tailLabOnPanic = (message) => showNotice(message, { error: true });
-window.addEventListener("error", (e) => showNotice(`Error: ${e.message}`, { error: true }));
-window.addEventListener("unhandledrejection", (e) => showNotice(`Error: ${e.reason?.message ?? e.reason}`, { error: true }));
 
 const TITLES = { arena: "One request", histograms: "Leaf and parent histograms", strip: "Parent percentiles against fan-out" };
 
@@ -23,7 +14,7 @@ async function main() {
   const api = await loadCore();
   const root = document.getElementById("tail");
   const { values, notices } = readParams(tailParams(api), fromUrl());
-  if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`);
+  if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`, { error: false });
   const piece = await mountTail(root, {
     api, values, parts: ["controls", "readouts", "arena", "histograms", "strip"],
     onChange: (settings) => writeUrl(settings),
@@ -39,4 +30,4 @@ async function main() {
   document.body.dataset.ready = "true";
 }
 
-main().catch((e) => showNotice(`The simulation could not start: ${e.message}`, { error: true }));
+main().catch((e) => showNotice(`The simulation could not start: ${e.message}`));

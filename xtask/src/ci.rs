@@ -77,7 +77,20 @@ fn page_tests(tally: &mut Tally) -> Result<(), String> {
     )?;
     run_counted(
         "node",
-        &["--test", "--test-reporter=tap", "tests/js/", "tests/e2e/"],
+        &["--test", "--test-reporter=tap", "tests/js/"],
+        &[],
+        tally,
+    )?;
+    // One browser file at a time: the page tests check main-thread long tasks, and three
+    // Chromiums beside the JS tests on two cores would make those measure the contention.
+    run_counted(
+        "node",
+        &[
+            "--test",
+            "--test-concurrency=1",
+            "--test-reporter=tap",
+            "tests/e2e/",
+        ],
         &[],
         tally,
     )?;

@@ -71,8 +71,10 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   const state = { curves: null, shown: 0, request: null, since: 0, chunk: 500, dirty: true, announced: 0 };
   // Which charts need drawing: the strip changes only with the settings, the arena only with
   // the request shown or the sweep; only the histograms change as requests accumulate.
-  const stale = { arena: true, strip: true };
-  const invalidate = () => { state.dirty = true; stale.arena = true; stale.strip = true; };
+  const stale = { arena: true, histograms: true, strip: true };
+  const invalidate = () => { state.dirty = true; stale.arena = true; stale.histograms = true; stale.strip = true; };
+  // A chart scrolled out of view is not drawn; it is drawn again as it comes into view.
+  const onScreen = { arena: true, histograms: true, strip: true };
 
   // ---- the parts
   const controls = part("controls", () => el("div", { class: "controls", role: "group", "aria-label": "Controls" }));
@@ -170,6 +172,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     state.since = now;
     state.dirty = true;
     stale.arena = true;
+    stale.histograms = true;
     const r = state.request;
     if (canvases.arena) {
       Object.assign(canvases.arena.dataset, {
@@ -260,10 +263,13 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   function draw(sweep) {
     const m = marks();
     updateReadouts(m);
-    if (canvases.arena && (stale.arena || sweep !== null)) drawArena(canvases.arena, state.request, sweep);
-    // A sweep's last frame leaves its line drawn: the frame after it redraws the whole request.
-    stale.arena = sweep !== null;
-    if (canvases.histograms) {
+    if (canvases.arena && onScreen.arena && (stale.arena || sweep !== null)) {
+      drawArena(canvases.arena, state.request, sweep);
+      // A sweep's last frame leaves its line drawn: the frame after it redraws the request.
+      stale.arena = sweep !== null;
+    }
+    if (canvases.histograms && onScreen.histograms && root.dataset.ready && (stale.histograms || run.requests < MAX_REQUESTS)) {
+      stale.histograms = false;
       drawHistograms(canvases.histograms, {
         edges,
         // Views over wasm memory: fetched fresh for every draw, never kept across calls.
@@ -271,9 +277,11 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
         waitMs: sweep === null || sweep >= state.request.parentMs ? state.request.parentMs : NaN,
       });
     }
-    if (canvases.strip && stale.strip) {
+    if (canvases.strip && onScreen.strip && stale.strip) {
       stale.strip = false;
       drawStrip(canvases.strip, { ...state.curves, fanout: settings.fanout });
+    }
+    if (canvases.strip && state.curves) {
       canvases.strip.setAttribute("aria-label", `Parent percentiles against fan-out 1 to ${STRIP_MAX_FANOUT}: at n = ${settings.fanout} the parent median is ${formatMs(state.curves.p50[settings.fanout - 1])} and p99 ${formatMs(state.curves.p99[settings.fanout - 1])}; the parent median reaches the leaf p99 (${formatMs(state.curves.leafP99)}) at n = ${state.curves.crossoverN}.`);
     }
   }
@@ -294,9 +302,12 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       return now >= due ? true : due;
     },
     frame(now, budget) {
+      // The first frame only shows the first request: accumulating and the histograms wait a
+      // frame, so start-up spreads the first canvas and text work over two tasks.
+      const first = !root.dataset.ready;
       // The budget starts now, not at the frame's timestamp: panels that share a frame each get
       // their own slice (measured from the timestamp, the first would use everyone's).
-      accumulate(performance.now(), budget);
+      if (!first) accumulate(performance.now(), budget);
       const sweep = moving() ? sweepAt(now) : null;
       draw(sweep);
       state.dirty = false;
@@ -306,6 +317,18 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       }
     },
   });
+  const charts = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      const name = e.target.dataset.chart;
+      onScreen[name] = e.isIntersecting;
+      if (e.isIntersecting) { stale[name] = true; state.dirty = true; }
+    }
+    wake();
+  });
+  for (const [name, canvas] of Object.entries(canvases)) {
+    canvas.dataset.chart = name;
+    charts.observe(canvas);
+  }
   onThemeChange(() => { invalidate(); wake(); });
   new ResizeObserver(() => { invalidate(); wake(); }).observe(root);
 

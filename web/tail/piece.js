@@ -349,7 +349,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
         const l = state.request.leaves;
         return {
           header: ["leaf", "original_ms", "resolved_ms", "retry_ms", "hedged", "dropped", "waited_on"],
-          rows: Array.from(l.resolvedMs, (v, i) => [i, l.originalMs[i], v, Number.isFinite(l.retryMs[i]) ? l.retryMs[i] : "", l.hedged[i], l.dropped[i], i === state.request.waitedOn ? 1 : 0]),
+          rows: Array.from(l.resolvedMs, (v, i) => [i, l.originalMs[i], v, l.hedged[i] ? l.retryMs[i] : "", l.hedged[i], l.dropped[i], i === state.request.waitedOn ? 1 : 0]),
         };
       }
       const leaf = run.leafBins(), parent = run.parentBins();

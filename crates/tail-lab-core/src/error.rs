@@ -44,7 +44,7 @@ impl fmt::Display for ParamError {
                 param,
                 got,
                 expected,
-            } => write!(f, "{param} must be {expected} (got {got})"),
+            } => write!(f, "{param} must be {expected} (got {})", readable(*got)),
             ParamError::UnknownName {
                 param,
                 got,
@@ -55,6 +55,20 @@ impl fmt::Display for ParamError {
 }
 
 impl std::error::Error for ParamError {}
+
+/// A number as a reader should see it in a message: `∞`, `-∞`, `NaN`, `1e300` rather than 301
+/// digits, `1.5e-7` rather than `0.00000015`, and plain digits in between.
+pub fn readable(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "∞" } else { "-∞" }.into()
+    } else if x != 0.0 && (x.abs() >= 1e15 || x.abs() < 1e-4) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
 
 /// Checks that `value` is finite and inside `[lo, hi]`.
 pub(crate) fn check_range(
@@ -144,6 +158,12 @@ mod tests {
             "fanout must be an integer in 1..=1024 (got 0)"
         );
         assert!(check_open("p", 0.0, 0.0, 1.0, "in (0, 1)").is_err());
+        let e = check_range("load", f64::INFINITY, 0.0, 1.0, "a number in 0..=1").unwrap_err();
+        assert_eq!(e.to_string(), "load must be a number in 0..=1 (got ∞)");
+        assert_eq!(readable(1e300), "1e300");
+        assert_eq!(readable(-2.5e-7), "-2.5e-7");
+        assert_eq!(readable(0.25), "0.25");
+        assert_eq!(readable(26843546.0), "26843546");
         assert!(check_open("p", 0.5, 0.0, 1.0, "in (0, 1)").is_ok());
     }
 }

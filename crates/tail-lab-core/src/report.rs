@@ -99,7 +99,7 @@ pub struct TailSection {
     /// Tight profile, parent p99.
     pub tight_parent_p99: f64,
     /// Fan-out at which the parent median reaches the leaf p99.
-    pub crossover_n: u32,
+    pub crossover_n: u64,
 }
 
 /// Everything `tail-lab report` shows.

@@ -40,16 +40,26 @@ pub fn parent_level(q: f64, n: u32) -> Result<f64, ParamError> {
 }
 
 /// The smallest fan-out at which the parent's `q`-quantile is at least the leaf's
-/// `leaf_q`-quantile: `⌈ln q / ln leaf_q⌉` (for `leaf_q ≤ q` that is 1).
+/// `leaf_q`-quantile: `⌈ln q / ln leaf_q⌉` (for `leaf_q ≤ q` that is 1). The true value, up to
+/// 2^53 (exact in a JS number); a level so close to 1 that it would be larger is an error.
 ///
 /// It does not depend on the leaf distribution at all: it is a fact about maxima.
-pub fn crossover(q: f64, leaf_q: f64) -> Result<u32, ParamError> {
+pub fn crossover(q: f64, leaf_q: f64) -> Result<u64, ParamError> {
     check_level("q", q)?;
     check_level("leafQ", leaf_q)?;
-    let ratio = libm::log(q) / libm::log(leaf_q);
+    // ln(leaf_q) as log1p(−(1 − leaf_q)): 1 − leaf_q is exact near 1, where ln(leaf_q) would
+    // lose most of its digits (and the crossover with them).
+    let ratio = libm::log(q) / libm::log1p(-(1.0 - leaf_q));
     // Guard against ratio landing a hair above an integer through rounding.
     let n = libm::ceil(ratio - 1e-12).max(1.0);
-    Ok(n.min(f64::from(u32::MAX)) as u32)
+    if n > 9_007_199_254_740_992.0 {
+        return Err(ParamError::OutOfRange {
+            param: "leafQ",
+            got: leaf_q,
+            expected: "a quantile level in (0, 1) whose crossover fan-out is at most 2^53",
+        });
+    }
+    Ok(n as u64)
 }
 
 /// Survival of a request hedged on an idle replica: `S(t) · S(t − d)` for `t > d`, `S(t)`
@@ -188,10 +198,17 @@ mod tests {
     fn crossover_is_the_first_fanout_that_reaches_the_level() {
         for (q, lq) in [(0.5, 0.99), (0.5, 0.999), (0.99, 0.999), (0.9, 0.95)] {
             let n = crossover(q, lq).unwrap();
-            assert!(libm::pow(q, 1.0 / f64::from(n)) >= lq);
-            assert!(n == 1 || libm::pow(q, 1.0 / f64::from(n - 1)) < lq);
+            assert!(libm::pow(q, 1.0 / n as f64) >= lq);
+            assert!(n == 1 || libm::pow(q, 1.0 / (n - 1) as f64) < lq);
         }
         assert_eq!(crossover(0.99, 0.5).unwrap(), 1);
+        // Far past 2^32 − 1: the true value, not a clamp (≈ 6.93e11 for the double nearest
+        // 1 − 1e-12, whose distance from 1 is exactly 1 − leaf_q).
+        let leaf_q = 1.0 - 1e-12;
+        let far = crossover(0.5, leaf_q).unwrap();
+        let want = core::f64::consts::LN_2 / (1.0 - leaf_q);
+        assert!((far as f64 - want).abs() <= 2.0, "{far} vs {want}");
+        assert_eq!(crossover(1e-300, 1.0 - 2e-16).unwrap_err().param(), "leafQ");
     }
 
     #[test]

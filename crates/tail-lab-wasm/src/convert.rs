@@ -64,43 +64,89 @@ pub fn string(param: &'static str, v: &JsValue) -> Result<String, JsValue> {
         .ok_or_else(|| wrong_type(param, "a string", v))
 }
 
-/// An options object (or `undefined`/`null`, meaning "all defaults").
-pub fn options(param: &'static str, v: &JsValue) -> Result<Option<Object>, JsValue> {
-    if v.is_undefined() || v.is_null() {
-        Ok(None)
-    } else if v.is_object() && !js_sys::Array::is_array(v) {
-        Ok(Some(v.clone().unchecked_into()))
-    } else {
-        Err(wrong_type(param, "an options object", v))
+/// An options object, read once: a plain object (or `undefined`/`null`, meaning "all
+/// defaults") whose keys are all ones the call knows, each value read exactly once. A misspelt
+/// key is an error naming it and the known ones, not a silent default; a getter that throws
+/// has its error passed on.
+pub struct Options {
+    values: Vec<(&'static str, JsValue)>,
+}
+
+impl Options {
+    /// Reads `v` as the options `param` of a call that knows the keys `known`.
+    pub fn read(
+        param: &'static str,
+        v: &JsValue,
+        known: &'static [&'static str],
+    ) -> Result<Options, JsValue> {
+        if v.is_undefined() || v.is_null() {
+            return Ok(Options { values: Vec::new() });
+        }
+        if !is_plain_object(v) {
+            return Err(wrong_type(param, "a plain options object", v));
+        }
+        let o: &Object = v.unchecked_ref();
+        for key in Object::keys(o).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !known.contains(&key.as_str()) {
+                return Err(js_sys::TypeError::new(&format!(
+                    "{param} has an unknown key {key:?}; the known ones are {}",
+                    known.join(", ")
+                ))
+                .into());
+            }
+        }
+        let mut values = Vec::with_capacity(known.len());
+        for &key in known {
+            let value = Reflect::get(o, &JsValue::from_str(key))?;
+            if !value.is_undefined() {
+                values.push((key, value));
+            }
+        }
+        Ok(Options { values })
+    }
+
+    /// The value under `key`, or `None` when absent or `undefined`.
+    pub fn get(&self, key: &str) -> Option<JsValue> {
+        self.values
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The value under `key` parsed by `parse`, or `default` when absent or `undefined`.
+    pub fn optional<T>(
+        &self,
+        key: &str,
+        default: T,
+        parse: impl FnOnce(&JsValue) -> Result<T, JsValue>,
+    ) -> Result<T, JsValue> {
+        self.get(key).map_or(Ok(default), |v| parse(&v))
     }
 }
 
-/// `options[key]`, or `None` when absent or `undefined`.
-pub fn field(options: &Option<Object>, key: &str) -> Option<JsValue> {
-    let o = options.as_ref()?;
-    Reflect::get(o, &JsValue::from_str(key))
-        .ok()
-        .filter(|v| !v.is_undefined())
+/// True for `{}`-style objects: prototype `Object.prototype` or `null`. Arrays, Maps, Dates,
+/// boxed primitives, typed arrays and class instances are not options objects.
+fn is_plain_object(v: &JsValue) -> bool {
+    if !v.is_object() || v.is_function() {
+        return false;
+    }
+    let proto = Object::get_prototype_of(v);
+    proto.is_null()
+        || JsValue::from(proto) == JsValue::from(Object::get_prototype_of(&Object::new()))
 }
 
-/// `options[key]` parsed by `parse`, or `default` when the field is absent or `undefined`.
-pub fn optional<T>(
-    options: &Option<Object>,
-    key: &str,
-    default: T,
-    parse: impl FnOnce(&JsValue) -> Result<T, JsValue>,
-) -> Result<T, JsValue> {
-    field(options, key).map_or(Ok(default), |v| parse(&v))
-}
-
-/// Builds a plain object from key/value pairs.
+/// Builds a plain object from key/value pairs. Built with `Object.fromEntries`, which defines
+/// properties rather than assigning them, so no setter on `Object.prototype` runs page code
+/// while the module is busy.
 pub fn object(pairs: &[(&str, JsValue)]) -> JsValue {
-    let o = Object::new();
+    let entries = js_sys::Array::new();
     for (k, v) in pairs {
-        // Setting a property on a fresh plain object cannot fail.
-        let _ = Reflect::set(&o, &JsValue::from_str(k), v);
+        entries.push(&js_sys::Array::of2(&JsValue::from_str(k), v));
     }
-    o.into()
+    Object::from_entries(&entries)
+        .map(JsValue::from)
+        .unwrap_or(JsValue::NULL)
 }
 
 /// A number or `null` for `None`.

@@ -29,8 +29,10 @@ pub fn slow_share(
 pub fn crossover(
     #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
     #[wasm_bindgen(js_name = leafQ, unchecked_param_type = "number")] leaf_q: JsValue,
-) -> Result<u32, JsValue> {
-    theory::crossover(number("q", &q)?, number("leafQ", &leaf_q)?).map_err(range)
+) -> Result<f64, JsValue> {
+    theory::crossover(number("q", &q)?, number("leafQ", &leaf_q)?)
+        .map(|n| n as f64)
+        .map_err(range)
 }
 
 /// The leaf quantile level the parent's `q`-quantile sits at: `q^(1/n)`.

@@ -277,8 +277,9 @@ impl LoadedResult {
 }
 
 impl LoadedConfig {
-    /// A run of `requests` (1000..=10^8) requests at utilisation `load` (in (0, 2]; ≥ 1 is a
-    /// valid question whose answer is "unstable") over `replicas` (2..=1000) replicas, with the
+    /// A run of `requests` (1000..=10^8) requests at utilisation `load` (0.001..=2; ≥ 1 is a
+    /// valid question whose answer is "unstable"; below 0.001 the replicas sit idle for so long
+    /// between arrivals that the clock loses the service times' precision) over `replicas` (2..=1000) replicas, with the
     /// Lab's service model and the default cancellation rule ([`Cancellation::Backup`]).
     pub fn new(
         replicas: u32,
@@ -294,7 +295,7 @@ impl LoadedConfig {
             1000,
             "an integer in 2..=1000 (hedging needs a second replica)",
         )?;
-        check_open("load", load, 0.0, 2.000_000_1, "a utilisation in (0, 2]")?;
+        check_range("load", load, 1e-3, 2.0, "a utilisation in 0.001..=2")?;
         check_count(
             "requests",
             requests,

@@ -15,7 +15,7 @@
 //! Warm-up: the system starts empty; jobs that arrive among the first tenth of the arrivals are
 //! not measured. Randomness is one seeded SplitMix64 stream (the chain is sequential by nature).
 
-use crate::error::{ParamError, check_count, check_open};
+use crate::error::{ParamError, check_count, check_range};
 use crate::sampling::address::{SampleStream, Stream};
 use crate::sampling::histogram::Histogram;
 use crate::sampling::histogram::shared_bins;
@@ -73,7 +73,7 @@ pub fn fixed_point_mean_time(lambda: f64, d: u32) -> Option<f64> {
 }
 
 impl SupermarketConfig {
-    /// `servers` (1..=100000) servers, arrival rate `lambda` (> 0) per server, `d` (1..=servers)
+    /// `servers` (1..=100000) servers, arrival rate `lambda` (0.001..=100) per server, `d` (1..=servers)
     /// choices, `arrivals` (1000..=10^9) arrivals.
     pub fn new(
         servers: u32,
@@ -89,7 +89,8 @@ impl SupermarketConfig {
             100_000,
             "an integer in 1..=100000",
         )?;
-        check_open("lambda", lambda, 0.0, f64::INFINITY, "a rate > 0")?;
+        // Below 0.001 the clock runs to ~1/λ per arrival and time differences lose precision.
+        check_range("lambda", lambda, 1e-3, 100.0, "a rate in 0.001..=100")?;
         if d == 0 || d > servers {
             return Err(ParamError::OutOfRange {
                 param: "d",

@@ -107,7 +107,12 @@ impl TailRun {
         }
         HedgeCost {
             extra_requests: self.hedges as f64 / calls,
-            extra_work: self.backup_work_ms / self.primary_work_ms,
+            // Without a hedge no primary work is tallied and no backup ran: 0, not 0/0.
+            extra_work: if self.primary_work_ms > 0.0 {
+                self.backup_work_ms / self.primary_work_ms
+            } else {
+                0.0
+            },
         }
     }
 

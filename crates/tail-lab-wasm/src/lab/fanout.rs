@@ -1,6 +1,6 @@
 //! Fan-out (core `fanout`): `simulateFanout`.
 
-use crate::convert::{integer, number, object, optional, options, seed};
+use crate::convert::{Options, integer, number, object, seed};
 use crate::error::range;
 use tail_lab_core::lab::fanout::simulate_slow_share;
 use tail_lab_core::theory;
@@ -36,15 +36,15 @@ export interface FanoutResult {
 pub fn simulate_fanout(
     #[wasm_bindgen(unchecked_param_type = "FanoutOptions | undefined")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let o = options("options", &opts)?;
-    let p = optional(&o, "p", 0.01, |v| number("p", v))?;
-    let n = optional(&o, "n", 100.0, |v| {
+    let o = Options::read("options", &opts, &["p", "n", "requests", "seed"])?;
+    let p = o.optional("p", 0.01, |v| number("p", v))?;
+    let n = o.optional("n", 100.0, |v| {
         integer("n", v, 1.0, 1024.0, "an integer in 1..=1024")
     })? as u32;
-    let requests = optional(&o, "requests", 100_000.0, |v| {
+    let requests = o.optional("requests", 100_000.0, |v| {
         integer("requests", v, 1.0, 1e7, "an integer in 1..=10000000")
     })? as u64;
-    let seed = optional(&o, "seed", 1, |v| seed("seed", v))?;
+    let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     let sim = simulate_slow_share(p, n, requests, seed).map_err(range)?;
     let theory = theory::slow_share(p, n).map_err(range)?;
     Ok(object(&[

@@ -1,6 +1,6 @@
 //! Hedging on idle replicas (core `hedge_idle`): `simulateHedge`.
 
-use crate::convert::{field, integer, number, object, optional, options, seed};
+use crate::convert::{Options, integer, number, object, seed};
 use crate::error::range;
 use crate::lab::service::service;
 use js_sys::{Float64Array, TypeError};
@@ -47,16 +47,21 @@ export interface HedgeResult {
 pub fn simulate_hedge(
     #[wasm_bindgen(unchecked_param_type = "HedgeOptions | undefined")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let o = options("options", &opts)?;
-    let requests = optional(&o, "requests", 200_000.0, |v| {
+    let o = Options::read(
+        "options",
+        &opts,
+        &["delayQ", "delayMs", "requests", "seed", "service"],
+    )?;
+    let requests = o.optional("requests", 200_000.0, |v| {
         integer("requests", v, 1.0, 1e7, "an integer in 1..=10000000")
     })? as u64;
-    let seed = optional(&o, "seed", 1, |v| seed("seed", v))?;
-    let model = service(field(&o, "service"))?;
-    let delay_ms = field(&o, "delayMs")
+    let seed = o.optional("seed", 1, |v| seed("seed", v))?;
+    let model = service(o.get("service"))?;
+    let delay_ms = o
+        .get("delayMs")
         .map(|v| number("delayMs", &v))
         .transpose()?;
-    let hedge = match (delay_ms, field(&o, "delayQ")) {
+    let hedge = match (delay_ms, o.get("delayQ")) {
         (Some(_), Some(_)) => {
             return Err(TypeError::new("give delayQ or delayMs, not both").into());
         }

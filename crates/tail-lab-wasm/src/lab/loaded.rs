@@ -1,6 +1,6 @@
 //! Hedging on loaded replicas (core `loaded`): `simulateLoaded`.
 
-use crate::convert::{field, integer, number, object, opt_number, optional, options, seed, string};
+use crate::convert::{Options, integer, number, object, opt_number, seed, string};
 use crate::error::range;
 use crate::lab::service::service;
 use tail_lab_core::lab::loaded::{
@@ -58,29 +58,43 @@ export interface LoadedResult {
 pub fn simulate_loaded(
     #[wasm_bindgen(unchecked_param_type = "LoadedOptions | undefined")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let o = options("options", &opts)?;
-    let load = optional(&o, "load", 0.5, |v| number("load", v))?;
-    let replicas = optional(&o, "replicas", 10.0, |v| {
+    let o = Options::read(
+        "options",
+        &opts,
+        &[
+            "load",
+            "policy",
+            "delay",
+            "delayBasis",
+            "cancellation",
+            "requests",
+            "replicas",
+            "seed",
+            "service",
+        ],
+    )?;
+    let load = o.optional("load", 0.5, |v| number("load", v))?;
+    let replicas = o.optional("replicas", 10.0, |v| {
         integer("replicas", v, 2.0, 1000.0, "an integer in 2..=1000")
     })? as u32;
-    let requests = optional(&o, "requests", 200_000.0, |v| {
+    let requests = o.optional("requests", 200_000.0, |v| {
         integer("requests", v, 1000.0, 1e8, "an integer in 1000..=100000000")
     })? as u64;
-    let seed = optional(&o, "seed", 1, |v| seed("seed", v))?;
-    let basis = optional(&o, "delayBasis", DelayBasis::Loaded, |v| {
+    let seed = o.optional("seed", 1, |v| seed("seed", v))?;
+    let basis = o.optional("delayBasis", DelayBasis::Loaded, |v| {
         DelayBasis::from_name(&string("delayBasis", v)?).map_err(range)
     })?;
-    let cancellation = optional(&o, "cancellation", Cancellation::Backup, |v| {
+    let cancellation = o.optional("cancellation", Cancellation::Backup, |v| {
         Cancellation::from_name(&string("cancellation", v)?).map_err(range)
     })?;
-    let policy = match field(&o, "delay") {
+    let policy = match o.get("delay") {
         Some(v) => LoadedPolicy::after_delay(number("delay", &v)?).map_err(range)?,
         None => {
-            let name = optional(&o, "policy", "none".to_string(), |v| string("policy", v))?;
+            let name = o.optional("policy", "none".to_string(), |v| string("policy", v))?;
             LoadedPolicy::from_name(&name, basis).map_err(range)?
         }
     };
-    let model = service(field(&o, "service"))?;
+    let model = service(o.get("service"))?;
     let r = LoadedConfig::new(replicas, load, policy, requests, seed)
         .and_then(|c| c.with_service(LoadedService::Lab(model)))
         .map_err(range)?

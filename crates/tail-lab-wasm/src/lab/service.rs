@@ -1,6 +1,6 @@
 //! The Lab's service model (core `service`): reading a reader's own `service` option.
 
-use crate::convert::{field, number, options};
+use crate::convert::{Options, number};
 use crate::error::range;
 use tail_lab_core::ParamError;
 use tail_lab_core::lab::service::ServiceModel;
@@ -35,8 +35,9 @@ fn renamed(e: ParamError, names: &[(&str, &'static str)]) -> JsValue {
     range(e)
 }
 
-fn required(parent: &Option<js_sys::Object>, key: &str, what: &str) -> Result<JsValue, JsValue> {
-    field(parent, key)
+fn required(parent: &Options, key: &str, what: &str) -> Result<JsValue, JsValue> {
+    parent
+        .get(key)
         .ok_or_else(|| JsValue::from(js_sys::TypeError::new(&format!("{what} is required"))))
 }
 
@@ -45,8 +46,9 @@ fn lognormal(
     param: &'static str,
     v: &JsValue,
     names: [&'static str; 2],
+    known: &'static [&'static str],
 ) -> Result<LogNormalMs, JsValue> {
-    let o = options(param, v)?;
+    let o = Options::read(param, v, known)?;
     let median = number(names[0], &required(&o, "medianMs", names[0])?)?;
     let sigma = number(names[1], &required(&o, "sigma", names[1])?)?;
     LogNormalMs::new(median, sigma)
@@ -59,22 +61,24 @@ pub fn service(v: Option<JsValue>) -> Result<ServiceModel, JsValue> {
     let Some(v) = v else {
         return Ok(ServiceModel::default());
     };
-    let o = options("service", &v)?;
+    let o = Options::read("service", &v, &["body", "slow"])?;
     let body = required(&o, "body", "service.body ({ medianMs, sigma })")?;
     let body = lognormal(
         "service.body",
         &body,
         ["service.body.medianMs", "service.body.sigma"],
+        &["medianMs", "sigma"],
     )?;
-    match field(&o, "slow") {
+    match o.get("slow") {
         None => ServiceModel::new(body, 0.0, body).map_err(range),
         Some(slow) => {
-            let so = options("service.slow", &slow)?;
+            let so = Options::read("service.slow", &slow, &["p", "medianMs", "sigma"])?;
             let p = number("service.slow.p", &required(&so, "p", "service.slow.p")?)?;
             let mode = lognormal(
                 "service.slow",
                 &slow,
                 ["service.slow.medianMs", "service.slow.sigma"],
+                &["p", "medianMs", "sigma"],
             )?;
             ServiceModel::new(body, p, mode)
                 .map_err(|e| renamed(e, &[("slow_probability", "service.slow.p")]))

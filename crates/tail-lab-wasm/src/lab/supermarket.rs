@@ -1,6 +1,6 @@
 //! The power of d choices (core `supermarket`): `simulateBalance` and `fixedPointMeanTime`.
 
-use crate::convert::{field, integer, number, object, opt_number, optional, options, seed, string};
+use crate::convert::{Options, integer, number, object, opt_number, seed, string};
 use crate::error::range;
 use js_sys::RangeError;
 use tail_lab_core::lab::supermarket::{SupermarketConfig, fixed_point_mean_time};
@@ -38,9 +38,14 @@ const POLICIES: [&str; 3] = ["random", "two", "three"];
 pub fn simulate_balance(
     #[wasm_bindgen(unchecked_param_type = "BalanceOptions | undefined")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let o = options("options", &opts)?;
-    let lambda = optional(&o, "lambda", 0.9, |v| number("lambda", v))?;
-    let from_policy = field(&o, "policy")
+    let o = Options::read(
+        "options",
+        &opts,
+        &["lambda", "policy", "d", "servers", "arrivals", "seed"],
+    )?;
+    let lambda = o.optional("lambda", 0.9, |v| number("lambda", v))?;
+    let from_policy = o
+        .get("policy")
         .map(|v| {
             let name = string("policy", &v)?;
             POLICIES
@@ -54,7 +59,8 @@ pub fn simulate_balance(
                 })
         })
         .transpose()?;
-    let from_d = field(&o, "d")
+    let from_d = o
+        .get("d")
         .map(|v| integer("d", &v, 1.0, 100_000.0, "an integer in 1..=servers").map(|d| d as u32))
         .transpose()?;
     let d = match (from_policy, from_d) {
@@ -67,10 +73,10 @@ pub fn simulate_balance(
         }
         (p, d) => p.or(d).unwrap_or(2),
     };
-    let servers = optional(&o, "servers", 100.0, |v| {
+    let servers = o.optional("servers", 100.0, |v| {
         integer("servers", v, 1.0, 100_000.0, "an integer in 1..=100000")
     })? as u32;
-    let arrivals = optional(&o, "arrivals", 1e6, |v| {
+    let arrivals = o.optional("arrivals", 1e6, |v| {
         integer(
             "arrivals",
             v,
@@ -79,7 +85,7 @@ pub fn simulate_balance(
             "an integer in 1000..=1000000000",
         )
     })? as u64;
-    let seed = optional(&o, "seed", 1, |v| seed("seed", v))?;
+    let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     let r = SupermarketConfig::new(servers, lambda, d, arrivals, seed)
         .map_err(range)?
         .run();

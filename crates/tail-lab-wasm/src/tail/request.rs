@@ -1,7 +1,7 @@
 //! One parent request (core `request`): the `{ fanout, profile, fix, seed }` options and
 //! `requestAt(k, cfg)`.
 
-use crate::convert::{MAX_SAFE, integer, object, opt_number, optional, options, seed, string};
+use crate::convert::{MAX_SAFE, Options, integer, object, opt_number, seed, string};
 use crate::error::range;
 use crate::tail::mitigation::fix;
 use crate::tail::profile::profile_id;
@@ -41,7 +41,7 @@ export interface RequestTrace {
   hedgeDelayMs: number | null;
   leaves: {
     originalMs: Float64Array; resolvedMs: Float64Array;
-    /** The duplicate's own latency, NaN where none was sent. */
+    /** The duplicate's own latency; 0 where none was sent (see `hedged`). */
     retryMs: Float64Array;
     hedged: Uint8Array; won: Uint8Array; dropped: Uint8Array;
   };
@@ -49,6 +49,15 @@ export interface RequestTrace {
 /** What a run's hedges cost: fractions 0..1. */
 export interface HedgeCost { extraRequests: number; extraWork: number; }
 "#;
+
+/// A seed as JS holds it exactly: a number up to 2^53 − 1, a bigint above.
+pub fn seed_to_js(seed: u64) -> JsValue {
+    if seed as f64 <= crate::convert::MAX_SAFE && seed <= 9_007_199_254_740_991 {
+        (seed as f64).into()
+    } else {
+        js_sys::BigInt::from(seed).into()
+    }
+}
 
 /// The options of a Tail run, with their names as JS spells them.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,17 +86,17 @@ impl Default for Settings {
 impl Settings {
     /// Reads `{ fanout, profile, fix, seed }`, each optional, on top of `base`.
     pub fn read(value: &JsValue, base: &Settings) -> Result<Settings, JsValue> {
-        let o = options("options", value)?;
+        let o = Options::read("options", value, &["fanout", "profile", "fix", "seed"])?;
         let mut s = base.clone();
-        s.fanout = optional(&o, "fanout", f64::from(s.fanout), |v| {
+        s.fanout = o.optional("fanout", f64::from(s.fanout), |v| {
             integer("fanout", v, 1.0, 1024.0, "an integer in 1..=1024")
         })? as u32;
-        s.profile = optional(&o, "profile", s.profile, profile_id)?;
-        s.fix = optional(&o, "fix", s.fix, |v| {
+        s.profile = o.optional("profile", s.profile, profile_id)?;
+        s.fix = o.optional("fix", s.fix, |v| {
             fix(v)?;
             string("fix", v)
         })?;
-        s.seed = optional(&o, "seed", s.seed, |v| seed("seed", v))?;
+        s.seed = o.optional("seed", s.seed, |v| seed("seed", v))?;
         Ok(s)
     }
 
@@ -103,7 +112,7 @@ impl Settings {
             ("fanout", self.fanout.into()),
             ("profile", self.profile.name().into()),
             ("fix", self.fix.as_str().into()),
-            ("seed", (self.seed as f64).into()),
+            ("seed", seed_to_js(self.seed)),
         ])
     }
 }
@@ -117,7 +126,13 @@ thread_local! {
 pub fn with_model<T>(settings: &Settings, f: impl FnOnce(&TailModel) -> T) -> Result<T, JsValue> {
     let config = settings.config()?;
     MODEL.with(|cell| {
-        let mut slot = cell.borrow_mut();
+        // Page code cannot run while the model is borrowed (options are read before, results
+        // built without setters), but if it ever did, it gets an error, not a panic.
+        let mut slot = cell.try_borrow_mut().map_err(|_| {
+            JsValue::from(js_sys::Error::new(
+                "tail-lab is busy: it was called again from inside one of its own calls",
+            ))
+        })?;
         let model = match slot.take() {
             Some(m) if *m.config() == config => m,
             Some(m) => m.with_config(config),
@@ -131,7 +146,7 @@ pub fn with_model<T>(settings: &Settings, f: impl FnOnce(&TailModel) -> T) -> Re
 
 /// A request as a plain object with typed arrays per leaf:
 /// `{ request, parentMs, waitedOn, hedgeDelayMs, leaves: { originalMs, resolvedMs, retryMs,
-/// hedged, won, dropped } }` (`retryMs` is NaN where no duplicate was sent).
+/// hedged, won, dropped } }` (`retryMs` is 0 where no duplicate was sent: see `hedged`).
 pub fn trace_to_js(t: &RequestTrace) -> JsValue {
     let n = t.leaves.len();
     let mut original = Vec::with_capacity(n);
@@ -141,7 +156,7 @@ pub fn trace_to_js(t: &RequestTrace) -> JsValue {
     for (i, l) in t.leaves.iter().enumerate() {
         original.push(l.original_ms);
         resolved.push(l.resolved_ms);
-        retry.push(l.hedge.map_or(f64::NAN, |h| h.retry_ms));
+        retry.push(l.hedge.map_or(0.0, |h| h.retry_ms));
         hedged[i] = u8::from(l.hedge.is_some());
         won[i] = u8::from(l.hedge.is_some_and(|h| h.won));
         dropped[i] = u8::from(l.dropped);

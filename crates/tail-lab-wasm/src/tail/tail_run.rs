@@ -104,22 +104,24 @@ impl JsTailRun {
         unsafe { Float64Array::view(self.run.parent_histogram().counts()) }
     }
 
-    /// Leaf `q`-quantile (ms) of the accumulated histogram; NaN before the first request.
-    #[wasm_bindgen(js_name = leafPercentile)]
+    /// Leaf `q`-quantile (ms) of the accumulated histogram; `null` before the first request.
+    #[wasm_bindgen(js_name = leafPercentile, unchecked_return_type = "number | null")]
     pub fn leaf_percentile(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
-    ) -> Result<f64, JsValue> {
-        self.run.leaf_percentile(level("q", &q)?).map_err(range)
+    ) -> Result<JsValue, JsValue> {
+        let p = self.run.leaf_percentile(level("q", &q)?).map_err(range)?;
+        Ok(opt_number((self.run.requests() > 0).then_some(p)))
     }
 
-    /// Parent `q`-quantile (ms) of the accumulated histogram; NaN before the first request.
-    #[wasm_bindgen(js_name = parentPercentile)]
+    /// Parent `q`-quantile (ms) of the accumulated histogram; `null` before the first request.
+    #[wasm_bindgen(js_name = parentPercentile, unchecked_return_type = "number | null")]
     pub fn parent_percentile(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
-    ) -> Result<f64, JsValue> {
-        self.run.parent_percentile(level("q", &q)?).map_err(range)
+    ) -> Result<JsValue, JsValue> {
+        let p = self.run.parent_percentile(level("q", &q)?).map_err(range)?;
+        Ok(opt_number((self.run.requests() > 0).then_some(p)))
     }
 
     /// The measured leaf `q`-quantile (ms), from the calibration draws.

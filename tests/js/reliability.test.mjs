@@ -1,0 +1,91 @@
+// Inputs a hostile or careless caller gives the API (issue 10's found cases that this change
+// fixes). Each test failed before its fix.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { loadPackage } from "../support.mjs";
+
+const pkg = await loadPackage();
+const throwsLike = (f, kind, message) =>
+  assert.throws(f, (e) => e instanceof kind && message.test(e.message), String(f));
+
+test("misspelt or unknown option keys are rejected, naming the key and the known ones", () => {
+  throwsLike(() => new pkg.TailRun({ fanOut: 5 }), TypeError, /^options has an unknown key "fanOut"; the known ones are fanout, profile, fix, seed$/);
+  throwsLike(() => pkg.simulateLoaded({ polcy: "hedge" }), TypeError, /unknown key "polcy"; the known ones are load, policy, delay, delayBasis, cancellation/);
+  throwsLike(() => pkg.simulateBalance({ D: 3 }), TypeError, /unknown key "D"/);
+  throwsLike(() => pkg.simulateHedge({ service: { body: { medianMs: 5, sigma: 0.3, mean: 4 } } }), TypeError, /^service\.body has an unknown key "mean"/);
+  throwsLike(() => pkg.requestAt(0, { seeds: 2 }), TypeError, /unknown key "seeds"/);
+});
+
+test("options must be plain objects, and a throwing getter's error comes through", () => {
+  for (const bad of [new Map(), new Date(), Object(3), new Float64Array(2), [], () => {}]) {
+    throwsLike(() => pkg.simulateLoaded(bad), TypeError, /^options must be a plain options object/);
+  }
+  // Objects with a null prototype are plain too.
+  assert.equal(pkg.simulateFanout(Object.assign(Object.create(null), { n: 3, requests: 10 })).n, 3);
+  const boom = new Error("boom");
+  assert.throws(() => pkg.simulateLoaded({ get load() { throw boom; } }), (e) => e === boom);
+  // And the module still answers afterwards.
+  assert.ok(Math.abs(pkg.slowShare(0.01, 100) - 0.634) < 1e-3);
+});
+
+test("a setter on Object.prototype never runs page code inside a call", () => {
+  let calls = 0;
+  Object.defineProperty(Object.prototype, "parentMs", {
+    configurable: true,
+    set() { calls++; pkg.requestAt(1, {}); },
+  });
+  try {
+    const r = pkg.requestAt(3, { fanout: 8 });
+    assert.ok(Object.hasOwn(r, "parentMs") && r.parentMs > 0);
+    assert.equal(calls, 0);
+  } finally {
+    delete Object.prototype.parentMs;
+  }
+});
+
+test("no NaN: hedge costs without hedges are 0, percentiles before any request are null", () => {
+  for (const fix of ["none", "drop-1", "drop-5", "hedge-p95"]) {
+    const run = new pkg.TailRun({ fix });
+    assert.deepEqual([run.leafPercentile(0.5), run.parentPercentile(0.99)], [null, null]);
+    run.run(1000);
+    const cost = run.hedgeCost();
+    assert.ok(Number.isFinite(cost.extraWork) && Number.isFinite(cost.extraRequests), `${fix}: ${JSON.stringify(cost)}`);
+    if (fix !== "hedge-p95") assert.deepEqual(cost, { extraRequests: 0, extraWork: 0 });
+    assert.ok(run.parentPercentile(0.5) > 0);
+  }
+  const leaves = pkg.requestAt(0, { fix: "none" }).leaves;
+  assert.ok(leaves.retryMs.every((v) => v === 0));
+});
+
+test("tiny loads and arrival rates are refused with their lower bound, not answered with nonsense", () => {
+  throwsLike(() => pkg.simulateBalance({ lambda: 1e-15 }), RangeError, /^lambda must be a rate in 0\.001\.\.=100 \(got 1e-15\)/);
+  throwsLike(() => pkg.simulateBalance({ lambda: 5e-324 }), RangeError, /^lambda must be a rate in 0\.001\.\.=100 \(got 5e-324\)/);
+  throwsLike(() => pkg.simulateLoaded({ load: 1e-9 }), RangeError, /^load must be a utilisation in 0\.001\.\.=2 \(got 1e-9\)/);
+  // At the bound the answer is right: an arrival almost always finds an empty server.
+  const b = pkg.simulateBalance({ lambda: 0.001, d: 1, arrivals: 20_000 });
+  assert.ok(Math.abs(b.meanTime - 1 / (1 - 0.001)) < 0.05, `${b.meanTime}`);
+});
+
+test("crossover gives the true fan-out far past 2^32, and messages show values readably", () => {
+  const leafQ = 1 - 1e-12;
+  const n = pkg.crossover(0.5, leafQ);
+  // The exact answer for the double nearest 1 − 1e-12 (1 − leafQ is exact there).
+  assert.ok(Math.abs(n - Math.LN2 / (1 - leafQ)) <= 2, `${n}`);
+  assert.ok(n > 2 ** 32);
+  throwsLike(() => pkg.simulateLoaded({ load: Infinity }), RangeError, /\(got ∞\)$/);
+  throwsLike(() => pkg.simulateLoaded({ load: 1e300 }), RangeError, /\(got 1e300\)$/);
+  throwsLike(() => pkg.simulateLoaded({ requests: 26843546.5 }), RangeError, /\(got 26843546\.5\)$/);
+});
+
+test("seeds above 2^53 − 1 round-trip as bigints", () => {
+  const big = 2n ** 60n + 1n;
+  const run = new pkg.TailRun({ seed: big });
+  assert.equal(run.config.seed, big);
+  run.reconfigure(run.config);
+  assert.equal(run.config.seed, big);
+  const a = new pkg.TailRun({ seed: 2n ** 53n }).config.seed;
+  const b = new pkg.TailRun({ seed: 2n ** 53n + 1n }).config.seed;
+  assert.notEqual(a, b);
+  assert.equal(new pkg.TailRun({ seed: 7 }).config.seed, 7);
+});

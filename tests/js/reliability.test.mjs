@@ -89,3 +89,54 @@ test("seeds above 2^53 − 1 round-trip as bigints", () => {
   assert.notEqual(a, b);
   assert.equal(new pkg.TailRun({ seed: 7 }).config.seed, 7);
 });
+
+test("a seeded fuzzer: 2,000 calls mixing valid and invalid values never trap, never give NaN", () => {
+  // mulberry32: a small seeded generator, so a failure replays exactly.
+  let state = 0x5eed;
+  const rand = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+  const junk = [undefined, null, NaN, Infinity, -Infinity, -1, 0, 0.5, 1, 2, 1e300, 5e-324, "x", "0.5", true, [], {}, 2n ** 70n, -3n];
+  const value = (good) => (rand() < 0.6 ? pick(good) : pick(junk));
+  // Work-sizing arguments stay small: the fuzzer checks answers, not how long a big run takes.
+  const calls = [
+    () => pkg.slowShare(value([0, 0.01, 0.3, 1]), value([1, 100, 1024])),
+    () => pkg.crossover(value([0.5, 0.9]), value([0.99, 0.999, 1 - 1e-12])),
+    () => pkg.parentLevel(value([0.5, 0.99]), value([1, 69, 1024])),
+    () => pkg.fixedPointMeanTime(value([0.5, 0.9, 0.999, 3]), value([1, 2, 3])),
+    () => pkg.simulateFanout({ p: value([0.01, 0.2]), n: value([1, 100, 1024]), requests: pick([1, 500]), seed: value([1, 7, 2n ** 60n]) }),
+    () => pkg.simulateHedge({ delayQ: value([0.5, 0.95, 0.999]), requests: pick([1, 800]), seed: value([1, 3]) }),
+    () => pkg.simulateHedge({ delayMs: value([0, 5, 50]), requests: 500, service: { body: { medianMs: value([3, 20]), sigma: value([0.2, 1]) } } }),
+    () => pkg.simulateLoaded({ load: value([0.001, 0.3, 0.95, 1.5, 2]), policy: value(["none", "hedge", "duplicate"]), requests: 1000, replicas: value([2, 10]), cancellation: value(["backup", "either", "either-any", "queued", "never"]) }),
+    () => pkg.simulateLoaded({ load: value([0.2, 0.6]), delay: value([0, 1, 100]), requests: 1000 }),
+    () => pkg.simulateBalance({ lambda: value([0.001, 0.5, 0.99, 1.2]), policy: value(["random", "two", "three"]), servers: value([1, 3, 100]), arrivals: 1000 }),
+    () => pkg.requestAt(value([0, 5, 2 ** 53 - 1]), { fanout: value([1, 100]), profile: value(["default", "tight"]), fix: value(["none", "drop-5"]) }),
+    () => { const r = new pkg.TailRun({ fanout: value([1, 64]), seed: value([1, 2n ** 64n - 1n]) }); r.run(value([0, 200])); return [r.hedgeCost(), r.parentPercentile(value([0.5, 0.99])), r.config]; },
+  ];
+  const finiteOrNull = (x, path) => {
+    if (typeof x === "number") assert.ok(Number.isFinite(x), `${path} is ${x}`);
+    else if (x && typeof x === "object" && !ArrayBuffer.isView(x)) for (const [k, v] of Object.entries(x)) finiteOrNull(v, `${path}.${k}`);
+    else if (x instanceof Float64Array) assert.ok(x.every(Number.isFinite), `${path} has a non-finite entry`);
+  };
+  let answered = 0, refused = 0;
+  for (let i = 0; i < 2000; i++) {
+    const which = Math.floor(rand() * calls.length);
+    try {
+      finiteOrNull(calls[which](), `call ${which} (#${i})`);
+      answered++;
+    } catch (e) {
+      if (e instanceof assert.AssertionError) throw e;
+      assert.ok(e instanceof TypeError || e instanceof RangeError, `call ${which} (#${i}) threw ${e?.constructor?.name}: ${e?.message}`);
+      // Values in messages are readable: no "inf", no 300-digit numbers.
+      assert.doesNotMatch(e.message, /\(got inf\)|\d{30}/, e.message);
+      refused++;
+    }
+  }
+  assert.ok(answered > 200 && refused > 200, `${answered} answered, ${refused} refused`);
+  // After all that the module still answers, exactly.
+  assert.ok(Math.abs(pkg.slowShare(0.01, 100) - 0.6339676587267709) < 1e-12);
+});

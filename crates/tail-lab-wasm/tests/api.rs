@@ -58,7 +58,7 @@ fn hedged_request_and_idle_hedge_have_the_native_bits() {
 #[wasm_bindgen_test]
 fn closed_forms_cross_the_boundary() {
     assert!((slow_share(js(0.01), js(100.0)).unwrap() - 0.634).abs() < 5e-4);
-    assert_eq!(crossover(js(0.5), js(0.99)).unwrap(), 69);
+    assert_eq!(crossover(js(0.5), js(0.99)).unwrap(), 69.0);
 }
 
 fn message(e: &JsValue) -> String {

@@ -73,9 +73,24 @@ fn number<'a>(
         .map_err(|_| format!("{name} must be {expected} (got {value:?})"))
 }
 
+/// The arguments as UTF-8 strings; one that is not (a stray byte from a shell) is a usage error
+/// naming its position, not a panic.
+fn utf8_args(raw: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String>, String> {
+    raw.enumerate()
+        .map(|(i, a)| {
+            a.into_string().map_err(|bad| {
+                format!(
+                    "argument {} is not valid UTF-8 ({:?})",
+                    i + 1,
+                    bad.to_string_lossy()
+                )
+            })
+        })
+        .collect()
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = match parse(&args) {
+    let options = match utf8_args(std::env::args_os().skip(1)).and_then(|a| parse(&a)) {
         Ok(o) => o,
         Err(message) if message.is_empty() => {
             println!("{USAGE}");
@@ -108,6 +123,18 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_non_utf8_argument_is_a_usage_error_not_a_panic() {
+        use std::os::unix::ffi::OsStringExt;
+        let raw = vec![
+            std::ffi::OsString::from("report"),
+            std::ffi::OsString::from_vec(vec![b'-', b'-', 0xff]),
+        ];
+        let e = utf8_args(raw.into_iter()).unwrap_err();
+        assert!(e.starts_with("argument 2 is not valid UTF-8"), "{e}");
     }
 
     #[test]

@@ -2,9 +2,9 @@
 // report, serve web/ on localhost, and launch Debian's Chromium through playwright-core.
 
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { extname, join, normalize, resolve } from "node:path";
+import { delimiter, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
@@ -55,11 +55,25 @@ export function serveWeb(dir = WEB, { wasmType = "application/wasm" } = {}) {
 /** The static site `cargo xtask ci` copies with `dist::copy_site` (as `cargo xtask dist` does). */
 export const DIST = join(ROOT, "target", "dist");
 
-/** Debian's Chromium, headless, with the flags this sandboxed machine needs. */
+/**
+ * The Chromium to drive: `$CHROMIUM` when set, else the first of chromium, chromium-browser,
+ * google-chrome on PATH (Debian's /usr/bin/chromium on these machines).
+ */
+export function chromiumPath() {
+  if (process.env.CHROMIUM) return process.env.CHROMIUM;
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    for (const name of ["chromium", "chromium-browser", "google-chrome"]) {
+      if (dir && existsSync(join(dir, name))) return join(dir, name);
+    }
+  }
+  throw new Error("no Chromium found: install one (Debian: apt-get install chromium) or set CHROMIUM to its path");
+}
+
+/** Chromium, headless, with the flags this sandboxed machine needs. */
 export async function launchChromium() {
   const { chromium } = await import("playwright-core");
   return chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: chromiumPath(),
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
       "--disable-component-update", "--disable-sync", "--no-first-run"],
   });

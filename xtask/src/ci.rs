@@ -1,6 +1,8 @@
 //! `cargo xtask ci`: exactly what CI runs.
 
-use crate::tools::{Tally, build_page, ensure_chromium, ensure_rust_tools, run, run_counted};
+use crate::tools::{
+    Tally, build_page, chromedriver, ensure_chromium, ensure_rust_tools, run, run_counted,
+};
 
 /// Runs every check in order and stops at the first failure.
 pub fn run_all() -> Result<(), String> {
@@ -56,6 +58,7 @@ fn page_tests(tally: &mut Tally) -> Result<(), String> {
     let root = crate::root();
     crate::dist::copy_site(&root.join("web"), &root.join("target/dist"))?;
     ensure_chromium()?;
+    let chromedriver = chromedriver()?;
     // The JS tests compare the API with `tail-lab report --json`.
     run("cargo", &["build", "--release", "-p", "tail-lab"])?;
     // wasm-pack wants its flags before the crate path.
@@ -70,7 +73,7 @@ fn page_tests(tally: &mut Tally) -> Result<(), String> {
         "wasm-pack",
         &["test", "--release", "--headless", "--chrome", krate],
         &[
-            ("CHROMEDRIVER", "/usr/bin/chromedriver"),
+            ("CHROMEDRIVER", chromedriver.as_str()),
             ("WASM_BINDGEN_USE_BROWSER", "1"),
         ],
         tally,

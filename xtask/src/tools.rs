@@ -133,11 +133,26 @@ pub fn locked_wasm_bindgen_version() -> Result<String, String> {
     Err("Cargo.lock has no wasm-bindgen entry".into())
 }
 
-/// wasm-pack (`cargo install wasm-pack --locked`) and the wasm-bindgen CLI at the locked
+/// The wasm-pack every machine builds with: the same tool, the same output.
+pub const WASM_PACK_VERSION: &str = "0.15.1";
+
+/// wasm-pack at [`WASM_PACK_VERSION`] (`cargo install wasm-pack --version X --locked`) and the
+/// wasm-bindgen CLI at the locked
 /// version (`cargo install wasm-bindgen-cli --version X`, without `--locked`), when missing.
 pub fn ensure_wasm_tools() -> Result<(), String> {
-    if output("wasm-pack", &["--version"]).is_none() {
-        run("cargo", &["install", "wasm-pack", "--locked"])?;
+    let have = output("wasm-pack", &["--version"]).unwrap_or_default();
+    if have.split_whitespace().nth(1) != Some(WASM_PACK_VERSION) {
+        run(
+            "cargo",
+            &[
+                "install",
+                "wasm-pack",
+                "--version",
+                WASM_PACK_VERSION,
+                "--locked",
+                "--force",
+            ],
+        )?;
     }
     let want = locked_wasm_bindgen_version()?;
     let have = output("wasm-bindgen", &["--version"]).unwrap_or_default();
@@ -171,12 +186,40 @@ pub fn ensure_npm_packages() -> Result<(), String> {
     Ok(())
 }
 
-/// Debian's chromium and chromium-driver (npm cannot download a browser here), when missing.
+/// The first of `names` found in a directory on PATH.
+fn on_path(names: &[&str]) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+        .find(|p| p.is_file())
+}
+
+/// ChromeDriver for `wasm-pack test --chrome`: `$CHROMEDRIVER`, else `chromedriver` on PATH.
+pub fn chromedriver() -> Result<String, String> {
+    std::env::var("CHROMEDRIVER")
+        .ok()
+        .or_else(|| on_path(&["chromedriver"]).map(|p| p.display().to_string()))
+        .ok_or_else(|| "no chromedriver: set CHROMEDRIVER or put chromedriver on PATH".into())
+}
+
+/// Chromium and ChromeDriver for the browser tests (npm cannot download a browser here):
+/// `$CHROMIUM`/`$CHROMEDRIVER` when set, else found on PATH. When missing they are installed
+/// from Debian's packages, which needs root and apt-get; anywhere else this says what to
+/// install instead of failing obscurely.
 pub fn ensure_chromium() -> Result<(), String> {
-    if std::path::Path::new("/usr/bin/chromium").exists()
-        && std::path::Path::new("/usr/bin/chromedriver").exists()
-    {
+    let browser = std::env::var_os("CHROMIUM").is_some()
+        || on_path(&["chromium", "chromium-browser", "google-chrome"]).is_some();
+    if browser && chromedriver().is_ok() {
         return Ok(());
+    }
+    let root = output("id", &["-u"]).as_deref() == Some("0");
+    if !root || on_path(&["apt-get"]).is_none() {
+        return Err(
+            "the browser tests need Chromium and a matching ChromeDriver: install them \
+            (Debian: `apt-get install chromium chromium-driver`; elsewhere your system's chromium \
+            and chromedriver packages) or set CHROMIUM and CHROMEDRIVER to their paths"
+                .into(),
+        );
     }
     run("apt-get", &["update"])?;
     run_with_env(

@@ -102,6 +102,7 @@ test("a seeded fuzzer: 2,000 calls mixing valid and invalid values never trap, n
   const pick = (xs) => xs[Math.floor(rand() * xs.length)];
   const junk = [undefined, null, NaN, Infinity, -Infinity, -1, 0, 0.5, 1, 2, 1e300, 5e-324, "x", "0.5", true, [], {}, 2n ** 70n, -3n];
   const value = (good) => (rand() < 0.6 ? pick(good) : pick(junk));
+  const shared = new pkg.TailRun({ seed: 2n ** 64n - 1n });
   // Work-sizing arguments stay small: the fuzzer checks answers, not how long a big run takes.
   const calls = [
     () => pkg.slowShare(value([0, 0.01, 0.3, 1]), value([1, 100, 1024])),
@@ -115,7 +116,8 @@ test("a seeded fuzzer: 2,000 calls mixing valid and invalid values never trap, n
     () => pkg.simulateLoaded({ load: value([0.2, 0.6]), delay: value([0, 1, 100]), requests: 1000 }),
     () => pkg.simulateBalance({ lambda: value([0.001, 0.5, 0.99, 1.2]), policy: value(["random", "two", "three"]), servers: value([1, 3, 100]), arrivals: 1000 }),
     () => pkg.requestAt(value([0, 5, 2 ** 53 - 1]), { fanout: value([1, 100]), profile: value(["default", "tight"]), fix: value(["none", "drop-5"]) }),
-    () => { const r = new pkg.TailRun({ fanout: value([1, 64]), seed: value([1, 2n ** 64n - 1n]) }); r.run(value([0, 200])); return [r.hedgeCost(), r.parentPercentile(value([0.5, 0.99])), r.config]; },
+    // One run, reconfigured: a new TailRun calibrates for ~70 ms, which would be most of the test.
+    () => { shared.reconfigure({ fanout: value([1, 64]), fix: value(["none", "hedge-p95"]) }); shared.run(value([0, 200])); return [shared.hedgeCost(), shared.parentPercentile(value([0.5, 0.99])), shared.config]; },
   ];
   const finiteOrNull = (x, path) => {
     if (typeof x === "number") assert.ok(Number.isFinite(x), `${path} is ${x}`);
@@ -139,4 +141,15 @@ test("a seeded fuzzer: 2,000 calls mixing valid and invalid values never trap, n
   assert.ok(answered > 200 && refused > 200, `${answered} answered, ${refused} refused`);
   // After all that the module still answers, exactly.
   assert.ok(Math.abs(pkg.slowShare(0.01, 100) - 0.6339676587267709) < 1e-12);
+});
+
+test("each call's work is bounded, and the error says the bound and how to stay under it", () => {
+  throwsLike(() => new pkg.TailRun({ fanout: 100 }).run(10_000_000), RangeError,
+    /^requests × fanout must be at most 200000000 per call \(got 1000000000\); split the work over several calls$/);
+  throwsLike(() => pkg.simulateFanout({ n: 1024, requests: 1e7 }), RangeError, /^requests × n must be at most 200000000 per call/);
+  throwsLike(() => pkg.simulateBalance({ arrivals: 1e9 }), RangeError, /^arrivals × d must be at most 200000000 per call \(got 2000000000\)/);
+  throwsLike(() => pkg.simulateLoaded({ requests: 26843546 }), RangeError, /^requests must be an integer in 1000\.\.=5000000 \(got 26843546\)/);
+  // Large d is O(d) an arrival now (it was O(servers)): every one of 20,000 servers sampled.
+  const r = pkg.simulateBalance({ servers: 20_000, d: 20_000, arrivals: 1000, lambda: 0.5 });
+  assert.ok(r.stable && r.meanTime > 0.5 && r.meanTime < 2, JSON.stringify(r));
 });

@@ -5,6 +5,24 @@ use js_sys::{Object, Reflect};
 use tail_lab_core::ParamError;
 use wasm_bindgen::{JsCast, JsValue};
 
+/// The most work one call may do, in units of one leaf draw or one queue event (about a second
+/// in wasm on a laptop; at 6–20 ns a unit, 1.2–4 s): no single call freezes a tab for long.
+pub const WORK_LIMIT: f64 = 200_000_000.0;
+
+/// Refuses a call whose `work` (the product `what` names, e.g. "requests × fanout") is over
+/// [`WORK_LIMIT`], saying the bound and how to stay under it.
+pub fn check_work(what: &str, work: f64) -> Result<(), JsValue> {
+    if work <= WORK_LIMIT {
+        Ok(())
+    } else {
+        Err(js_sys::RangeError::new(&format!(
+            "{what} must be at most 200000000 per call (got {}); split the work over several calls",
+            tail_lab_core::error::readable(work)
+        ))
+        .into())
+    }
+}
+
 /// Largest integer a JS number holds exactly.
 pub const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 

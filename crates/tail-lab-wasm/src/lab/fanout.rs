@@ -45,6 +45,7 @@ pub fn simulate_fanout(
         integer("requests", v, 1.0, 1e7, "an integer in 1..=10000000")
     })? as u64;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
+    crate::convert::check_work("requests × n", requests as f64 * f64::from(n))?;
     let sim = simulate_slow_share(p, n, requests, seed).map_err(range)?;
     let theory = theory::slow_share(p, n).map_err(range)?;
     Ok(object(&[

@@ -86,6 +86,7 @@ pub fn simulate_balance(
         )
     })? as u64;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
+    crate::convert::check_work("arrivals × d", arrivals as f64 * f64::from(d))?;
     let r = SupermarketConfig::new(servers, lambda, d, arrivals, seed)
         .map_err(range)?
         .run();

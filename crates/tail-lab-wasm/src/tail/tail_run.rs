@@ -78,6 +78,7 @@ impl JsTailRun {
             MAX_REQUESTS_PER_CALL,
             "an integer in 0..=10000000",
         )?;
+        crate::convert::check_work("requests × fanout", n * f64::from(self.settings.fanout))?;
         self.run.run(n as u64);
         Ok(())
     }

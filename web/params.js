@@ -52,11 +52,22 @@ export function readParams(specs, get) {
   return { values, notices };
 }
 
-/** Writes `values` into the page's query string without adding a history entry. */
+let pending = null;
+
+/**
+ * Writes `values` into the page's query string without adding a history entry. While a slider
+ * is dragged the writes are coalesced: at most one every 150 ms, the last values winning.
+ */
 export function writeUrl(values) {
-  const url = new URL(location.href);
-  for (const [k, v] of Object.entries(values)) url.searchParams.set(k, String(v));
-  history.replaceState(history.state, "", url);
+  const first = pending === null;
+  pending = values;
+  if (!first) return;
+  setTimeout(() => {
+    const url = new URL(location.href);
+    for (const [k, v] of Object.entries(pending)) url.searchParams.set(k, String(v));
+    pending = null;
+    history.replaceState(history.state, "", url);
+  }, 150);
 }
 
 /** The page's query as a `get(name)` for readParams. */

@@ -24,8 +24,10 @@ async function settled() {
   await page.waitForFunction(() => [...document.querySelectorAll("[data-progress]")]
     .every((p) => p.dataset.total && p.dataset.done === p.dataset.total), null, { timeout: 120_000 });
 }
+/** Sets a control as a reader would, then waits two frames: sliders update once per frame. */
 async function setValue(id, value, event = "input") {
   await page.$eval(`#${id}`, (el, [v, e]) => { el.value = String(v); el.dispatchEvent(new Event(e, { bubbles: true })); }, [value, event]);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 const setSelect = (id, value) => setValue(id, value, "change");
 const fingerprint = (section) => page.$eval(`[data-section=${section}]`, (root) => ({

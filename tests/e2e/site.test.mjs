@@ -100,6 +100,8 @@ test("a link reproduces the view: controls go into the URL and come back on relo
   await page.fill("#seed", "7");
   await page.dispatchEvent("#seed", "change");
   await page.selectOption("#speed", "paused");
+  // URL writes are coalesced while a reader drags (one every 150 ms).
+  await page.waitForFunction(() => location.search.includes("speed=paused"));
   const url = new URL(page.url());
   assert.deepEqual(Object.fromEntries(url.searchParams), { fanout: "64", profile: "gc-pause", fix: "hedge-p95", speed: "paused", seed: "7" });
   const leaves = await page.$eval("#arena", (c) => c.dataset.firstLeaves);
@@ -115,7 +117,7 @@ test("a link reproduces the view: controls go into the URL and come back on relo
   await settled(lab);
   assert.equal(await lab.inputValue("#loaded-policy"), "duplicate");
   const before = await lab.$$eval("[data-readout]", (els) => els.map((e) => e.textContent).join("|"));
-  assert.match(lab.url(), /loaded-load=0\.3/);
+  await lab.waitForFunction(() => location.search.includes("loaded-load=0.3"));
   await lab.reload();
   await lab.waitForSelector("body[data-ready=true]");
   await settled(lab);
@@ -188,7 +190,7 @@ test("every control works from the keyboard", async () => {
   await page.keyboard.press("Control+A");
   await page.keyboard.type("12");
   await page.keyboard.press("Enter");
-  assert.match(page.url(), /seed=12/);
+  await page.waitForFunction(() => location.search.includes("seed=12"));
   await page.selectOption("#speed", "paused");
   const k = Number(await page.$eval("#arena", (c) => c.dataset.request));
   await page.focus("#next-request");

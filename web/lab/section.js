@@ -79,6 +79,22 @@ export function readout(parent, { name, label, theory = false }) {
   };
 }
 
+/**
+ * `fn`, called at most once per animation frame however often it is asked for: a dragged
+ * slider's input events and a burst of worker answers become one update and one redraw.
+ */
+export function perFrame(fn) {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fn();
+    });
+  };
+}
+
 /** Calls `draw` whenever the canvas changes width or the colour scheme changes. */
 export function redrawOnResize(canvas, draw) {
   let width = 0;

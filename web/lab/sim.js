@@ -1,16 +1,32 @@
-// The page's side of the simulation worker: one worker per section, results cached per call
-// (so dragging a slider back is instant), and a newer request superseding an older one.
+// The page's side of the simulation worker: one worker for the whole page, one client (a
+// channel of it) per section, results cached per call (so dragging a slider back is instant),
+// and a newer request superseding an older one.
 
 const CACHE_LIMIT = 4000;
 
+let shared = null;
+const clients = new Map();
+
+/** The page's one worker, started on first use; messages go to the client of their channel. */
+function worker() {
+  if (!shared) {
+    shared = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    shared.onmessage = (event) => clients.get(event.data.channel)?.receive(event.data);
+    shared.onerror = (event) => {
+      for (const c of clients.values()) c.active?.fail(new Error(event.message || "the simulation worker failed"));
+    };
+  }
+  return shared;
+}
+
 export class SimClient {
   constructor() {
-    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.worker = worker();
+    this.channel = clients.size + 1;
+    clients.set(this.channel, this);
     this.cache = new Map();
     this.id = 0;
     this.active = null;
-    this.worker.onmessage = (event) => this.receive(event.data);
-    this.worker.onerror = (event) => this.active?.fail(new Error(event.message || "the simulation worker failed"));
   }
 
   static key(call) {
@@ -39,7 +55,7 @@ export class SimClient {
     onProgress(done, total);
     if (missing.length === 0) {
       this.active = null;
-      this.worker.postMessage({ type: "cancel", id });
+      this.worker.postMessage({ type: "cancel", channel: this.channel });
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
@@ -57,7 +73,7 @@ export class SimClient {
         done: resolve,
         fail: reject,
       };
-      this.worker.postMessage({ type: "job", id, calls: missing.map((i) => calls[i]) });
+      this.worker.postMessage({ type: "job", channel: this.channel, id, calls: missing.map((i) => calls[i]) });
     });
   }
 

@@ -4,7 +4,7 @@
 import { formatCount, formatNumber } from "../../format.js";
 import { chart } from "../plot.js";
 import { exportBar } from "../../export.js";
-import { choice, initial, panel, readout, redrawOnResize, slider } from "../section.js";
+import { choice, initial, panel, perFrame, readout, redrawOnResize, slider } from "../section.js";
 
 /** λ with a simulated dot for every d (the chosen λ is added). */
 const DOT_LAMBDAS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
@@ -74,6 +74,8 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
       `Mean time in system against λ for d = 1, 2, 3 on 100 servers. At λ = ${l.toFixed(2)}, d = ${k}: simulated ${x ? formatNumber(x.meanTime) : "pending"}, fixed point ${formatNumber(theory)}.`);
   }
 
+  const refresh = perFrame(() => { showChosen(); draw(); });
+
   function update() {
     const chosen = chosenLambda();
     const lambdas = [chosen, ...DOT_LAMBDAS.filter((l) => l !== chosen)];
@@ -92,8 +94,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
       // One redraw per batch of answers (cached ones arrive together), not one per point.
       onProgress: (done, total) => {
         ui.progress(done, total);
-        showChosen();
-        draw();
+        refresh();
       },
     });
   }
@@ -108,7 +109,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
       rows: [...results.values()].sort((a, b) => a.lambda - b.lambda || a.d - b.d).map((x) => [x.lambda, x.d, x.meanTime, x.p99, x.theory]),
     }),
   });
-  lambda.input.addEventListener("input", update);
+  lambda.input.addEventListener("input", perFrame(update));
   d.addEventListener("change", update);
   redrawOnResize(ui.canvas, draw);
   update();

@@ -4,7 +4,7 @@
 import { formatCount, formatPct } from "../../format.js";
 import { chart } from "../plot.js";
 import { exportBar } from "../../export.js";
-import { initial, panel, readout, redrawOnResize, slider } from "../section.js";
+import { initial, panel, perFrame, readout, redrawOnResize, slider } from "../section.js";
 
 /** Fan-outs that get a simulated dot (the chosen one is added). */
 const DOT_FANOUTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
@@ -50,12 +50,17 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     ]);
   }
 
+  const redraw = perFrame(() => draw());
+
   function update() {
     const pv = pOf(Number(p.input.value));
     const nv = Number(n.input.value);
     onChange({ "fanout-p": pv, "fanout-n": nv });
-    const xs = Array.from({ length: 121 }, (_, i) => Math.round(10 ** (i / 40)));
-    theoryCurve = { xs, ys: xs.map((k) => api.slowShare(pv, k)) };
+    // The line depends on p alone: recomputed when p moves, not on every fan-out step.
+    if (theoryCurve.p !== pv) {
+      const xs = Array.from({ length: 121 }, (_, i) => Math.round(10 ** (i / 40)));
+      theoryCurve = { p: pv, xs, ys: xs.map((k) => api.slowShare(pv, k)) };
+    }
     const theory = api.slowShare(pv, nv);
     share.set("…", `theory ${formatPct(theory)}`);
     ui.canvas.setAttribute("aria-label", `Share of requests with a slow leaf against fan-out, p = ${formatPct(pv, 2)}: theory ${formatPct(theory)} at n = ${nv}`);
@@ -69,7 +74,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
         if (i === 0) share.set(formatPct(r.sim), `theory ${formatPct(r.theory)}`);
       },
       // One redraw per batch of answers (cached ones arrive together), not one per point.
-      onProgress: (done, total) => { ui.progress(done, total); draw(); },
+      onProgress: (done, total) => { ui.progress(done, total); redraw(); },
     });
   }
 
@@ -84,8 +89,9 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
         .map((k) => [k, api.slowShare(pOf(Number(p.input.value)), k), dots.get(k)?.sim, dots.get(k)?.stdErr]),
     }),
   });
-  p.input.addEventListener("input", update);
-  n.input.addEventListener("input", update);
+  const scheduled = perFrame(update);
+  p.input.addEventListener("input", scheduled);
+  n.input.addEventListener("input", scheduled);
   redrawOnResize(ui.canvas, draw);
   update();
 }

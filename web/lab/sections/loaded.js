@@ -5,7 +5,7 @@
 import { formatCount, formatMs, formatPct, formatTickMs } from "../../format.js";
 import { chart } from "../plot.js";
 import { exportBar } from "../../export.js";
-import { choice, initial, panel, readout, redrawOnResize, slider } from "../section.js";
+import { choice, initial, panel, perFrame, readout, redrawOnResize, slider } from "../section.js";
 
 /** The sweep's loads: 0.05 to 0.95 in steps of 0.05 (the slider's steps). */
 const LOADS = Array.from({ length: 19 }, (_, i) => Number((0.05 * (i + 1)).toFixed(2)));
@@ -105,6 +105,8 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
       (x.stable ? `p50 ${formatMs(x.p50)}, p99 ${formatMs(x.p99)}, extra work ${formatPct(x.extraWork, 1)}.` : "unstable."));
   }
 
+  const refresh = perFrame(() => { updateNote(); showChosen(); draw(); });
+
   function sweep() {
     results = new Map();
     const chosen = chosenLoad();
@@ -121,9 +123,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
       // One redraw per batch of answers (cached ones arrive together), not one per point.
       onProgress: (done, total) => {
         ui.progress(done, total);
-        updateNote();
-        showChosen();
-        draw();
+        refresh();
       },
     });
   }
@@ -147,7 +147,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
         .map((x) => [x.load, x.policy, x.delayMs, x.p50, x.p99, x.p999, x.extraRequests, x.extraWork, x.utilisation, x.stable, x.atCapacity]),
     }),
   });
-  load.input.addEventListener("input", () => { showChosen(); draw(); });
+  load.input.addEventListener("input", refresh);
   policy.addEventListener("change", () => { showChosen(); draw(); });
   cancel.addEventListener("change", sweep);
   basis.addEventListener("change", sweep);

@@ -145,6 +145,34 @@ pub fn tail_run(
 
 /// Computes the report under `seed` with `requests` (1..=10^8) parent requests per experiment.
 pub fn compute(seed: u64, requests: u64) -> Result<Report, ParamError> {
+    compute_with_progress(seed, requests, &mut |_| {})
+}
+
+/// The report's runs, counted for a progress display: fan-out, idle hedge, 7 Tail runs, 27
+/// loaded runs, 15 balance runs.
+pub const REPORT_STEPS: u32 = 51;
+
+/// Where a report computation is: `done` of [`REPORT_STEPS`] runs, and what ran last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Runs finished.
+    pub done: u32,
+    /// The section the last run belongs to.
+    pub section: &'static str,
+}
+
+/// [`compute`], calling `progress` after every run (51 in all), so a long report can show
+/// where it is.
+pub fn compute_with_progress(
+    seed: u64,
+    requests: u64,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Report, ParamError> {
+    let mut done = 0;
+    let mut tick = |section: &'static str| {
+        done += 1;
+        progress(Progress { done, section });
+    };
     check_count(
         "requests",
         requests,
@@ -159,7 +187,14 @@ pub fn compute(seed: u64, requests: u64) -> Result<Report, ParamError> {
         sim: fanout::simulate_slow_share(p, n, requests, seed)?,
         theory: theory::slow_share(p, n)?,
     };
+    tick("fan-out");
     let hedge_idle = IdleHedge::new(ServiceModel::default(), 0.95, seed)?.run(requests)?;
+    tick("idle hedge");
+    let mut tail_run = |profile, fix, seed, requests| {
+        let r = tail_run(profile, fix, seed, requests);
+        tick("Tail");
+        r
+    };
 
     let p99 = |r: &TailRun| r.parent_percentile(0.99).expect("valid q");
     let base = tail_run(ProfileId::Default, "none", seed, requests)?;
@@ -195,7 +230,37 @@ pub fn compute(seed: u64, requests: u64) -> Result<Report, ParamError> {
         fanout,
         hedge_idle,
         tail,
-        loaded: loaded::sweep(requests.max(1000), seed)?,
-        balance: supermarket::sweep((requests * BALANCE_ARRIVALS_PER_REQUEST).max(1000), seed)?,
+        loaded: loaded::sweep_with_progress(requests.max(1000), seed, &mut || tick("loaded"))?,
+        balance: supermarket::sweep_with_progress(
+            (requests * BALANCE_ARRIVALS_PER_REQUEST).max(1000),
+            seed,
+            &mut || tick("balance"),
+        )?,
     })
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::*;
+
+    #[test]
+    fn progress_counts_every_run_once_in_order() {
+        let mut seen = Vec::new();
+        let r = compute_with_progress(3, 1000, &mut |p| seen.push(p)).unwrap();
+        let done: Vec<u32> = seen.iter().map(|p| p.done).collect();
+        assert_eq!(done, (1..=REPORT_STEPS).collect::<Vec<_>>());
+        let count = |s: &str| seen.iter().filter(|p| p.section == s).count();
+        assert_eq!(
+            [
+                count("fan-out"),
+                count("idle hedge"),
+                count("Tail"),
+                count("loaded"),
+                count("balance")
+            ],
+            [1, 1, 7, 27, 15]
+        );
+        // The same numbers as without a progress callback.
+        assert_eq!(r, compute(3, 1000).unwrap());
+    }
 }

@@ -89,6 +89,68 @@ fn utf8_args(raw: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String
         .collect()
 }
 
+/// Progress on stderr for a report that takes more than a moment: a bar redrawn in place on a
+/// terminal, otherwise a plain line at most every five seconds. Short runs print nothing.
+struct ProgressBar {
+    start: std::time::Instant,
+    last_line: Option<std::time::Instant>,
+    terminal: bool,
+    drawn: bool,
+}
+
+impl ProgressBar {
+    const QUIET_FOR: std::time::Duration = std::time::Duration::from_millis(1500);
+
+    fn new() -> Self {
+        use std::io::IsTerminal;
+        ProgressBar {
+            start: std::time::Instant::now(),
+            last_line: None,
+            terminal: std::io::stderr().is_terminal(),
+            drawn: false,
+        }
+    }
+
+    fn show(&mut self, p: report::Progress) {
+        if self.start.elapsed() < Self::QUIET_FOR {
+            return;
+        }
+        eprint!("{}", self.render(p));
+        self.drawn = true;
+    }
+
+    /// What to print for `p` now ("" when a plain line is not due yet).
+    fn render(&mut self, p: report::Progress) -> String {
+        let total = report::REPORT_STEPS;
+        if self.terminal {
+            let filled = (p.done * 30 / total) as usize;
+            return format!(
+                "\r[{}{}] {}/{total} runs ({})   ",
+                "#".repeat(filled),
+                ".".repeat(30 - filled),
+                p.done,
+                p.section
+            );
+        }
+        let now = std::time::Instant::now();
+        if self
+            .last_line
+            .is_some_and(|t| now - t < std::time::Duration::from_secs(5))
+            && p.done < total
+        {
+            return String::new();
+        }
+        self.last_line = Some(now);
+        format!("tail-lab: {}/{total} runs done ({})\n", p.done, p.section)
+    }
+
+    fn finish(&self) {
+        if self.drawn && self.terminal {
+            eprintln!();
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let options = match utf8_args(std::env::args_os().skip(1)).and_then(|a| parse(&a)) {
         Ok(o) => o,
@@ -101,7 +163,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match report::compute(options.seed, options.requests) {
+    let mut bar = ProgressBar::new();
+    let computed =
+        report::compute_with_progress(options.seed, options.requests, &mut |p| bar.show(p));
+    bar.finish();
+    match computed {
         Ok(r) if options.json => {
             println!("{}", json::report(&r));
             ExitCode::SUCCESS
@@ -135,6 +201,46 @@ mod tests {
         ];
         let e = utf8_args(raw.into_iter()).unwrap_err();
         assert!(e.starts_with("argument 2 is not valid UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn the_progress_bar_fills_and_names_the_section() {
+        let mut bar = ProgressBar {
+            start: std::time::Instant::now(),
+            last_line: None,
+            terminal: true,
+            drawn: false,
+        };
+        let half = bar.render(report::Progress {
+            done: 26,
+            section: "loaded",
+        });
+        assert!(
+            half.starts_with("\r[###############..............."),
+            "{half:?}"
+        );
+        assert!(half.contains("26/51 runs (loaded)"));
+        bar.terminal = false;
+        let line = bar.render(report::Progress {
+            done: 27,
+            section: "loaded",
+        });
+        assert_eq!(line, "tail-lab: 27/51 runs done (loaded)\n");
+        // A plain line at most every five seconds, but always the last.
+        assert_eq!(
+            bar.render(report::Progress {
+                done: 28,
+                section: "loaded"
+            }),
+            ""
+        );
+        assert!(
+            !bar.render(report::Progress {
+                done: 51,
+                section: "balance"
+            })
+            .is_empty()
+        );
     }
 
     #[test]

@@ -853,6 +853,15 @@ pub const SWEEP_LOADS: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 /// (p95 of no-backup latency at the same load) and duplicate, 10 replicas, cancellation
 /// [`Cancellation::Backup`].
 pub fn sweep(requests: u64, seed: u64) -> Result<Vec<LoadedResult>, ParamError> {
+    sweep_with_progress(requests, seed, &mut || {})
+}
+
+/// [`sweep`], calling `step` after each of its 27 runs.
+pub fn sweep_with_progress(
+    requests: u64,
+    seed: u64,
+    step: &mut dyn FnMut(),
+) -> Result<Vec<LoadedResult>, ParamError> {
     let policies = ["none", "hedge", "duplicate"]
         .map(|name| LoadedPolicy::from_name(name, DelayBasis::Loaded))
         .into_iter()
@@ -861,6 +870,7 @@ pub fn sweep(requests: u64, seed: u64) -> Result<Vec<LoadedResult>, ParamError> 
     for load in SWEEP_LOADS {
         for &policy in &policies {
             out.push(LoadedConfig::new(10, load, policy, requests, seed)?.run());
+            step();
         }
     }
     Ok(out)

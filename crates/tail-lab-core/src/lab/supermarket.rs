@@ -238,10 +238,20 @@ impl SupermarketConfig {
 
 /// The standard sweep: λ in {0.5, 0.7, 0.8, 0.9, 0.95}, d in {1, 2, 3}, 100 servers.
 pub fn sweep(arrivals: u64, seed: u64) -> Result<Vec<SupermarketResult>, ParamError> {
+    sweep_with_progress(arrivals, seed, &mut || {})
+}
+
+/// [`sweep`], calling `step` after each of its 15 runs.
+pub fn sweep_with_progress(
+    arrivals: u64,
+    seed: u64,
+    step: &mut dyn FnMut(),
+) -> Result<Vec<SupermarketResult>, ParamError> {
     let mut out = Vec::with_capacity(15);
     for lambda in [0.5, 0.7, 0.8, 0.9, 0.95] {
         for d in 1..=3 {
             out.push(SupermarketConfig::new(100, lambda, d, arrivals, seed)?.run());
+            step();
         }
     }
     Ok(out)

@@ -150,6 +150,12 @@ test("the loaded section shows the seed's three findings, and the flip under ano
   const from = Number(/duplicate all: unstable from (\d+)% load/.exec(bands)?.[1]);
   assert.ok(from > 70 && from <= 80, bands);
   assert.match(await page.$eval("[data-section=loaded] canvas", (c) => c.getAttribute("aria-label")), /duplicate all: unstable/);
+  // The note prints this run's at-capacity multiple; it is the API's for the same runs.
+  const dup = pkg.simulateLoaded({ load: 0.7, delay: 0 });
+  const none = pkg.simulateLoaded({ load: 0.7 });
+  assert.ok(dup.atCapacity);
+  assert.match(await page.textContent("[data-section=loaded] .lab-note"),
+    new RegExp(`In this run, at 70% load: ${(dup.p50 / none.p50).toFixed(1).replace(".", "\\.")}×\\.$`));
   await (await page.$("[data-section=loaded]")).screenshot({ path: join(SHOTS, "lab-loaded-backup.png") });
   // The flip: when the losing copy is freed even mid-hiccup, duplicating wins at every load.
   await setSelect("loaded-cancel", "either-any");

@@ -4,19 +4,8 @@
 
 import { onThemeChange } from "../theme.js";
 
-/** An element with attributes (`class`, `id`, data-*, aria-*, properties) and children. */
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k in node && !k.includes("-")) node[k] = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  node.append(...children);
-  return node;
-}
+export { el } from "../dom.js";
+import { el } from "../dom.js";
 
 /** The skeleton of a section: controls, readouts, progress and a chart, appended to `root`. */
 export function panel(root, { chartHeight = 300, chartLabel }) {

@@ -3,6 +3,7 @@
 // creates the parts it is asked for (an embed), and looks nothing up outside the root.
 // Everything shown is computed by the core; this file decides only what to draw and when.
 
+import { el } from "../dom.js";
 import { formatCount, formatMs } from "../format.js";
 import { onThemeChange } from "../theme.js";
 import { nextTask, register, wake } from "../scheduler.js";
@@ -33,17 +34,6 @@ const PART_LABELS = {
   strip: "Parent percentiles against fan-out",
 };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  node.append(...children);
-  return node;
-}
 
 /**
  * Mounts the piece into `root`. `parts`: which of "controls", "readouts", "arena",

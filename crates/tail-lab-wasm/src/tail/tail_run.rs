@@ -112,7 +112,7 @@ impl JsTailRun {
         #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
     ) -> Result<JsValue, JsValue> {
         let p = self.run.leaf_percentile(level("q", &q)?).map_err(range)?;
-        Ok(opt_number((self.run.requests() > 0).then_some(p)))
+        Ok(self.once_run(p))
     }
 
     /// Parent `q`-quantile (ms) of the accumulated histogram; `null` before the first request.
@@ -122,7 +122,7 @@ impl JsTailRun {
         #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
     ) -> Result<JsValue, JsValue> {
         let p = self.run.parent_percentile(level("q", &q)?).map_err(range)?;
-        Ok(opt_number((self.run.requests() > 0).then_some(p)))
+        Ok(self.once_run(p))
     }
 
     /// The measured leaf `q`-quantile (ms), from the calibration draws.
@@ -195,6 +195,13 @@ impl JsTailRun {
     /// Clears the histograms and starts again from request 0.
     pub fn reset(&mut self) {
         self.run.reset();
+    }
+}
+
+impl JsTailRun {
+    /// `x` once a request has run, `null` before (a percentile of nothing is not a number).
+    fn once_run(&self, x: f64) -> JsValue {
+        opt_number((self.run.requests() > 0).then_some(x))
     }
 }
 

@@ -35,3 +35,25 @@ test("the packed tarball installs into a scratch folder and imports by name in n
     rmSync(scratch, { recursive: true, force: true });
   }
 });
+
+test("the shipped glue resets a failed instance before any argument reaches wasm memory", () => {
+  const glue = readFileSync(join(WEB, "pkg", "tail_lab.js"), "utf8");
+  // The reset machinery is there (the binding schedules it from its panic hook and allocator)…
+  assert.match(glue, /__wbg_reinit_scheduled = true/);
+  assert.match(glue, /function __wbg_call_guard\(\)/);
+  // …and no test-only export ships.
+  assert.doesNotMatch(glue, /injectPanic|injectOutOfMemory/);
+  // wasm-bindgen 0.2.130 copies string and slice arguments into memory before its reset check;
+  // after a reset those pointers would name the old instance's memory. Every export must
+  // therefore reach the guard before copying anything in.
+  const bodies = glue.split(/\n(?=export function |    (?:static )?[A-Za-z_]\w*\(.*\) \{\n)/);
+  let guarded = 0;
+  for (const body of bodies) {
+    const guard = body.indexOf("__wbg_call_guard();");
+    if (guard < 0) continue;
+    guarded++;
+    const copy = body.search(/pass\w*ToWasm0\(|addToExternrefTable0\(/);
+    assert.ok(copy < 0 || copy > guard, `an export copies an argument in before its guard:\n${body.slice(0, 300)}`);
+  }
+  assert.ok(guarded >= 30, `every export is guarded (found ${guarded})`);
+});

@@ -1,7 +1,8 @@
 //! `cargo xtask ci`: exactly what CI runs.
 
 use crate::tools::{
-    Tally, build_page, chromedriver, ensure_chromium, ensure_rust_tools, run, run_counted,
+    Tally, build_fault_package, build_page, chromedriver, ensure_chromium, ensure_rust_tools, run,
+    run_counted,
 };
 
 /// Runs every check in order and stops at the first failure.
@@ -14,6 +15,21 @@ pub fn run_all() -> Result<(), String> {
             "clippy",
             "--workspace",
             "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
+    // The binding's wasm-only code (panic hook, allocator, failure injection) lints too.
+    run(
+        "cargo",
+        &[
+            "clippy",
+            "-p",
+            "tail-lab-wasm",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--all-features",
             "--",
             "-D",
             "warnings",
@@ -54,6 +70,8 @@ pub fn run_all() -> Result<(), String> {
 /// against the built package, and the browser scenarios.
 fn page_tests(tally: &mut Tally) -> Result<(), String> {
     build_page()?;
+    // The recovery tests' package, with failure injection (never shipped).
+    build_fault_package()?;
     // The static bundle the site tests serve, exactly as `cargo xtask dist` lays it out.
     let root = crate::root();
     crate::dist::copy_site(&root.join("web"), &root.join("target/dist"))?;

@@ -273,6 +273,38 @@ pub fn build_page() -> Result<(), String> {
     )
 }
 
+/// The recovery tests' package in target/fault-pkg: the binding built with its
+/// `fault-injection` feature (exports that panic or exhaust memory on purpose), in the plain
+/// release profile (no LTO: it is small and quick to build), through the same wasm-bindgen CLI.
+/// The shipped package in web/pkg never has these exports.
+pub fn build_fault_package() -> Result<(), String> {
+    run(
+        "cargo",
+        &[
+            "build",
+            "-p",
+            "tail-lab-wasm",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--release",
+            "--features",
+            "fault-injection",
+        ],
+    )?;
+    run(
+        "wasm-bindgen",
+        &[
+            "--target",
+            "web",
+            "--out-dir",
+            "target/fault-pkg",
+            "--out-name",
+            "tail_lab",
+            "target/wasm32-unknown-unknown/release/tail_lab_wasm.wasm",
+        ],
+    )
+}
+
 /// The npm package's manifest and README, next to what wasm-pack built in web/pkg: an ES module
 /// for browsers and node, typed by the generated `.d.ts`.
 fn write_package_manifest() -> Result<(), String> {

@@ -18,6 +18,8 @@
 mod convert;
 mod error;
 mod lab;
+#[cfg(target_arch = "wasm32")]
+mod recovery;
 mod sampling;
 mod tail;
 mod theory;
@@ -36,24 +38,10 @@ pub use theory::{crossover, parent_level, slow_share};
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = console, js_name = error)]
-    fn console_error(message: &str);
-    #[wasm_bindgen(js_namespace = globalThis, js_name = tailLabOnPanic, catch)]
-    fn report_panic_to_page(message: &str) -> Result<(), JsValue>;
-}
-
-/// Installs the panic hook when the module starts.
-///
-/// Bad input never panics (it is validated and thrown as `RangeError`/`TypeError`); a panic is
-/// a bug. The hook writes it to `console.error` and, when the page defines
-/// `globalThis.tailLabOnPanic(message)`, shows it there too, before the wasm traps.
+/// Installs the panic hook when the module starts (see the `recovery` module: a panic is a bug, reported
+/// to the page, and the module is reset before the next call).
 #[wasm_bindgen(start)]
 pub fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        let message = format!("tail-lab: internal error: {info}");
-        console_error(&message);
-        let _ = report_panic_to_page(&message);
-    }));
+    #[cfg(target_arch = "wasm32")]
+    recovery::install_panic_hook();
 }

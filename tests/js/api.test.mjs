@@ -102,16 +102,34 @@ test("profiles and mitigations describe themselves", () => {
   assert.equal(edges[0], 0.0625);
 });
 
-test("bin views are live over wasm memory and must be refetched", () => {
+test("bin views are live over wasm memory and go stale when memory grows", () => {
   const run = new pkg.TailRun({ fanout: 4 });
   run.run(100);
   const sum = (a) => a.reduce((x, y) => x + y, 0);
-  assert.equal(sum(run.leafBins()), 400);
+  const leaves = run.leafBins();
+  const parents = run.parentBins();
+  assert.equal(sum(leaves), 400);
+  // Live: the same view, held across a call that does not grow memory, sees the new counts.
   run.run(100);
-  assert.equal(sum(run.parentBins()), 200);
+  assert.equal(sum(leaves), 800);
+  assert.equal(sum(parents), 200);
   assert.equal(run.requests, 200);
+  // Stale: a call that grows wasm memory (an unstable loaded run keeps most of its requests in
+  // flight) detaches every view taken before it. Refetched, the counts are intact. (A larger
+  // run if an earlier test already grew memory past what the first one needs.)
+  const before = leaves.buffer.byteLength;
+  assert.ok(before > 0);
+  for (const requests of [200_000, 2_000_000]) {
+    if (leaves.length > 0) pkg.simulateLoaded({ load: 2, requests });
+  }
+  assert.equal(leaves.length, 0, "the old view is detached, not silently pointing elsewhere");
+  assert.equal(parents.length, 0);
+  const fresh = run.leafBins();
+  assert.ok(fresh.buffer.byteLength > before, "memory grew");
+  assert.equal(sum(fresh), 800);
   run.reconfigure({ fanout: 9 });
   assert.equal(run.requests, 0);
+  assert.equal(sum(run.leafBins()), 0);
   assert.deepEqual(run.config, { fanout: 9, profile: "default", fix: "none", seed: 1 });
   assert.equal(run.fanoutCurve(0.5, 256).length, 256);
 });

@@ -39,4 +39,6 @@ fn main() {
     println!("HEDGED_REQUEST: {delay:#018x}, {parent:#018x}, {waited}");
     let (delay, first, completion) = vectors::idle_hedge_now();
     println!("IDLE_HEDGE: {delay:#018x}, {first:#018x}, {completion:#018x}");
+    let (k, first, completion, work) = vectors::idle_hedge_fired_now();
+    println!("IDLE_HEDGE_FIRED: {k}, {first:#018x}, {completion:#018x}, {work:#018x}");
 }

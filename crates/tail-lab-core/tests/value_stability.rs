@@ -42,3 +42,20 @@ fn a_hedged_request_and_an_idle_hedge_are_stable() {
     assert_eq!(hedged_request_now(), HEDGED_REQUEST);
     assert_eq!(idle_hedge_now(), IDLE_HEDGE);
 }
+
+#[test]
+fn an_idle_hedge_whose_backup_wins_is_stable() {
+    // IDLE_HEDGE's request never sends its backup; this one does, and the backup wins.
+    let got = idle_hedge_fired_now();
+    assert_eq!(got, IDLE_HEDGE_FIRED);
+    let (_, first, completion, work) = got;
+    let delay = f64::from_bits(IDLE_HEDGE.0);
+    let (first, completion, work) = (
+        f64::from_bits(first),
+        f64::from_bits(completion),
+        f64::from_bits(work),
+    );
+    assert!(first > delay && completion < first);
+    // The backup ran from the delay until it answered.
+    assert!((completion - (delay + work)).abs() < 1e-12);
+}

@@ -10,7 +10,9 @@ mod vectors;
 
 use js_sys::{Object, RangeError, Reflect, TypeError};
 use tail_lab_wasm::{JsTailRun, crossover, leaf_sample, slow_share};
-use vectors::{HEDGED_REQUEST, IDLE_HEDGE, LEAF_ADDRESSES, LEAF_BITS, PAUSED_LEAF};
+use vectors::{
+    HEDGED_REQUEST, IDLE_HEDGE, IDLE_HEDGE_FIRED, LEAF_ADDRESSES, LEAF_BITS, PAUSED_LEAF,
+};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -53,6 +55,7 @@ fn hedged_request_and_idle_hedge_have_the_native_bits() {
     // The core itself, compiled to wasm: the same functions the native test runs.
     assert_eq!(vectors::hedged_request_now(), HEDGED_REQUEST);
     assert_eq!(vectors::idle_hedge_now(), IDLE_HEDGE);
+    assert_eq!(vectors::idle_hedge_fired_now(), IDLE_HEDGE_FIRED);
 }
 
 #[wasm_bindgen_test]

@@ -61,6 +61,16 @@ pub const HEDGED_REQUEST: (u64, u64, usize) = (0x402082c356abccde, 0x4025601ee37
 pub const IDLE_HEDGE: (u64, u64, u64) =
     (0x40326bc993ab7cac, 0x402131faf158f9c9, 0x402131faf158f9c9);
 
+/// Idle hedge as [`IDLE_HEDGE`], at the first request from 0 whose primary outlasted the delay
+/// *and* lost to its backup, so the backup's own draw, the cancellation and the work tally are
+/// pinned too: `(request, first, completion, backup work)` bits.
+pub const IDLE_HEDGE_FIRED: (u64, u64, u64, u64) = (
+    81,
+    0x4046e7deca83535a,
+    0x403e72f2af387c71,
+    0x40280e523719ff8a,
+);
+
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::service::ServiceModel;
 use tail_lab_core::sampling::address::{SampleStream, Stream};
@@ -94,6 +104,24 @@ pub fn idle_hedge_now() -> (u64, u64, u64) {
         o.first_ms.to_bits(),
         o.completion_ms.to_bits(),
     )
+}
+
+/// What the code produces now for [`IDLE_HEDGE_FIRED`]: the first request from 0 where the
+/// backup fired and won, and its bits.
+pub fn idle_hedge_fired_now() -> (u64, u64, u64, u64) {
+    let h = IdleHedge::new(ServiceModel::default(), 0.95, 11).unwrap();
+    (0u64..)
+        .map(|k| (k, h.request_at(k)))
+        .find(|(_, o)| o.fired && o.completion_ms < o.first_ms)
+        .map(|(k, o)| {
+            (
+                k,
+                o.first_ms.to_bits(),
+                o.completion_ms.to_bits(),
+                o.backup_work_ms.to_bits(),
+            )
+        })
+        .expect("a backup wins within a few hundred requests")
 }
 
 /// What the code produces now at leaf `(seed, request, leaf, attempt)` of `profile`, in bits.

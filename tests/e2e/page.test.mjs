@@ -1,14 +1,21 @@
 // The Tail page in real Chromium: readable numbers and text, not pixels.
 //
-// The page is seeded, so after enough requests its readouts are the core's numbers for seed 1;
-// tolerances below cover the sampling error of a run that has settled past 300,000 requests
-// (parent p99 from 3,000 samples above it: under 2%) plus the seed documents' own rounding.
+// The page is seeded and stops at an exact request count (`?requests=300000`), so every readout
+// it settles on must equal, character for character, what the same wasm computes in node for
+// the same settings and count (`expected` below). The seed 002 figures are checked beside them
+// only as the story a reader sees; the core's tests check those numbers against the seed with
+// tolerances derived from the sample size (crates/tail-lab-core/tests/seed_figures.rs).
 
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { ROOT, launchChromium, serveWeb } from "../support.mjs";
+import { formatCount, formatMs } from "../../web/format.js";
+import { ROOT, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+
+const pkg = await loadPackage();
+/** Where the page stops accumulating (its `requests` parameter). */
+const CAP = 300_000;
 
 const SHOTS = join(ROOT, "tests", "screenshots");
 let server, browser, page;
@@ -18,13 +25,31 @@ const ms = (text) => Number.parseFloat(text);
 async function readouts() {
   return page.$$eval("[data-readout]", (els) => Object.fromEntries(els.map((e) => [e.dataset.readout, e.textContent])));
 }
-async function settle(minRequests) {
-  await page.waitForFunction(
-    (n) => Number(document.querySelector('[data-readout="requests"]').textContent.replace(/,/g, "")) >= n,
-    minRequests,
-    { timeout: 60_000 },
-  );
+/** Waits for the page to stop at CAP requests; returns its readouts. */
+async function settle() {
+  await page.waitForSelector('[data-settled="true"]', { timeout: 120_000 });
   return readouts();
+}
+/** The readouts the page must show for `options` after CAP requests: the same wasm, in node. */
+function expected(options) {
+  const run = new pkg.TailRun({ fanout: 100, profile: "default", fix: "none", seed: 1, ...options });
+  for (let done = 0; done < CAP; done += 50_000) run.run(Math.min(50_000, CAP - done));
+  const q = (which, level) => run[`${which}Percentile`](level);
+  const values = {
+    "leaf-p50": formatMs(q("leaf", 0.5)), "leaf-p99": formatMs(q("leaf", 0.99)),
+    "parent-p50": formatMs(q("parent", 0.5)), "parent-p99": formatMs(q("parent", 0.99)),
+    ratio: `${(q("parent", 0.99) / q("leaf", 0.99)).toFixed(1)}×`, requests: formatCount(run.requests),
+  };
+  run.free();
+  return values;
+}
+/** Settles, and asserts every readout equals node's for `options`. */
+async function settleExactly(options) {
+  const r = await settle();
+  const want = expected(options);
+  const got = Object.fromEntries(Object.keys(want).map((k) => [k, r[k]]));
+  assert.deepEqual(got, want, `readouts for ${JSON.stringify(options)}`);
+  return r;
 }
 const near = (got, want, rel, what) =>
   assert.ok(Math.abs(got - want) <= rel * want, `${what}: ${got} not within ${rel * 100}% of ${want}`);
@@ -36,7 +61,7 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1100, height: 1500 } });
   page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`); });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(`${server.url}tail.html`);
+  await page.goto(`${server.url}tail.html?requests=${CAP}`);
   await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
 });
 
@@ -45,8 +70,8 @@ after(async () => {
   await server?.close();
 });
 
-test("the page loads, runs the wasm core and settles near the seed 002 numbers", async () => {
-  const r = await settle(300_000);
+test("the page loads, runs the wasm core and settles exactly on node's numbers, near seed 002's", async () => {
+  const r = await settleExactly({});
   near(ms(r["leaf-p99"]), 12.1, 0.04, "leaf p99");
   near(ms(r["parent-p99"]), 310, 0.06, "parent p99");
   near(ms(r["parent-p50"]), 13.9, 0.04, "parent p50");
@@ -60,7 +85,7 @@ test("the page loads, runs the wasm core and settles near the seed 002 numbers",
 test("hedging after the leaf p95 cuts parent p99 by more than 10x; dropping 5% too", async () => {
   const before = ms((await readouts())["parent-p99"]);
   await page.selectOption("#fix", "hedge-p95");
-  const r = await settle(300_000);
+  const r = await settleExactly({ fix: "hedge-p95" });
   const hedged = ms(r["parent-p99"]);
   assert.ok(before / hedged > 10, `parent p99 ${before} → ${hedged}`);
   near(hedged, 18.4, 0.06, "hedged parent p99");
@@ -69,7 +94,7 @@ test("hedging after the leaf p95 cuts parent p99 by more than 10x; dropping 5% t
   assert.match(await page.textContent("#arena-caption"), /hedged/);
   await page.screenshot({ path: join(SHOTS, "hedged.png"), fullPage: true });
   await page.selectOption("#fix", "drop-5");
-  const d = await settle(300_000);
+  const d = await settleExactly({ fix: "drop-5" });
   near(ms(d["parent-p99"]), 10.4, 0.06, "drop 5% parent p99");
   near(ms(d["leaf-p99"]), 12.1, 0.04, "leaf p99 unchanged by dropping");
   assert.match(await page.textContent("#arena-caption"), /5 dropped/);
@@ -78,13 +103,13 @@ test("hedging after the leaf p95 cuts parent p99 by more than 10x; dropping 5% t
 
 test("the tight profile: fan-out costs about 1.4x, not 26x", async () => {
   await page.selectOption("#profile", "tight");
-  const r = await settle(300_000);
+  const r = await settleExactly({ profile: "tight" });
   near(ms(r["leaf-p99"]), 7.0, 0.03, "tight leaf p99");
   near(ms(r["parent-p99"]), 9.8, 0.04, "tight parent p99");
   near(Number.parseFloat(r.ratio), 1.4, 0.05, "tight ratio");
   await page.screenshot({ path: join(SHOTS, "tight.png"), fullPage: true });
   await page.selectOption("#profile", "gc-pause");
-  const g = await settle(300_000);
+  const g = await settleExactly({ profile: "gc-pause" });
   near(ms(g["parent-p99"]), 816, 0.06, "GC parent p99");
   await page.selectOption("#profile", "default");
 });
@@ -104,7 +129,7 @@ test("samples are addressed: the first leaves stay put when fan-out changes", as
   // Fewer draws, a nearer maximum: at fan-out 8 the parent median is the leaf's
   // 0.5^(1/8) = 91.7th percentile, back in the body (about 7.3 ms, against 13.9 ms at 100).
   await setFanout(8);
-  const r = await settle(300_000);
+  const r = await settleExactly({ fanout: 8 });
   near(ms(r["parent-p50"]), 7.3, 0.05, "parent p50 at fan-out 8");
   await setFanout(100);
   await page.selectOption("#speed", "live");
@@ -121,7 +146,7 @@ test("a bad seed gets a message naming the argument, and no NaN reaches the scre
   await page.fill("#seed", "2");
   await page.dispatchEvent("#seed", "change");
   assert.equal(await page.textContent("#seed-error"), "");
-  const s = await settle(300_000);
+  const s = await settleExactly({ seed: 2 });
   near(ms(s["parent-p99"]), 310, 0.06, "parent p99 under seed 2");
   assert.equal(await page.isHidden("#notice"), true);
   assert.deepEqual(problems, []);

@@ -9,7 +9,10 @@ import { onThemeChange } from "../theme.js";
 import { nextTask, register, wake } from "../scheduler.js";
 import { drawArena, drawHistograms, drawStrip } from "./draw.js";
 
-/** Stop accumulating after this many parent requests (the histograms have long settled). */
+/**
+ * Stop accumulating after this many parent requests by default (the histograms have long
+ * settled); `requests` (URL or attribute) stops sooner, at an exact count anyone can reproduce.
+ */
 export const MAX_REQUESTS = 2_000_000;
 /** How long the arena shows each request in "live" mode, and the sweep lengths (ms). */
 const SPEEDS = { live: { holdMs: 900 }, slow: { sweepMs: 3000, holdMs: 1200 }, slower: { sweepMs: 9000, holdMs: 1500 }, paused: {} };
@@ -24,6 +27,7 @@ export function tailParams(api) {
     { name: "fix", type: "enum", values: api.mitigations().map((m) => m.name), default: "none" },
     { name: "speed", type: "enum", values: Object.keys(SPEEDS), default: reducedMotion() ? "paused" : "live" },
     { name: "seed", type: "seed", default: 1 },
+    { name: "requests", type: "int", min: 1000, max: MAX_REQUESTS, default: MAX_REQUESTS },
   ];
 }
 
@@ -213,7 +217,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     canvases.histograms?.setAttribute("aria-label",
       `Leaf and parent latency histograms over ${formatCount(run.requests)} requests: leaf p50 ${formatMs(m.leafP50)}, leaf p99 ${formatMs(m.leafP99)}, parent p50 ${formatMs(m.parentP50)}, parent p99 ${formatMs(m.parentP99)}.`);
     // Announce politely, and rarely: once a change has 100,000 requests behind it, and when settled.
-    const milestone = run.requests >= MAX_REQUESTS ? 2 : run.requests >= 100_000 ? 1 : 0;
+    const milestone = run.requests >= settings.requests ? 2 : run.requests >= 100_000 ? 1 : 0;
     if (milestone > state.announced) {
       state.announced = milestone;
       live.textContent = `After ${formatCount(run.requests)} requests: leaf p99 ${formatMs(m.leafP99)}, parent p99 ${formatMs(m.parentP99)}.`;
@@ -221,8 +225,8 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   }
 
   function accumulate(frameStart, budget) {
-    while (run.requests < MAX_REQUESTS && performance.now() - frameStart < budget) {
-      const n = Math.min(state.chunk, MAX_REQUESTS - run.requests);
+    while (run.requests < settings.requests && performance.now() - frameStart < budget) {
+      const n = Math.min(state.chunk, settings.requests - run.requests);
       const t0 = performance.now();
       run.run(n);
       const dt = performance.now() - t0;
@@ -230,7 +234,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       const target = (budget / 4) * (n / Math.max(dt, 0.05));
       state.chunk = Math.max(50, Math.min(200_000, Math.round(0.5 * state.chunk + 0.5 * target)));
     }
-    if (run.requests >= MAX_REQUESTS) root.dataset.settled = "true";
+    if (run.requests >= settings.requests) root.dataset.settled = "true";
   }
 
   /** The sweep position (ms) in slow motion, or null to show the whole request. */
@@ -258,7 +262,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       // A sweep's last frame leaves its line drawn: the frame after it redraws the request.
       stale.arena = sweep !== null;
     }
-    if (canvases.histograms && onScreen.histograms && root.dataset.ready && (stale.histograms || run.requests < MAX_REQUESTS)) {
+    if (canvases.histograms && onScreen.histograms && root.dataset.ready && (stale.histograms || run.requests < settings.requests)) {
       stale.histograms = false;
       drawHistograms(canvases.histograms, {
         edges,
@@ -279,9 +283,9 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   const moving = () => settings.speed !== "paused";
   register({
     element: root,
-    hasWork: () => run.requests < MAX_REQUESTS,
+    hasWork: () => run.requests < settings.requests,
     want(now) {
-      if (state.dirty || run.requests < MAX_REQUESTS) return true;
+      if (state.dirty || run.requests < settings.requests) return true;
       if (!moving()) return null;
       const speed = SPEEDS[settings.speed];
       const sweepEnd = state.since + (speed.sweepMs ?? 0);

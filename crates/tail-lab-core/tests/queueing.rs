@@ -4,14 +4,32 @@
 //! i.i.d. standard error would be far too small. Every check here uses **independent
 //! replications**: the same experiment under `R` seeds, whose estimates are independent. Their
 //! spread gives the standard error, and the check allows `t_{R−1, 0.9995}` of it (two-sided
-//! 0.1%): 4.78 for R = 10, 8.61 for R = 5. Any remaining systematic allowance (finite N in the
-//! supermarket model) is stated beside it.
+//! 0.1%): 4.78 for R = 10, 8.61 for R = 5. No check adds a stated allowance on top: what is
+//! systematic is computed instead (the histogram's interpolation applied to the exact CDF; the
+//! supermarket's finite-N gap removed by extrapolating over N).
 
 use tail_lab_core::lab::loaded::{
     Cancellation, LoadedConfig, LoadedPolicy, LoadedResult, exponential,
 };
 use tail_lab_core::lab::supermarket::{SupermarketConfig, fixed_point_mean_time};
+use tail_lab_core::sampling::histogram::shared_bins;
 use tail_lab_core::theory;
+
+/// What a histogram quantile converges to for a distribution with survival `survival`: the
+/// shared bins' geometric interpolation inside the bin holding the `q`-quantile, applied to the
+/// exact bin masses. Testing against this instead of the exact quantile removes the
+/// interpolation's own systematic error from the tolerance.
+fn binned_quantile(survival: impl Fn(f64) -> f64, q: f64) -> f64 {
+    let edges = shared_bins().edges();
+    let cdf = |t: f64| 1.0 - survival(t);
+    let b = edges
+        .windows(2)
+        .position(|w| cdf(w[1]) >= q)
+        .expect("the quantile lies inside the bins");
+    let (lo, hi) = (edges[b], edges[b + 1]);
+    let f = ((q - cdf(lo)) / (cdf(hi) - cdf(lo))).clamp(0.0, 1.0);
+    lo * (hi / lo).powf(f)
+}
 
 /// Mean and standard error of independent estimates.
 fn mean_se(xs: &[f64]) -> (f64, f64) {
@@ -50,8 +68,8 @@ fn without_hedging_each_replica_is_m_m_1() {
             T_9 * se
         );
         // The sojourn time is exponential with rate μ − λ (`theory::mm1_sojourn_survival`).
-        // Checked on the histogram quantiles, which interpolate inside a 2% bin: allow half a
-        // bin, 1%.
+        // Checked on the histogram quantiles against the same interpolation of the exact CDF
+        // (`binned_quantile`), which is what they converge to.
         for (q, get) in [(0.5, 0usize), (0.99, 1)] {
             let xs: Vec<f64> = runs
                 .iter()
@@ -62,10 +80,14 @@ fn without_hedging_each_replica_is_m_m_1() {
                 .collect();
             let (m, se) = mean_se(&xs);
             let survival = |t| theory::mm1_sojourn_survival(t, mean_service, rho).unwrap();
-            let want = theory::invert_survival(survival, 1.0 - q);
+            let want = binned_quantile(survival, q);
+            let exact = theory::invert_survival(survival, 1.0 - q);
+            // The interpolation is a small correction, not the whole answer.
+            assert!((want - exact).abs() < 0.01 * exact);
             assert!(
-                (m - want).abs() <= T_9 * se + 0.01 * want,
-                "ρ={rho} q={q}: {m:.3} vs {want:.3}"
+                (m - want).abs() <= T_9 * se,
+                "ρ={rho} q={q}: {m:.3} vs {want:.3} ± {:.3} (exact {exact:.3})",
+                T_9 * se
             );
         }
     }
@@ -94,13 +116,15 @@ fn duplicating_without_cancelling_doubles_the_load() {
             "ρ={rho}: copy sojourn {m:.3} vs {want:.3} ± {:.3}",
             T_9 * se
         );
-        // Consumed capacity: the duplicates add one full load, ρ, on top of the offered ρ. The
-        // figure divides by the span of arrivals, while the last copies finish after it: an
-        // end effect of order (copies in system)/(requests) ≈ 10^-4, allowed as 1% of ρ.
+        // Consumed capacity: the duplicates add one full load, ρ, on top of the offered ρ. Every
+        // copy's service is counted in full (also those finishing after the last arrival), over
+        // the span of arrivals: a ratio of two sums, whose only bias is the ratio estimator's,
+        // O(1/requests) relative (10^-5 here), far inside the replication error.
         let (c, se) = mean_se(&runs.iter().map(|r| r.capacity_cost).collect::<Vec<_>>());
         assert!(
-            (c - rho).abs() <= T_9 * se + 0.01 * rho,
-            "capacity {c} vs {rho}"
+            (c - rho).abs() <= T_9 * se,
+            "capacity {c} vs {rho} ± {}",
+            T_9 * se
         );
     }
     for rho in [0.5, 0.7] {
@@ -138,47 +162,58 @@ fn random_assignment_is_m_m_1_in_the_supermarket() {
 
 #[test]
 fn best_of_d_matches_the_fixed_point() {
-    // The fixed point is the N → ∞ limit; at N = 100 the chain sits slightly above it (the
-    // correction is O(1/N): seed 000's own 100-server run gave 2.63 against 2.61). Allowed:
-    // 5% of the prediction, on top of the replication error. The test also checks that the
-    // gap is a finite-N effect: it shrinks when N grows to 400.
-    for d in [2u32, 3] {
-        for lambda in [0.5, 0.7, 0.9] {
-            let want = fixed_point_mean_time(lambda, d).unwrap();
-            let xs: Vec<f64> = (0..5u64)
-                .map(|seed| {
-                    SupermarketConfig::new(100, lambda, d, 1_000_000, 500 + seed)
-                        .unwrap()
-                        .run()
-                        .mean_time
-                        .unwrap()
-                })
-                .collect();
-            let (m, se) = mean_se(&xs);
-            let tol = T_4 * se + 0.05 * want;
-            assert!(
-                (m - want).abs() <= tol,
-                "d={d} λ={lambda}: {m:.4} vs {want:.4} ± {tol:.4}"
-            );
-        }
-    }
-    let gap = |n: u32| {
-        let xs: Vec<f64> = (0..5u64)
+    // The fixed point is the N → ∞ limit; a chain of N servers sits above it by a gap of order
+    // 1/N (seed 000's own 100-server run gave 2.63 against 2.61). Rather than allow a stated
+    // slack, the gap is removed: with T(N) = T∞ + c/N + o(1/N), Richardson extrapolation from
+    // N = 100 and N = 400 gives T∞ ≈ (4·T(400) − T(100))/3, with standard error
+    // √(16·se₄₀₀² + se₁₀₀²)/3 from ten independent replications at each N. That must match the
+    // fixed point within the replication error alone. At λ = 0.9 the 100-server gap must also
+    // be there (positive, several standard errors): the page's N = 100 is above the limit.
+    let cases = [
+        (2u32, 0.5),
+        (2, 0.7),
+        (2, 0.9),
+        (3, 0.5),
+        (3, 0.7),
+        (3, 0.9),
+    ];
+    let mean_time = |n: u32, d: u32, lambda: f64, first_seed: u64| {
+        let xs: Vec<f64> = (first_seed..first_seed + 10)
             .map(|seed| {
-                SupermarketConfig::new(n, 0.9, 2, 2_000_000, 700 + seed)
+                SupermarketConfig::new(n, lambda, d, 1_000_000, seed)
                     .unwrap()
                     .run()
                     .mean_time
                     .unwrap()
             })
             .collect();
-        mean_se(&xs).0 - fixed_point_mean_time(0.9, 2).unwrap()
+        mean_se(&xs)
     };
-    let (g100, g400) = (gap(100), gap(400));
-    assert!(
-        g100 > 0.0 && g400 < g100,
-        "finite-N gaps: N=100 {g100}, N=400 {g400}"
-    );
+    std::thread::scope(|scope| {
+        for (i, &(d, lambda)) in cases.iter().enumerate() {
+            scope.spawn(move || {
+                let want = fixed_point_mean_time(lambda, d).unwrap();
+                let seeds = 500 + 100 * i as u64;
+                let (t100, se100) = mean_time(100, d, lambda, seeds);
+                let (t400, se400) = mean_time(400, d, lambda, seeds + 50);
+                let limit = (4.0 * t400 - t100) / 3.0;
+                let se = (16.0 * se400 * se400 + se100 * se100).sqrt() / 3.0;
+                assert!(
+                    (limit - want).abs() <= T_9 * se,
+                    "d={d} λ={lambda}: extrapolated {limit:.4} vs fixed point {want:.4} ± {:.4} \
+                     (N=100: {t100:.4}, N=400: {t400:.4})",
+                    T_9 * se
+                );
+                if lambda == 0.9 {
+                    assert!(
+                        t100 - want > 3.0 * se100,
+                        "d={d}: the N = 100 gap {} is not resolved (se {se100})",
+                        t100 - want
+                    );
+                }
+            });
+        }
+    });
 }
 
 #[test]

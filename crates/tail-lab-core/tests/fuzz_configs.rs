@@ -1,0 +1,234 @@
+//! Property tests over every public configuration entry point: for any arguments, a
+//! constructor either returns a `ParamError` or a configuration that runs without a panic and
+//! reports no NaN and no infinity anywhere in its result.
+//!
+//! Arguments mix anything at all (NaN, ±∞, negatives, huge and subnormal numbers, every u32 and
+//! u64) with values near each range's edges, where the bugs live. Runs are kept small (the
+//! minimum requests or arrivals each model accepts) so a case costs milliseconds. CI runs the
+//! default 256 cases per property; a longer search on demand:
+//! `PROPTEST_CASES=20000 cargo test --release -p tail-lab-core --test fuzz_configs`.
+
+use proptest::prelude::*;
+use tail_lab_core::lab::fanout::simulate_slow_share;
+use tail_lab_core::lab::hedge_idle::IdleHedge;
+use tail_lab_core::lab::loaded::{
+    Cancellation, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService,
+};
+use tail_lab_core::lab::service::ServiceModel;
+use tail_lab_core::lab::supermarket::{SupermarketConfig, fixed_point_mean_time};
+use tail_lab_core::sampling::lognormal::LogNormalMs;
+use tail_lab_core::tail::mitigation::Mitigation;
+use tail_lab_core::tail::profile::{LeafProfile, Pause};
+use tail_lab_core::tail::request::{TailConfig, TailModel};
+use tail_lab_core::tail::tail_run::TailRun;
+use tail_lab_core::theory;
+
+/// Fails when `debug` (a result's `{:?}`) holds a NaN or an infinity anywhere.
+fn assert_finite(what: &str, debug: &str) {
+    let bad = debug
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
+        .find(|t| matches!(*t, "NaN" | "inf" | "-inf"));
+    assert!(bad.is_none(), "{what}: non-finite output in {debug}");
+}
+
+/// Any f64 at all, or one near the edges of the ranges the models accept.
+fn any_number() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        any::<f64>(),
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(-0.0),
+        Just(f64::MIN_POSITIVE),
+        Just(5e-324),
+        Just(1e-300),
+        Just(1e-9),
+        Just(1e-3),
+        Just(0.5),
+        Just(1.0),
+        Just(1.0 - 1e-12),
+        Just(2.0),
+        Just(5.0),
+        Just(5.000_000_1),
+        Just(1e9),
+        Just(1e300),
+        0.0..1.0f64,
+        0.0..10.0f64,
+        1e-6..1e9f64,
+    ]
+}
+
+/// Mostly inside `range` (so most cases reach a model), sometimes anything.
+fn mostly(range: std::ops::RangeInclusive<f64>) -> impl Strategy<Value = f64> {
+    prop_oneof![3 => range, 1 => any_number()]
+}
+
+/// A probability-like number: mostly inside 0..=1, sometimes anything.
+fn fraction() -> impl Strategy<Value = f64> {
+    mostly(0.0..=1.0)
+}
+
+/// A lognormal from any median and sigma (`None` where the constructor refuses them).
+fn lognormal() -> impl Strategy<Value = Option<LogNormalMs>> {
+    (mostly(1e-3..=1e5), mostly(1e-3..=5.0)).prop_map(|(m, s)| LogNormalMs::new(m, s).ok())
+}
+
+fn small_count(max: u32) -> impl Strategy<Value = u32> {
+    prop_oneof![4 => 0..=max, 1 => any::<u32>()]
+}
+
+proptest! {
+    #[test]
+    fn tail_runs(
+        fanout in small_count(1100),
+        body in lognormal(),
+        pause in (fraction(), lognormal()),
+        fix in (0u8..4, fraction(), small_count(60)),
+        seed in any::<u64>(),
+        draws in 1usize..4096,
+        requests in 0u64..20,
+        k in any::<u64>(),
+    ) {
+        let Some(body) = body else { return Ok(()) };
+        let pause = match pause {
+            (p, Some(d)) => match Pause::new(p, d) { Ok(p) => Some(p), Err(_) => return Ok(()) },
+            _ => None,
+        };
+        let mitigation = match fix.0 {
+            0 => Ok(Mitigation::None),
+            1 => Mitigation::hedge(fix.1),
+            _ => Mitigation::drop_slowest(fix.2),
+        };
+        let Ok(mitigation) = mitigation else { return Ok(()) };
+        let Ok(config) = TailConfig::new(fanout, LeafProfile::new(body, pause), mitigation, seed) else {
+            return Ok(());
+        };
+        let mut run = TailRun::from_model(TailModel::with_calibration(config, draws));
+        run.run(requests);
+        let what = format!("{config:?} draws {draws} requests {requests}");
+        assert_finite(&what, &format!("{:?}", run.hedge_cost()));
+        assert_finite(&what, &format!("{:?}", run.request_at(k)));
+        assert_finite(&what, &format!("{:?}", run.model().hedge_delay_ms()));
+        if requests > 0 {
+            for q in [0.001, 0.5, 0.99, 0.999] {
+                assert_finite(&what, &format!("{:?}", run.leaf_percentile(q)));
+                assert_finite(&what, &format!("{:?}", run.parent_percentile(q)));
+            }
+        }
+        assert_finite(&what, &format!("{:?}", run.model().leaf_quantiles().parent_curve(0.99, 64)));
+    }
+
+    #[test]
+    fn fanout_shares(p in any_number(), n in small_count(1100), requests in 0u64..2000, seed in any::<u64>()) {
+        if let Ok(share) = simulate_slow_share(p, n, requests, seed) {
+            prop_assert!((0.0..=1.0).contains(&share), "p={p} n={n}: {share}");
+        }
+    }
+
+    #[test]
+    fn idle_hedges(
+        body in lognormal(),
+        slow_p in fraction(),
+        slow in lognormal(),
+        delay in (any::<bool>(), mostly(0.0..=1e4)),
+        seed in any::<u64>(),
+        requests in prop_oneof![1 => Just(0u64), 4 => 1000u64..3000, 1 => any::<u64>()],
+    ) {
+        let (Some(body), Some(slow)) = (body, slow) else { return Ok(()) };
+        let Ok(model) = ServiceModel::new(body, slow_p, slow) else { return Ok(()) };
+        let hedge = if delay.0 {
+            IdleHedge::new(model, delay.1, seed)
+        } else {
+            IdleHedge::with_delay_ms(model, delay.1, seed)
+        };
+        let Ok(hedge) = hedge else { return Ok(()) };
+        if requests > 10_000 { return Ok(()) } // refused or slow: the bound is tested elsewhere
+        if let Ok((result, curves)) = hedge.run_with_curves(requests) {
+            let what = format!("{model:?} delay {delay:?} requests {requests}");
+            assert_finite(&what, &format!("{result:?}"));
+            assert_finite(&what, &format!("{curves:?}"));
+        }
+    }
+
+    #[test]
+    fn loaded_replicas(
+        replicas in small_count(40),
+        load in mostly(1e-3..=2.0),
+        policy in (0u8..4, mostly(0.0..=1e4)),
+        basis in any::<bool>(),
+        cancellation in 0usize..5,
+        service in (any::<bool>(), mostly(1e-6..=1e9), lognormal(), fraction(), lognormal()),
+        requests in prop_oneof![Just(999u64), 1000u64..1500, any::<u64>()],
+        seed in any::<u64>(),
+    ) {
+        let basis = if basis { DelayBasis::Loaded } else { DelayBasis::Idle };
+        let policy = match policy.0 {
+            0 => Ok(LoadedPolicy::None),
+            1 => LoadedPolicy::from_name("hedge", basis),
+            2 => LoadedPolicy::from_name("duplicate", basis),
+            _ => LoadedPolicy::after_delay(policy.1),
+        };
+        let Ok(policy) = policy else { return Ok(()) };
+        let Ok(config) = LoadedConfig::new(replicas, load, policy, requests.min(5000), seed) else {
+            return Ok(());
+        };
+        let service = if service.0 {
+            LoadedService::Exponential { mean_ms: service.1 }
+        } else {
+            let (Some(body), Some(slow)) = (service.2, service.4) else { return Ok(()) };
+            let Ok(model) = ServiceModel::new(body, service.3, slow) else { return Ok(()) };
+            LoadedService::Lab(model)
+        };
+        let Ok(config) = config.with_service(service) else { return Ok(()) };
+        let rule = Cancellation::ALL[cancellation];
+        let result = config.with_cancellation(rule).run();
+        assert_finite(&format!("{config:?} {rule:?}"), &format!("{result:?}"));
+    }
+
+    #[test]
+    fn supermarkets(
+        servers in prop_oneof![4 => 0u32..300, 1 => any::<u32>()],
+        lambda in mostly(1e-3..=100.0),
+        d in prop_oneof![4 => 0u32..40, 1 => any::<u32>()],
+        arrivals in prop_oneof![Just(999u64), 1000u64..3000, any::<u64>()],
+        seed in any::<u64>(),
+    ) {
+        // Cost is arrivals × d: keep a case to milliseconds (the binding bounds it for users).
+        let Ok(config) = SupermarketConfig::new(servers, lambda, d, arrivals.min(3000), seed) else {
+            return Ok(());
+        };
+        if u64::from(d) * arrivals.min(3000) > 50_000_000 { return Ok(()) }
+        let result = config.run();
+        assert_finite(&format!("{config:?}"), &format!("{result:?}"));
+    }
+
+    #[test]
+    fn closed_forms(a in any_number(), b in any_number(), n in any::<u32>(), d in any::<u32>()) {
+        for x in [theory::slow_share(a, n), theory::parent_level(a, n)].into_iter().flatten() {
+            prop_assert!(x.is_finite() && (0.0..=1.0).contains(&x), "{a} {n}: {x}");
+        }
+        let _ = theory::crossover(a, b);
+        if let Some(t) = fixed_point_mean_time(a, d) {
+            prop_assert!(t.is_finite() && t >= 1.0, "λ={a} d={d}: {t}");
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "non-finite output")]
+fn the_finiteness_check_sees_a_nan() {
+    assert_finite("nan", &format!("{:?}", Some((1.0, f64::NAN))));
+}
+
+#[test]
+#[should_panic(expected = "non-finite output")]
+fn the_finiteness_check_sees_an_infinity() {
+    assert_finite("inf", &format!("{:?}", [0.5, -f64::INFINITY]));
+}
+
+#[test]
+fn the_finiteness_check_passes_finite_numbers_and_field_names() {
+    assert_finite(
+        "ok",
+        "R { peak_in_flight: 3, info: 1e-300, x: -0.0, y: Some(2.5) }",
+    );
+}

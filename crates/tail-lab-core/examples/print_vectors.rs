@@ -41,4 +41,7 @@ fn main() {
     println!("IDLE_HEDGE: {delay:#018x}, {first:#018x}, {completion:#018x}");
     let (k, first, completion, work) = vectors::idle_hedge_fired_now();
     println!("IDLE_HEDGE_FIRED: {k}, {first:#018x}, {completion:#018x}, {work:#018x}");
+    for (name, digest) in vectors::model_digests_now() {
+        println!("MODEL_DIGESTS {name}: {digest:#018x}");
+    }
 }

@@ -59,3 +59,10 @@ fn an_idle_hedge_whose_backup_wins_is_stable() {
     // The backup ran from the delay until it answered.
     assert!((completion - (delay + work)).abs() < 1e-12);
 }
+
+#[test]
+fn a_long_run_of_every_model_is_stable() {
+    // The same digests are asserted inside wasm in node and in Chromium
+    // (crates/tail-lab-wasm/tests/api.rs).
+    assert_eq!(model_digests_now(), MODEL_DIGESTS.to_vec());
+}

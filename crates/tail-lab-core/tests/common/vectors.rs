@@ -71,6 +71,21 @@ pub const IDLE_HEDGE_FIRED: (u64, u64, u64, u64) = (
     0x40280e523719ff8a,
 );
 
+/// FNV-1a digests of whole runs of every model (`model_digests_now`): one run each, its full
+/// result as printed by `{:?}` (which prints every f64 exactly), so one differing bit anywhere
+/// in a histogram, percentile or tally changes the digest.
+pub const MODEL_DIGESTS: [(&str, u64); 9] = [
+    ("tail hedge-p95", 0xcbf1e7018bf25f65),
+    ("tail drop-5 gc-pause", 0x97f636673c03e129),
+    ("slow share", 0xa8680355760caaa4),
+    ("idle hedge", 0x209f8b776fb6b353),
+    ("loaded none", 0xf48006a0cffe2365),
+    ("loaded hedge", 0xd576114d3b61c14e),
+    ("loaded duplicate either-any", 0x56907dc705794fab),
+    ("supermarket random", 0xa98fc9a9cdc7c670),
+    ("supermarket best of 2", 0xde08cb9b5ea477e2),
+];
+
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::service::ServiceModel;
 use tail_lab_core::sampling::address::{SampleStream, Stream};
@@ -130,4 +145,82 @@ pub fn leaf_bits_now(profile: &str, (seed, k, i, a): (u64, u64, u32, u32)) -> u6
     sampler
         .sample(SampleStream::at(seed, Stream::TailRequests, k, i, a))
         .to_bits()
+}
+
+/// FNV-1a, 64-bit, over `text`.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// What the code produces now for [`MODEL_DIGESTS`]: a long run of each model, digested.
+pub fn model_digests_now() -> Vec<(&'static str, u64)> {
+    use tail_lab_core::lab::fanout::simulate_slow_share;
+    use tail_lab_core::lab::loaded::{Cancellation, DelayBasis, LoadedConfig, LoadedPolicy};
+    use tail_lab_core::lab::supermarket::SupermarketConfig;
+    use tail_lab_core::tail::tail_run::TailRun;
+
+    let tail = |profile: ProfileId, fix: &str, requests: u64| {
+        let cfg = TailConfig::new(
+            100,
+            profile.profile(),
+            Mitigation::from_name(fix).unwrap(),
+            5,
+        );
+        let mut run = TailRun::new(cfg.unwrap());
+        run.run(requests);
+        format!(
+            "{:?} {:?} {:?} {:?} {:?}",
+            run.leaf_histogram(),
+            run.parent_histogram(),
+            run.hedge_cost(),
+            run.parent_percentile(0.99),
+            run.last_request()
+        )
+    };
+    let loaded = |policy: &str, cancellation: Cancellation| {
+        let policy = LoadedPolicy::from_name(policy, DelayBasis::Loaded).unwrap();
+        let r = LoadedConfig::new(10, 0.5, policy, 50_000, 9)
+            .unwrap()
+            .with_cancellation(cancellation)
+            .run();
+        format!("{r:?}")
+    };
+    let supermarket = |d: u32| {
+        let r = SupermarketConfig::new(100, 0.9, d, 200_000, 4)
+            .unwrap()
+            .run();
+        format!("{r:?}")
+    };
+    let idle = IdleHedge::new(ServiceModel::default(), 0.95, 7)
+        .unwrap()
+        .run_with_curves(200_000)
+        .unwrap();
+    vec![
+        (
+            "tail hedge-p95",
+            fnv1a(&tail(ProfileId::Default, "hedge-p95", 20_000)),
+        ),
+        (
+            "tail drop-5 gc-pause",
+            fnv1a(&tail(ProfileId::GcPause, "drop-5", 10_000)),
+        ),
+        (
+            "slow share",
+            fnv1a(&format!("{:?}", simulate_slow_share(0.01, 100, 100_000, 3))),
+        ),
+        ("idle hedge", fnv1a(&format!("{idle:?}"))),
+        ("loaded none", fnv1a(&loaded("none", Cancellation::Backup))),
+        (
+            "loaded hedge",
+            fnv1a(&loaded("hedge", Cancellation::Backup)),
+        ),
+        (
+            "loaded duplicate either-any",
+            fnv1a(&loaded("duplicate", Cancellation::EitherAny)),
+        ),
+        ("supermarket random", fnv1a(&supermarket(1))),
+        ("supermarket best of 2", fnv1a(&supermarket(2))),
+    ]
 }

@@ -161,67 +161,184 @@ pub struct Progress {
     pub section: &'static str,
 }
 
-/// [`compute`], calling `progress` after every run (51 in all), so a long report can show
-/// where it is.
-pub fn compute_with_progress(
-    seed: u64,
-    requests: u64,
-    progress: &mut dyn FnMut(Progress),
-) -> Result<Report, ParamError> {
-    let mut done = 0;
-    let mut tick = |section: &'static str| {
-        done += 1;
-        progress(Progress { done, section });
-    };
+/// The seven Tail runs of the report, in [`ReportJob::Tail`] order.
+const TAIL_RUNS: [(ProfileId, &str); 7] = [
+    (ProfileId::Default, "none"),
+    (ProfileId::Default, "hedge-p95"),
+    (ProfileId::Default, "drop-1"),
+    (ProfileId::Default, "drop-5"),
+    (ProfileId::GcPause, "none"),
+    (ProfileId::GcPause, "hedge-p95"),
+    (ProfileId::Tight, "none"),
+];
+
+/// One of the report's 51 runs. Each is a pure function of the seed and the request count
+/// (every model draws from its own seeded, addressed streams), so the runs can go in any order
+/// on any thread and the report comes out the same bits: [`jobs`] lists them, [`ReportJob::run`]
+/// runs one, [`assemble`] builds the report from their outputs in [`jobs`] order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportJob {
+    /// The fan-out share.
+    Fanout,
+    /// Idle hedging.
+    IdleHedge,
+    /// Tail run `i` of seven (profile and fix).
+    Tail(usize),
+    /// Point `i` of the loaded sweep ([`loaded::SWEEP_POINTS`]).
+    Loaded(usize),
+    /// Point `i` of the balance sweep ([`supermarket::SWEEP_POINTS`]).
+    Balance(usize),
+}
+
+/// What a [`ReportJob`] produced.
+#[derive(Debug, Clone)]
+pub enum JobOutput {
+    /// The simulated slow share (fraction 0..1).
+    Fanout(f64),
+    /// Idle hedging's result.
+    IdleHedge(IdleHedgeResult),
+    /// A finished Tail run.
+    Tail(Box<TailRun>),
+    /// A loaded-sweep point.
+    Loaded(LoadedResult),
+    /// A balance-sweep point.
+    Balance(SupermarketResult),
+}
+
+/// The report's runs in their fixed order ([`REPORT_STEPS`] of them).
+pub fn jobs() -> Vec<ReportJob> {
+    let mut jobs = vec![ReportJob::Fanout, ReportJob::IdleHedge];
+    jobs.extend((0..TAIL_RUNS.len()).map(ReportJob::Tail));
+    jobs.extend((0..loaded::SWEEP_POINTS).map(ReportJob::Loaded));
+    jobs.extend((0..supermarket::SWEEP_POINTS).map(ReportJob::Balance));
+    jobs
+}
+
+/// The fan-out section's parameters: p (fraction) and n.
+const FANOUT_P: f64 = 0.01;
+const FANOUT_N: u32 = 100;
+
+impl ReportJob {
+    /// The section this run belongs to, for progress displays.
+    pub fn section(self) -> &'static str {
+        match self {
+            ReportJob::Fanout => "fan-out",
+            ReportJob::IdleHedge => "idle hedge",
+            ReportJob::Tail(_) => "Tail",
+            ReportJob::Loaded(_) => "loaded",
+            ReportJob::Balance(_) => "balance",
+        }
+    }
+
+    /// Runs this job for the report under `seed` with `requests` per experiment.
+    pub fn run(self, seed: u64, requests: u64) -> Result<JobOutput, ParamError> {
+        check_report_requests(requests)?;
+        Ok(match self {
+            ReportJob::Fanout => JobOutput::Fanout(fanout::simulate_slow_share(
+                FANOUT_P, FANOUT_N, requests, seed,
+            )?),
+            ReportJob::IdleHedge => JobOutput::IdleHedge(
+                IdleHedge::new(ServiceModel::default(), 0.95, seed)?.run(requests)?,
+            ),
+            ReportJob::Tail(i) => {
+                let (profile, fix) = TAIL_RUNS[i];
+                JobOutput::Tail(Box::new(tail_run(profile, fix, seed, requests)?))
+            }
+            ReportJob::Loaded(i) => {
+                JobOutput::Loaded(loaded::sweep_point(i, requests.max(1000), seed)?)
+            }
+            ReportJob::Balance(i) => JobOutput::Balance(supermarket::sweep_point(
+                i,
+                (requests * BALANCE_ARRIVALS_PER_REQUEST).max(1000),
+                seed,
+            )?),
+        })
+    }
+}
+
+fn check_report_requests(requests: u64) -> Result<u64, ParamError> {
     check_count(
         "requests",
         requests,
         1,
         100_000_000,
         "an integer in 1..=100000000",
-    )?;
-    let (p, n) = (0.01, 100);
-    let fanout = FanoutSection {
-        p,
-        n,
-        sim: fanout::simulate_slow_share(p, n, requests, seed)?,
-        theory: theory::slow_share(p, n)?,
-    };
-    tick("fan-out");
-    let hedge_idle = IdleHedge::new(ServiceModel::default(), 0.95, seed)?.run(requests)?;
-    tick("idle hedge");
-    let mut tail_run = |profile, fix, seed, requests| {
-        let r = tail_run(profile, fix, seed, requests);
-        tick("Tail");
-        r
-    };
+    )
+}
 
+/// [`compute`], calling `progress` after every run (51 in all), so a long report can show
+/// where it is. Runs the jobs one after another; a caller with threads can run [`jobs`] in
+/// parallel and [`assemble`] the same report.
+pub fn compute_with_progress(
+    seed: u64,
+    requests: u64,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Report, ParamError> {
+    check_report_requests(requests)?;
+    let mut outputs = Vec::with_capacity(REPORT_STEPS as usize);
+    for (done, job) in (1..).zip(jobs()) {
+        outputs.push(job.run(seed, requests)?);
+        progress(Progress {
+            done,
+            section: job.section(),
+        });
+    }
+    assemble(seed, requests, outputs)
+}
+
+/// Builds the report from the outputs of [`jobs`], given in [`jobs`] order.
+pub fn assemble(seed: u64, requests: u64, outputs: Vec<JobOutput>) -> Result<Report, ParamError> {
+    let mut fanout_sim = None;
+    let mut hedge_idle = None;
+    let mut tails = Vec::new();
+    let mut loaded = Vec::new();
+    let mut balance = Vec::new();
+    for output in outputs {
+        match output {
+            JobOutput::Fanout(x) => fanout_sim = Some(x),
+            JobOutput::IdleHedge(r) => hedge_idle = Some(r),
+            JobOutput::Tail(r) => tails.push(*r),
+            JobOutput::Loaded(r) => loaded.push(r),
+            JobOutput::Balance(r) => balance.push(r),
+        }
+    }
+    assert!(
+        tails.len() == TAIL_RUNS.len()
+            && loaded.len() == loaded::SWEEP_POINTS
+            && balance.len() == supermarket::SWEEP_POINTS,
+        "assemble takes the outputs of every job in `jobs()`"
+    );
+    let (Some(sim), Some(hedge_idle)) = (fanout_sim, hedge_idle) else {
+        panic!("assemble takes the outputs of every job in `jobs()`");
+    };
+    let fanout = FanoutSection {
+        p: FANOUT_P,
+        n: FANOUT_N,
+        sim,
+        theory: theory::slow_share(FANOUT_P, FANOUT_N)?,
+    };
     let p99 = |r: &TailRun| r.parent_percentile(0.99).expect("valid q");
-    let base = tail_run(ProfileId::Default, "none", seed, requests)?;
-    let hedge = tail_run(ProfileId::Default, "hedge-p95", seed, requests)?;
-    let drop1 = tail_run(ProfileId::Default, "drop-1", seed, requests)?;
-    let drop5 = tail_run(ProfileId::Default, "drop-5", seed, requests)?;
-    let gc = tail_run(ProfileId::GcPause, "none", seed, requests)?;
-    let gc_hedge = tail_run(ProfileId::GcPause, "hedge-p95", seed, requests)?;
-    let tight = tail_run(ProfileId::Tight, "none", seed, requests)?;
+    let [base, hedge, drop1, drop5, gc, gc_hedge, tight] = &tails[..] else {
+        unreachable!("seven Tail runs, checked above")
+    };
     let quantiles = base.model().leaf_quantiles();
     let tail = TailSection {
         n: TAIL_FANOUT,
         leaf_p99: base.leaf_percentile(0.99)?,
         parent_p50: base.parent_percentile(0.5)?,
-        parent_p99: p99(&base),
+        parent_p99: p99(base),
         parent_p50_leaf_level: theory::parent_level(0.5, TAIL_FANOUT)?,
         parent_p99_leaf_level: theory::parent_level(0.99, TAIL_FANOUT)?,
         theory_parent_p50: quantiles.parent_quantile(0.5, TAIL_FANOUT),
         theory_parent_p99: quantiles.parent_quantile(0.99, TAIL_FANOUT),
-        hedge_parent_p99: p99(&hedge),
+        hedge_parent_p99: p99(hedge),
         hedge_cost: hedge.hedge_cost(),
-        drop1_parent_p99: p99(&drop1),
-        drop5_parent_p99: p99(&drop5),
-        gc_parent_p99: p99(&gc),
-        gc_hedge_parent_p99: p99(&gc_hedge),
+        drop1_parent_p99: p99(drop1),
+        drop5_parent_p99: p99(drop5),
+        gc_parent_p99: p99(gc),
+        gc_hedge_parent_p99: p99(gc_hedge),
         tight_leaf_p99: tight.leaf_percentile(0.99)?,
-        tight_parent_p99: p99(&tight),
+        tight_parent_p99: p99(tight),
         crossover_n: theory::crossover(0.5, 0.99)?,
     };
     Ok(Report {
@@ -230,12 +347,8 @@ pub fn compute_with_progress(
         fanout,
         hedge_idle,
         tail,
-        loaded: loaded::sweep_with_progress(requests.max(1000), seed, &mut || tick("loaded"))?,
-        balance: supermarket::sweep_with_progress(
-            (requests * BALANCE_ARRIVALS_PER_REQUEST).max(1000),
-            seed,
-            &mut || tick("balance"),
-        )?,
+        loaded,
+        balance,
     })
 }
 
@@ -262,5 +375,26 @@ mod progress_tests {
         );
         // The same numbers as without a progress callback.
         assert_eq!(r, compute(3, 1000).unwrap());
+    }
+
+    #[test]
+    fn jobs_in_any_order_assemble_the_same_report() {
+        let (seed, requests) = (5, 1000);
+        let jobs = jobs();
+        assert_eq!(jobs.len(), REPORT_STEPS as usize);
+        // Run them backwards (as threads finishing out of order would), then put them back.
+        let mut outputs: Vec<(usize, JobOutput)> = jobs
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, j)| (i, j.run(seed, requests).unwrap()))
+            .collect();
+        outputs.sort_by_key(|(i, _)| *i);
+        let report = assemble(
+            seed,
+            requests,
+            outputs.into_iter().map(|(_, o)| o).collect(),
+        );
+        assert_eq!(report.unwrap(), compute(seed, requests).unwrap());
     }
 }

@@ -1,13 +1,15 @@
 //! `tail-lab`: the native command on the same core as the page.
 //!
 //! ```text
-//! tail-lab report [--json] [--seed N] [--requests N]
+//! tail-lab report [--json] [--seed N] [--requests N] [--threads N]
 //! ```
 //! prints every experiment's simulated value beside its closed form and the seed documents'
 //! figure; `--json` prints the same as one JSON object with stable keys (times in ms, fractions
-//! as 0..1). Bad arguments print a message naming the argument and exit with status 2.
+//! as 0..1). Bad arguments print a message naming the argument and exit with status 2. The
+//! runs use every core (`--threads` to choose); the numbers do not depend on it.
 
 mod json;
+mod parallel;
 mod table;
 
 use std::process::ExitCode;
@@ -17,7 +19,9 @@ const USAGE: &str = "usage: tail-lab report [--json] [--seed N] [--requests N]
 
   --json          print one JSON object instead of a table
   --seed N        seed for every experiment (an integer in 0..=2^64-1; default 1)
-  --requests N    parent requests per experiment (an integer in 1..=100000000; default 200000)";
+  --requests N    parent requests per experiment (an integer in 1..=100000000; default 200000)
+  --threads N     threads to run the experiments on (an integer in 1..=1024; default: every
+                  core). The numbers are the same for any N.";
 
 /// What the command line asked for.
 #[derive(Debug, PartialEq)]
@@ -25,6 +29,7 @@ struct Options {
     json: bool,
     seed: u64,
     requests: u64,
+    threads: usize,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -39,6 +44,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         json: false,
         seed: 1,
         requests: DEFAULT_REQUESTS,
+        threads: parallel::default_threads(),
     };
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -52,6 +58,15 @@ fn parse(args: &[String]) -> Result<Options, String> {
                         options.requests
                     ));
                 }
+            }
+            "--threads" => {
+                let n = number(&mut it, "--threads", "an integer in 1..=1024")?;
+                if !(1..=1024).contains(&n) {
+                    return Err(format!(
+                        "--threads must be an integer in 1..=1024 (got {n})"
+                    ));
+                }
+                options.threads = n as usize;
             }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
@@ -164,8 +179,9 @@ fn main() -> ExitCode {
         }
     };
     let mut bar = ProgressBar::new();
-    let computed =
-        report::compute_with_progress(options.seed, options.requests, &mut |p| bar.show(p));
+    let computed = parallel::compute(options.seed, options.requests, options.threads, &mut |p| {
+        bar.show(p)
+    });
     bar.finish();
     match computed {
         Ok(r) if options.json => {
@@ -246,14 +262,17 @@ mod tests {
     #[test]
     fn parses_flags() {
         assert_eq!(
-            parse(&args("report --json --seed 7 --requests 10")).unwrap(),
+            parse(&args("report --json --seed 7 --requests 10 --threads 3")).unwrap(),
             Options {
                 json: true,
                 seed: 7,
-                requests: 10
+                requests: 10,
+                threads: 3
             }
         );
-        assert_eq!(parse(&args("report")).unwrap().requests, DEFAULT_REQUESTS);
+        let defaults = parse(&args("report")).unwrap();
+        assert_eq!(defaults.requests, DEFAULT_REQUESTS);
+        assert_eq!(defaults.threads, parallel::default_threads());
     }
 
     #[test]
@@ -275,6 +294,8 @@ mod tests {
                 .unwrap_err()
                 .contains("--fast")
         );
+        let e = parse(&args("report --threads 0")).unwrap_err();
+        assert!(e.contains("--threads") && e.contains("1..=1024"), "{e}");
         assert!(parse(&args("draw")).unwrap_err().contains("report"));
         assert!(parse(&[]).is_err());
     }

@@ -856,24 +856,41 @@ pub fn sweep(requests: u64, seed: u64) -> Result<Vec<LoadedResult>, ParamError> 
     sweep_with_progress(requests, seed, &mut || {})
 }
 
+/// Points in the standard sweep: [`SWEEP_LOADS`] × three policies.
+pub const SWEEP_POINTS: usize = SWEEP_LOADS.len() * SWEEP_POLICIES.len();
+const SWEEP_POLICIES: [&str; 3] = ["none", "hedge", "duplicate"];
+
+/// Point `index` (0..[`SWEEP_POINTS`], load-major) of the standard sweep, on its own: the same
+/// result as in [`sweep`], so the points can run in parallel.
+pub fn sweep_point(index: usize, requests: u64, seed: u64) -> Result<LoadedResult, ParamError> {
+    check_count(
+        "index",
+        index as u64,
+        0,
+        SWEEP_POINTS as u64 - 1,
+        "a sweep point in 0..27",
+    )?;
+    let load = SWEEP_LOADS[index / SWEEP_POLICIES.len()];
+    let policy = LoadedPolicy::from_name(
+        SWEEP_POLICIES[index % SWEEP_POLICIES.len()],
+        DelayBasis::Loaded,
+    )?;
+    Ok(LoadedConfig::new(10, load, policy, requests, seed)?.run())
+}
+
 /// [`sweep`], calling `step` after each of its 27 runs.
 pub fn sweep_with_progress(
     requests: u64,
     seed: u64,
     step: &mut dyn FnMut(),
 ) -> Result<Vec<LoadedResult>, ParamError> {
-    let policies = ["none", "hedge", "duplicate"]
-        .map(|name| LoadedPolicy::from_name(name, DelayBasis::Loaded))
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut out = Vec::with_capacity(SWEEP_LOADS.len() * policies.len());
-    for load in SWEEP_LOADS {
-        for &policy in &policies {
-            out.push(LoadedConfig::new(10, load, policy, requests, seed)?.run());
+    (0..SWEEP_POINTS)
+        .map(|i| {
+            let r = sweep_point(i, requests, seed);
             step();
-        }
-    }
-    Ok(out)
+            r
+        })
+        .collect()
 }
 
 /// An exponential service distribution with the given mean, for the M/M/1 reference.

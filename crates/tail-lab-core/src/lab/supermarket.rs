@@ -241,20 +241,41 @@ pub fn sweep(arrivals: u64, seed: u64) -> Result<Vec<SupermarketResult>, ParamEr
     sweep_with_progress(arrivals, seed, &mut || {})
 }
 
+/// Points in the standard sweep: five arrival rates × d in {1, 2, 3}.
+pub const SWEEP_POINTS: usize = SWEEP_LAMBDAS.len() * 3;
+const SWEEP_LAMBDAS: [f64; 5] = [0.5, 0.7, 0.8, 0.9, 0.95];
+
+/// Point `index` (0..[`SWEEP_POINTS`], λ-major) of the standard sweep, on its own: the same
+/// result as in [`sweep`], so the points can run in parallel.
+pub fn sweep_point(
+    index: usize,
+    arrivals: u64,
+    seed: u64,
+) -> Result<SupermarketResult, ParamError> {
+    check_count(
+        "index",
+        index as u64,
+        0,
+        SWEEP_POINTS as u64 - 1,
+        "a sweep point in 0..15",
+    )?;
+    let (lambda, d) = (SWEEP_LAMBDAS[index / 3], index as u32 % 3 + 1);
+    Ok(SupermarketConfig::new(100, lambda, d, arrivals, seed)?.run())
+}
+
 /// [`sweep`], calling `step` after each of its 15 runs.
 pub fn sweep_with_progress(
     arrivals: u64,
     seed: u64,
     step: &mut dyn FnMut(),
 ) -> Result<Vec<SupermarketResult>, ParamError> {
-    let mut out = Vec::with_capacity(15);
-    for lambda in [0.5, 0.7, 0.8, 0.9, 0.95] {
-        for d in 1..=3 {
-            out.push(SupermarketConfig::new(100, lambda, d, arrivals, seed)?.run());
+    (0..SWEEP_POINTS)
+        .map(|i| {
+            let r = sweep_point(i, arrivals, seed);
             step();
-        }
-    }
-    Ok(out)
+            r
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -151,3 +151,26 @@ test("a bad seed gets a message naming the argument, and no NaN reaches the scre
   assert.equal(await page.isHidden("#notice"), true);
   assert.deepEqual(problems, []);
 });
+
+test("1, 2 or 4 workers (or none) accumulate the same histograms, to the bit", async () => {
+  // Workers take blocks of requests in any order; the page merges them in block order. The
+  // histograms' digest and every readout must not depend on how many workers there were.
+  const seen = new Map();
+  for (const workers of [0, 1, 2, 4]) {
+    const p = await browser.newPage({ viewport: { width: 1100, height: 1500 } });
+    p.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    await p.goto(`${server.url}tail.html?requests=${CAP}&fix=hedge-p95&workers=${workers}`);
+    await p.waitForSelector('[data-settled="true"]', { timeout: 120_000 });
+    const digest = await p.getAttribute("#histograms", "data-digest");
+    const shown = await p.$$eval("[data-readout]", (els) => els.map((e) => e.textContent).join(" | "));
+    seen.set(workers, { digest, shown });
+    await p.close();
+  }
+  const one = seen.get(1);
+  assert.match(one.digest, /^[0-9a-f]{8}$/);
+  for (const [workers, s] of seen) assert.deepEqual(s, one, `${workers} workers`);
+  // And they are the numbers node computes for the same run.
+  const want = expected({ fix: "hedge-p95" });
+  for (const v of Object.values(want)) assert.ok(one.shown.includes(v), `${v} in ${one.shown}`);
+  assert.deepEqual(problems, []);
+});

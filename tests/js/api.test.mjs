@@ -183,3 +183,49 @@ test("bad arguments throw RangeError or TypeError naming the argument", () => {
   // After all that, the module still works: nothing trapped.
   assert.equal(pkg.crossover(0.5, 0.99), 69);
 });
+
+test("a run split into blocks over any number of runs merges to the same bits; a bad block is refused", () => {
+  const options = { fanout: 30, fix: "hedge-p95", seed: 12 };
+  const requests = 6000, size = 700;
+  const merged = (workers) => {
+    const pool = Array.from({ length: workers }, () => new pkg.TailRun(options));
+    const main = new pkg.TailRun(options);
+    for (let i = 0, first = 0; first < requests; i++, first += size) {
+      const w = pool[i % workers];
+      w.reset();
+      w.runRange(first, Math.min(size, requests - first));
+      main.absorb(w.block());
+    }
+    return main;
+  };
+  const single = new pkg.TailRun(options);
+  single.run(requests);
+  const bits = (r) => [...r.leafBins(), ...r.parentBins()].join();
+  const one = merged(1);
+  for (const workers of [2, 4]) {
+    const many = merged(workers);
+    assert.equal(bits(many), bits(one), `${workers} workers`);
+    assert.deepEqual(many.hedgeCost(), one.hedgeCost());
+  }
+  assert.equal(bits(one), bits(single));
+  assert.equal(one.requests, requests);
+  assert.equal(one.parentPercentile(0.99), single.parentPercentile(0.99));
+  assert.deepEqual(one.lastRequest(), single.lastRequest());
+
+  const good = new pkg.TailRun(options);
+  good.runRange(100, 10);
+  const block = good.block();
+  const main = new pkg.TailRun(options);
+  const leafCounts = block.leafCounts.slice();
+  leafCounts[5] += 1;
+  assert.throws(() => main.absorb({ ...block, leafCounts }), /^RangeError: leafCounts must be 840 whole counts summing to fanout × requests/);
+  assert.throws(() => main.absorb({ ...block, parentCounts: new Float64Array(3) }), /RangeError: block\.parentCounts must hold 840 counts/);
+  assert.throws(() => main.absorb({ ...block, parentCounts: [1, 2] }), TypeError);
+  assert.throws(() => main.absorb({ ...block, requests: 1.5 }), RangeError);
+  assert.throws(() => main.absorb({ ...block, extra: 1 }), /unknown key "extra"/);
+  assert.equal(main.requests, 0, "nothing changed");
+  main.absorb(block);
+  assert.equal(main.requests, 10);
+  assert.throws(() => main.runRange(-1, 5), RangeError);
+  assert.throws(() => new pkg.TailRun({ fanout: 1024 }).runRange(0, 1e6), /count × fanout/);
+});

@@ -8,6 +8,7 @@ import { formatCount, formatMs } from "../format.js";
 import { onThemeChange } from "../theme.js";
 import { nextTask, register, wake } from "../scheduler.js";
 import { drawArena, drawHistograms, drawStrip } from "./draw.js";
+import { defaultWorkers, sharedPool } from "./pool.js";
 
 /**
  * Stop accumulating after this many parent requests by default (the histograms have long
@@ -39,12 +40,15 @@ const PART_LABELS = {
 };
 
 
-/**
- * Mounts the piece into `root`. `parts`: which of "controls", "readouts", "arena",
- * "histograms", "strip" to show; `values`: the settings (see tailParams); `prefix` makes the
- * control ids unique on a page with several panels; `onChange(values)` hears every change
- * (the page writes it to its URL). Returns `{ exportable(part) }` for the export buttons.
- */
+/** FNV-1a over the 32-bit words of Float64Arrays, as hex. */
+function digest(...arrays) {
+  let h = 0x811c9dc5;
+  for (const a of arrays) {
+    for (const w of new Uint32Array(a.buffer, a.byteOffset, a.length * 2)) h = Math.imul(h ^ w, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
 /** Calibration draws per task while a run is prepared (2^22 in all): a few ms each. */
 const CALIBRATION_STEP = 1 << 18;
 
@@ -55,13 +59,34 @@ async function prepareRun(api, options) {
   return builder.finish();
 }
 
-export async function mountTail(root, { api, values, parts, prefix = "", onChange = () => {} }) {
+/**
+ * Mounts the piece into `root`. `parts`: which of "controls", "readouts", "arena",
+ * "histograms", "strip" to show; `values`: the settings (see tailParams); `prefix` makes the
+ * control ids unique on a page with several panels; `onChange(values)` hears every change
+ * (the page writes it to its URL); `workers`: how many workers accumulate requests (the
+ * page's shared pool; 0 accumulates on the main thread instead, within the frame budget).
+ * Returns `{ table, drawOnto, canvases, settings }` for the export buttons.
+ */
+export async function mountTail(root, { api, values, parts, prefix = "", onChange = () => {}, workers = defaultWorkers() }) {
   const id = (name) => `${prefix}${name}`;
   const part = (name, make) => root.querySelector(`[data-part="${name}"]`) ?? (parts.includes(name) ? root.appendChild(make()) : null);
   const settings = { ...values };
   const run = await prepareRun(api, { fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
   await nextTask();
   const edges = api.binEdges();
+  const runOptions = () => ({ fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
+  // Accumulation in the workers when there are any; a page that cannot start one (or asked for
+  // none) accumulates on the main thread.
+  let channel = null;
+  if (workers > 0 && typeof Worker !== "undefined") {
+    try {
+      channel = sharedPool(workers).channel();
+      channel.configure(runOptions(), settings.requests);
+    } catch {
+      channel = null;
+    }
+  }
+  const restartWorkers = () => channel?.configure(runOptions(), settings.requests);
   const state = { curves: null, shown: 0, request: null, since: 0, chunk: 500, dirty: true, announced: 0 };
   // Which charts need drawing: the strip changes only with the settings, the arena only with
   // the request shown or the sweep; only the histograms change as requests accumulate.
@@ -133,6 +158,8 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     root.querySelector(`#${CSS.escape(id("next-request"))}`).addEventListener("click", () => { show(state.shown + 1, performance.now()); changed(); });
     root.querySelector(`#${CSS.escape(id("reset"))}`).addEventListener("click", () => {
       run.reset();
+      restartWorkers();
+      unsettle();
       show(0, performance.now());
       changed();
     });
@@ -192,10 +219,11 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   function reconfigure(options) {
     run.reconfigure(options);
     Object.assign(settings, options);
+    restartWorkers();
     state.announced = 0;
     refreshCurves();
     show(state.shown, performance.now());
-    root.dataset.settled = "false";
+    unsettle();
     changed();
   }
 
@@ -225,6 +253,19 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   }
 
   function accumulate(frameStart, budget) {
+    if (channel) {
+      // The workers' blocks, merged in order: 1,680 additions each, microseconds.
+      for (const block of channel.take()) run.absorb(block);
+      if (channel.error === null) {
+        if (run.requests < settings.requests) channel.keepFeeding();
+        return settleIfDone();
+      }
+      // A worker failed: carry on here from the blocks merged so far (they are contiguous from
+      // request 0, so run() continues at the right request).
+      console.warn(`Tail workers stopped (${channel.error}); accumulating on the main thread`);
+      channel.close();
+      channel = null;
+    }
     while (run.requests < settings.requests && performance.now() - frameStart < budget) {
       const n = Math.min(state.chunk, settings.requests - run.requests);
       const t0 = performance.now();
@@ -234,7 +275,19 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       const target = (budget / 4) * (n / Math.max(dt, 0.05));
       state.chunk = Math.max(50, Math.min(200_000, Math.round(0.5 * state.chunk + 0.5 * target)));
     }
-    if (run.requests >= settings.requests) root.dataset.settled = "true";
+    settleIfDone();
+  }
+
+  function unsettle() {
+    root.dataset.settled = "false";
+    if (canvases.histograms) delete canvases.histograms.dataset.digest;
+  }
+
+  function settleIfDone() {
+    if (run.requests < settings.requests || root.dataset.settled === "true") return;
+    root.dataset.settled = "true";
+    // A digest of both histograms' bits, for tests that compare runs (e.g. 1, 2 or 4 workers).
+    if (canvases.histograms) canvases.histograms.dataset.digest = digest(run.leafBins(), run.parentBins());
   }
 
   /** The sweep position (ms) in slow motion, or null to show the whole request. */

@@ -182,6 +182,17 @@ impl Histogram {
         self.total
     }
 
+    /// Adds another histogram's counts (as [`Histogram::counts`] gives them) and their total.
+    /// Counts are whole numbers below 2^53, so the sum is exact and the same in any order:
+    /// merging the same pieces in any grouping gives the same bits.
+    pub fn add_counts(&mut self, counts: &[f64], total: f64) {
+        debug_assert_eq!(counts.len(), self.counts.len());
+        for (mine, theirs) in self.counts.iter_mut().zip(counts) {
+            *mine += theirs;
+        }
+        self.total += total;
+    }
+
     /// Empties the histogram.
     pub fn clear(&mut self) {
         self.counts.iter_mut().for_each(|c| *c = 0.0);

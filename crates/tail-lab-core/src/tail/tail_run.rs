@@ -3,9 +3,11 @@
 //! [`TailRun::run`] simulates the next `count` requests (addresses `k = requests..requests+count`),
 //! recording every leaf's resolved latency into the leaf histogram and each parent's latency
 //! into the parent histogram. Nothing is stored per request, so a run can go to millions.
+//! [`TailRun::run_range`] runs any range instead, and [`TailRun::absorb`] merges a
+//! [`RunBlock`] from another run: how several workers share one run.
 
 use crate::error::ParamError;
-use crate::sampling::histogram::{Histogram, shared_bins};
+use crate::sampling::histogram::{BIN_COUNT, Histogram, shared_bins};
 use crate::tail::request::{RequestTrace, TailConfig, TailModel};
 
 /// Work accounting of a run's hedges.
@@ -16,6 +18,24 @@ pub struct HedgeCost {
     /// Service time the duplicates consumed until they answered or were cancelled, over the
     /// original attempts' full service time (fraction).
     pub extra_work: f64,
+}
+
+/// What a run accumulated over some requests: both histograms' counts and the hedge tallies,
+/// to merge into another run of the same configuration ([`TailRun::absorb`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunBlock {
+    /// Leaf counts per shared bin (whole numbers).
+    pub leaf_counts: Vec<f64>,
+    /// Parent counts per shared bin (whole numbers).
+    pub parent_counts: Vec<f64>,
+    /// Parent requests in the block.
+    pub requests: u64,
+    /// Leaf calls that fired a duplicate.
+    pub hedges: u64,
+    /// Service time of the original attempts (ms).
+    pub primary_work_ms: f64,
+    /// Service time the duplicates consumed (ms).
+    pub backup_work_ms: f64,
 }
 
 /// Accumulating histograms of one [`TailConfig`].
@@ -51,11 +71,19 @@ impl TailRun {
         }
     }
 
-    /// Simulates `count` more parent requests.
+    /// Simulates `count` more parent requests: requests `requests()..requests() + count`.
     pub fn run(&mut self, count: u64) {
+        self.run_range(self.requests, count);
+    }
+
+    /// Simulates requests `first..first + count` and adds them to this run. Samples are
+    /// addressed, so any range can run anywhere: workers each run disjoint ranges into runs of
+    /// their own, and [`TailRun::absorb`] merges their [`TailRun::block`]s into one run with
+    /// the same histograms, to the bit, as running every range here.
+    pub fn run_range(&mut self, first: u64, count: u64) {
         let bins = shared_bins();
-        let end = self.requests.saturating_add(count);
-        for k in self.requests..end {
+        let end = first.saturating_add(count);
+        for k in first..end {
             let leaf = &mut self.leaf;
             let tally = self
                 .model
@@ -66,7 +94,79 @@ impl TailRun {
             self.primary_work_ms += tally.primary_work_ms;
             self.backup_work_ms += tally.backup_work_ms;
         }
-        self.requests = end;
+        self.requests += end - first;
+    }
+
+    /// What this run has accumulated, to move to another run ([`TailRun::absorb`]).
+    pub fn block(&self) -> RunBlock {
+        RunBlock {
+            leaf_counts: self.leaf.counts().to_vec(),
+            parent_counts: self.parent.counts().to_vec(),
+            requests: self.requests,
+            hedges: self.hedges,
+            primary_work_ms: self.primary_work_ms,
+            backup_work_ms: self.backup_work_ms,
+        }
+    }
+
+    /// Adds a block accumulated elsewhere (by a run of the same configuration) to this run.
+    ///
+    /// Refused, leaving the run unchanged, unless the block is whole: one count per shared bin
+    /// in each histogram, counts whole and non-negative, `fanout × requests` leaves and
+    /// `requests` parents, finite non-negative work. The histograms' merge is exact in any
+    /// order; the work sums are floating-point, so merge blocks in a fixed order to keep their
+    /// last bits fixed too.
+    pub fn absorb(&mut self, block: &RunBlock) -> Result<(), ParamError> {
+        let fanout = f64::from(self.model.config().fanout());
+        let whole = |counts: &[f64], want: f64| {
+            counts.len() == BIN_COUNT
+                && counts
+                    .iter()
+                    .all(|c| c.is_finite() && *c >= 0.0 && c.fract() == 0.0)
+                && counts.iter().sum::<f64>() == want
+        };
+        let requests = block.requests as f64;
+        let sum = |counts: &[f64]| counts.iter().sum::<f64>();
+        if !whole(&block.leaf_counts, fanout * requests) {
+            return Err(ParamError::OutOfRange {
+                param: "leafCounts",
+                got: sum(&block.leaf_counts),
+                expected: "840 whole counts summing to fanout × requests",
+            });
+        }
+        if !whole(&block.parent_counts, requests) {
+            return Err(ParamError::OutOfRange {
+                param: "parentCounts",
+                got: sum(&block.parent_counts),
+                expected: "840 whole counts summing to requests",
+            });
+        }
+        for (param, got) in [
+            ("primaryWorkMs", block.primary_work_ms),
+            ("backupWorkMs", block.backup_work_ms),
+        ] {
+            if !(got.is_finite() && got >= 0.0) {
+                return Err(ParamError::OutOfRange {
+                    param,
+                    got,
+                    expected: "a finite number of ms ≥ 0",
+                });
+            }
+        }
+        if block.hedges as f64 > fanout * requests {
+            return Err(ParamError::OutOfRange {
+                param: "hedges",
+                got: block.hedges as f64,
+                expected: "at most fanout × requests",
+            });
+        }
+        self.leaf.add_counts(&block.leaf_counts, fanout * requests);
+        self.parent.add_counts(&block.parent_counts, requests);
+        self.requests += block.requests;
+        self.hedges += block.hedges;
+        self.primary_work_ms += block.primary_work_ms;
+        self.backup_work_ms += block.backup_work_ms;
+        Ok(())
     }
 
     /// Parent requests simulated so far.
@@ -171,5 +271,94 @@ mod tests {
         a.reset();
         assert!(a.parent_percentile(0.5).unwrap().is_nan());
         assert_eq!(a.last_request().request, 0);
+    }
+
+    /// `requests` split into blocks of `block` requests, dealt round-robin to `workers` runs
+    /// that each reset before a block, merged into one run in block order.
+    fn merged(model: &TailModel, requests: u64, block: u64, workers: usize) -> TailRun {
+        let mut pool: Vec<TailRun> = (0..workers)
+            .map(|_| TailRun::from_model(model.clone()))
+            .collect();
+        let mut blocks = Vec::new();
+        for (i, first) in (0..requests).step_by(block as usize).enumerate() {
+            let worker = &mut pool[i % workers];
+            worker.reset();
+            worker.run_range(first, block.min(requests - first));
+            blocks.push(worker.block());
+        }
+        let mut main = TailRun::from_model(model.clone());
+        for b in &blocks {
+            main.absorb(b).unwrap();
+        }
+        main
+    }
+
+    #[test]
+    fn blocks_from_any_number_of_workers_merge_to_the_same_bits() {
+        for fix in ["none", "hedge-p95", "drop-5"] {
+            let cfg = TailConfig::new(
+                40,
+                ProfileId::Default.profile(),
+                Mitigation::from_name(fix).unwrap(),
+                8,
+            )
+            .unwrap();
+            let model = TailModel::with_calibration(cfg, 1 << 16);
+            let mut single = TailRun::from_model(model.clone());
+            single.run(5000);
+            let one = merged(&model, 5000, 700, 1);
+            for workers in [2, 4] {
+                let many = merged(&model, 5000, 700, workers);
+                assert_eq!(
+                    many.leaf_histogram(),
+                    one.leaf_histogram(),
+                    "{fix}, {workers} workers"
+                );
+                assert_eq!(many.parent_histogram(), one.parent_histogram());
+                assert_eq!(
+                    many.hedge_cost(),
+                    one.hedge_cost(),
+                    "same blocks, same order"
+                );
+                assert_eq!(many.requests(), 5000);
+            }
+            // And the histograms are the single run's, to the bit; the work sums differ only
+            // by the order of floating-point additions.
+            assert_eq!(one.leaf_histogram(), single.leaf_histogram());
+            assert_eq!(one.parent_histogram(), single.parent_histogram());
+            let (a, b) = (one.hedge_cost(), single.hedge_cost());
+            assert_eq!(a.extra_requests, b.extra_requests);
+            assert!((a.extra_work - b.extra_work).abs() <= 1e-12 * b.extra_work.max(1e-300));
+            // The merged run continues where the blocks stopped.
+            assert_eq!(one.last_request(), single.last_request());
+        }
+    }
+
+    #[test]
+    fn a_block_that_is_not_whole_is_refused_and_changes_nothing() {
+        let cfg = TailConfig::new(10, ProfileId::Tight.profile(), Mitigation::None, 1).unwrap();
+        let model = TailModel::with_calibration(cfg, 1 << 12);
+        let mut worker = TailRun::from_model(model.clone());
+        worker.run_range(100, 50);
+        let good = worker.block();
+        let mut main = TailRun::from_model(model);
+        let mut bad = good.clone();
+        bad.leaf_counts[3] += 1.0; // one leaf too many
+        assert_eq!(main.absorb(&bad).unwrap_err().param(), "leafCounts");
+        let mut bad = good.clone();
+        bad.parent_counts.pop();
+        assert_eq!(main.absorb(&bad).unwrap_err().param(), "parentCounts");
+        let mut bad = good.clone();
+        bad.parent_counts[0] = 0.5;
+        bad.parent_counts[1] += 0.5;
+        assert_eq!(main.absorb(&bad).unwrap_err().param(), "parentCounts");
+        let mut bad = good.clone();
+        bad.backup_work_ms = f64::NAN;
+        assert_eq!(main.absorb(&bad).unwrap_err().param(), "backupWorkMs");
+        assert_eq!(main.requests(), 0);
+        assert_eq!(main.leaf_histogram().total(), 0.0);
+        main.absorb(&good).unwrap();
+        assert_eq!(main.requests(), 50);
+        assert_eq!(main.leaf_histogram(), worker.leaf_histogram());
     }
 }

@@ -1,13 +1,37 @@
 //! The accumulating run (core `tail_run`): the `TailRun` class.
 
-use crate::convert::{integer, object, opt_number};
+use crate::convert::{Options, integer, number, object, opt_number};
 use crate::error::range;
 use crate::tail::leaf_quantiles::level;
 use crate::tail::request::{Settings, trace_to_js};
 use js_sys::Float64Array;
 use tail_lab_core::tail::request::{ModelBuilder, TailModel};
-use tail_lab_core::tail::tail_run::TailRun;
+use tail_lab_core::sampling::histogram::BIN_COUNT;
+use tail_lab_core::tail::tail_run::{RunBlock, TailRun};
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const BLOCK_TS: &str = r#"
+/** What a run accumulated, to merge into another run of the same options (`absorb`). The two
+ * arrays are copies (one count per shared bin), so a worker can transfer their buffers. */
+export interface RunBlock {
+  leafCounts: Float64Array;
+  parentCounts: Float64Array;
+  requests: number;
+  hedges: number;
+  primaryWorkMs: number;
+  backupWorkMs: number;
+}
+"#;
+
+const BLOCK_KEYS: &[&str] = &[
+    "leafCounts",
+    "parentCounts",
+    "requests",
+    "hedges",
+    "primaryWorkMs",
+    "backupWorkMs",
+];
 
 /// Parent requests accumulated into the leaf and parent histograms.
 #[wasm_bindgen(js_name = TailRun)]
@@ -81,6 +105,89 @@ impl JsTailRun {
         crate::convert::check_work("requests × fanout", n * f64::from(self.settings.fanout))?;
         self.run.run(n as u64);
         Ok(())
+    }
+
+    /// Simulates requests `first..first + count` (count in 0..=10^7) and adds them to this run:
+    /// how a worker runs its share. Samples are addressed, so the ranges can go anywhere.
+    #[wasm_bindgen(js_name = runRange)]
+    pub fn run_range(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] first: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] count: JsValue,
+    ) -> Result<(), JsValue> {
+        let first = integer(
+            "first",
+            &first,
+            0.0,
+            crate::convert::MAX_SAFE,
+            "an integer in 0..=2^53-1",
+        )?;
+        let n = integer(
+            "count",
+            &count,
+            0.0,
+            MAX_REQUESTS_PER_CALL,
+            "an integer in 0..=10000000",
+        )?;
+        crate::convert::check_work("count × fanout", n * f64::from(self.settings.fanout))?;
+        self.run.run_range(first as u64, n as u64);
+        Ok(())
+    }
+
+    /// What this run has accumulated, as copies a worker can transfer (see `absorb`).
+    #[wasm_bindgen(unchecked_return_type = "RunBlock")]
+    pub fn block(&self) -> JsValue {
+        let b = self.run.block();
+        object(&[
+            ("leafCounts", Float64Array::from(&b.leaf_counts[..]).into()),
+            ("parentCounts", Float64Array::from(&b.parent_counts[..]).into()),
+            ("requests", (b.requests as f64).into()),
+            ("hedges", (b.hedges as f64).into()),
+            ("primaryWorkMs", b.primary_work_ms.into()),
+            ("backupWorkMs", b.backup_work_ms.into()),
+        ])
+    }
+
+    /// Adds a block from another run of the same options (a worker's) to this one. The merged
+    /// histograms are exact in any order; merge blocks in a fixed order and the hedge work sums
+    /// are fixed to the bit too. A block that is not whole (wrong lengths, counts that are not
+    /// whole or do not add up to `requests` parents and `fanout × requests` leaves) is a
+    /// `RangeError`/`TypeError` and changes nothing.
+    pub fn absorb(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunBlock")] block: JsValue,
+    ) -> Result<(), JsValue> {
+        let o = Options::read("block", &block, BLOCK_KEYS)?;
+        let counts = |key: &'static str| -> Result<Vec<f64>, JsValue> {
+            let v = o.get(key).unwrap_or(JsValue::UNDEFINED);
+            let array = v.dyn_ref::<Float64Array>().ok_or_else(|| {
+                crate::error::wrong_type(key, "a Float64Array of 840 counts", &v)
+            })?;
+            if array.length() as usize != BIN_COUNT {
+                return Err(js_sys::RangeError::new(&format!(
+                    "block.{key} must hold 840 counts (got {})",
+                    array.length()
+                ))
+                .into());
+            }
+            Ok(array.to_vec())
+        };
+        let whole = |key: &'static str| -> Result<f64, JsValue> {
+            let v = o.get(key).unwrap_or(JsValue::UNDEFINED);
+            integer(key, &v, 0.0, crate::convert::MAX_SAFE, "an integer in 0..=2^53-1")
+        };
+        let ms = |key: &'static str| -> Result<f64, JsValue> {
+            number(key, &o.get(key).unwrap_or(JsValue::UNDEFINED))
+        };
+        let block = RunBlock {
+            leaf_counts: counts("leafCounts")?,
+            parent_counts: counts("parentCounts")?,
+            requests: whole("requests")? as u64,
+            hedges: whole("hedges")? as u64,
+            primary_work_ms: ms("primaryWorkMs")?,
+            backup_work_ms: ms("backupWorkMs")?,
+        };
+        self.run.absorb(&block).map_err(range)
     }
 
     /// Parent requests simulated so far.

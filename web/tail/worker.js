@@ -1,0 +1,56 @@
+// A Tail accumulation worker: runs blocks of requests for the page's panels and sends back what
+// each block accumulated, its two histogram buffers transferred (not copied, and no
+// SharedArrayBuffer, so no cross-origin isolation is needed).
+//
+// Message in:  { channel, generation, index, options, first, count }
+// Message out: { channel, generation, index, block } or { channel, generation, index, error }
+//
+// A block's result depends only on its options and range: the run is reset before each block,
+// and samples are addressed. So whichever worker runs a block, and however many there are, the
+// page's merged histograms are the same bits.
+
+import { loadCore } from "../wasm.js";
+
+const ready = loadCore();
+/**
+ * Runs by profile and seed (what their calibration depends on), newest last. A change of
+ * fan-out or fix reconfigures the run, reusing its calibration; a few runs are kept so
+ * switching profiles back and forth stays cheap.
+ */
+const runs = new Map();
+const KEEP = 4;
+
+const key = ({ profile, seed }) => `${profile}/${seed}`;
+
+function runFor(api, options) {
+  const k = key(options);
+  let run = runs.get(k);
+  if (run) {
+    runs.delete(k);
+    const c = run.config;
+    if (c.fanout !== options.fanout || c.fix !== options.fix) run.reconfigure(options);
+  } else {
+    run = new api.TailRun(options);
+    if (runs.size >= KEEP) {
+      const [oldest, old] = runs.entries().next().value;
+      runs.delete(oldest);
+      old.free();
+    }
+  }
+  runs.set(k, run);
+  return run;
+}
+
+self.onmessage = async ({ data }) => {
+  const { channel, generation, index, options, first, count } = data;
+  try {
+    const api = await ready;
+    const run = runFor(api, options);
+    run.reset();
+    run.runRange(first, count);
+    const block = run.block();
+    postMessage({ channel, generation, index, block }, [block.leafCounts.buffer, block.parentCounts.buffer]);
+  } catch (err) {
+    postMessage({ channel, generation, index, error: `${err.name}: ${err.message}` });
+  }
+};

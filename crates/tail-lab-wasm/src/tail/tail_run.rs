@@ -5,8 +5,8 @@ use crate::error::range;
 use crate::tail::leaf_quantiles::level;
 use crate::tail::request::{Settings, trace_to_js};
 use js_sys::Float64Array;
-use tail_lab_core::tail::request::{ModelBuilder, TailModel};
 use tail_lab_core::sampling::histogram::BIN_COUNT;
+use tail_lab_core::tail::request::{ModelBuilder, TailModel};
 use tail_lab_core::tail::tail_run::{RunBlock, TailRun};
 use wasm_bindgen::prelude::*;
 
@@ -140,7 +140,10 @@ impl JsTailRun {
         let b = self.run.block();
         object(&[
             ("leafCounts", Float64Array::from(&b.leaf_counts[..]).into()),
-            ("parentCounts", Float64Array::from(&b.parent_counts[..]).into()),
+            (
+                "parentCounts",
+                Float64Array::from(&b.parent_counts[..]).into(),
+            ),
             ("requests", (b.requests as f64).into()),
             ("hedges", (b.hedges as f64).into()),
             ("primaryWorkMs", b.primary_work_ms.into()),
@@ -160,9 +163,9 @@ impl JsTailRun {
         let o = Options::read("block", &block, BLOCK_KEYS)?;
         let counts = |key: &'static str| -> Result<Vec<f64>, JsValue> {
             let v = o.get(key).unwrap_or(JsValue::UNDEFINED);
-            let array = v.dyn_ref::<Float64Array>().ok_or_else(|| {
-                crate::error::wrong_type(key, "a Float64Array of 840 counts", &v)
-            })?;
+            let array = v
+                .dyn_ref::<Float64Array>()
+                .ok_or_else(|| crate::error::wrong_type(key, "a Float64Array of 840 counts", &v))?;
             if array.length() as usize != BIN_COUNT {
                 return Err(js_sys::RangeError::new(&format!(
                     "block.{key} must hold 840 counts (got {})",
@@ -174,7 +177,13 @@ impl JsTailRun {
         };
         let whole = |key: &'static str| -> Result<f64, JsValue> {
             let v = o.get(key).unwrap_or(JsValue::UNDEFINED);
-            integer(key, &v, 0.0, crate::convert::MAX_SAFE, "an integer in 0..=2^53-1")
+            integer(
+                key,
+                &v,
+                0.0,
+                crate::convert::MAX_SAFE,
+                "an integer in 0..=2^53-1",
+            )
         };
         let ms = |key: &'static str| -> Result<f64, JsValue> {
             number(key, &o.get(key).unwrap_or(JsValue::UNDEFINED))

@@ -103,7 +103,7 @@ test("a link reproduces the view: controls go into the URL and come back on relo
   // URL writes are coalesced while a reader drags (one every 150 ms).
   await page.waitForFunction(() => location.search.includes("speed=paused"));
   const url = new URL(page.url());
-  assert.deepEqual(Object.fromEntries(url.searchParams), { fanout: "64", profile: "gc-pause", fix: "hedge-p95", speed: "paused", seed: "7" });
+  assert.deepEqual(Object.fromEntries(url.searchParams), { fanout: "64", profile: "gc-pause", fix: "hedge-p95", speed: "paused", seed: "7", requests: "2000000" });
   const leaves = await page.$eval("#arena", (c) => c.dataset.firstLeaves);
   await page.goto(url.href);
   await page.waitForSelector("body[data-ready=true]");

@@ -3,6 +3,7 @@
 import init, { TailRun, simulateBalance } from "../pkg/tail_lab.js";
 import { fastRun, prepareFast } from "./fast-reference.js";
 import { referenceRun } from "./reference.js";
+import { blockSize } from "../tail/pool.js";
 
 const quick = new URLSearchParams(location.search).has("quick");
 const scale = quick ? 100 : 1;
@@ -30,6 +31,44 @@ function loadedSweepInWorker(requests) {
   });
 }
 
+/**
+ * Requests per second accumulated by `workers` Tail workers (web/tail/worker.js, as the page
+ * uses them) with nothing drawn: blocks handed out two deep per worker, merged in order into
+ * a run on this thread. The workers' set-up (wasm, calibration) happens before timing.
+ */
+async function poolRate(workers, requests, fanout, TailRunClass) {
+  const options = { fanout, profile: "default", fix: "none", seed: 1 };
+  const pool = Array.from({ length: workers }, () => new Worker(new URL("../tail/worker.js", import.meta.url), { type: "module" }));
+  const once = (w, msg) => new Promise((resolve) => { w.onmessage = ({ data }) => resolve(data); w.postMessage(msg); });
+  await Promise.all(pool.map((w) => once(w, { channel: 0, generation: 0, index: 0, options, first: 0, count: 1 })));
+  const main = new TailRunClass(options);
+  const size = blockSize(fanout);
+  const blocks = Math.ceil(requests / size);
+  const ready = new Map();
+  let issued = 0, merged = 0;
+  const t0 = performance.now();
+  await new Promise((done) => {
+    const send = (w) => {
+      if (issued >= blocks) return;
+      const first = issued * size;
+      w.postMessage({ channel: 0, generation: 1, index: issued++, options, first, count: Math.min(size, requests - first) });
+    };
+    for (const w of pool) {
+      w.onmessage = ({ data }) => {
+        ready.set(data.index, data.block);
+        while (ready.has(merged)) { main.absorb(ready.get(merged)); ready.delete(merged); merged++; }
+        if (merged === blocks) done(); else send(w);
+      };
+      send(w);
+      send(w);
+    }
+  });
+  const ms = performance.now() - t0;
+  for (const w of pool) w.terminate();
+  main.free();
+  return requests / (ms / 1000);
+}
+
 async function main() {
   const wasm = await init();
   const out = { quick };
@@ -41,17 +80,28 @@ async function main() {
   const requests = 100_000 / scale;
   const setupMs = median(() => new TailRun({ fanout }), 3);
   const tail = new TailRun({ fanout });
-  const wasmMs = median(() => { tail.reset(); tail.run(requests); });
-  const jsMs = median(() => referenceRun(requests, fanout));
   // The performance-minded baseline: its tables are set-up, built before timing (as the
   // core's are).
   const tables = prepareFast();
-  const fastMs = median(() => fastRun(requests, fanout, 1, tables));
+  // This machine's speed drifts by tens of percent from second to second, so the two fast
+  // loops are timed in alternation and each ratio is taken within a pair: the figures are
+  // medians over seven pairs (after one warm-up pair).
+  const wasmRun = () => { tail.reset(); tail.run(requests); };
+  const fastJs = () => fastRun(requests, fanout, 1, tables);
+  const time = (f) => { const t0 = performance.now(); f(); return performance.now() - t0; };
+  wasmRun(); fastJs();
+  const pairs = [];
+  for (let i = 0; i < 7; i++) pairs.push([time(wasmRun), time(fastJs)]);
+  const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const wasmMs = mid(pairs.map(([w]) => w));
+  const fastMs = mid(pairs.map(([, f]) => f));
+  const jsMs = median(() => referenceRun(requests, fanout), 3);
   out.wasmNsPerLeaf = (wasmMs * 1e6) / (requests * fanout);
   out.jsNsPerLeaf = (jsMs * 1e6) / (requests * fanout);
   out.fastJsNsPerLeaf = (fastMs * 1e6) / (requests * fanout);
   out.wasmOverJs = out.jsNsPerLeaf / out.wasmNsPerLeaf;
-  out.wasmOverFastJs = out.fastJsNsPerLeaf / out.wasmNsPerLeaf;
+  out.wasmOverFastJs = mid(pairs.map(([w, f]) => f / w));
+  out.wasmOverFastJsRange = [Math.min(...pairs.map(([w, f]) => f / w)), Math.max(...pairs.map(([w, f]) => f / w))];
   out.runSetupMs = setupMs;
 
   // Memory: warm up, then 10^7 more requests (fan-out 10 keeps this to seconds).
@@ -75,6 +125,17 @@ async function main() {
   const sweep = await loadedSweepInWorker(Math.max(1000, 50_000 / scale));
   out.loadedSweepMs = sweep.ms;
   out.loadedSweepRuns = sweep.results.length;
+
+  // Accumulation scaling: the page's workers alone, 1, 2 and 4 of them, 10^6 requests.
+  out.cores = navigator.hardwareConcurrency;
+  out.poolRequests = 1_000_000 / scale;
+  out.poolRate = {};
+  for (const workers of [1, 2, 4]) out.poolRate[workers] = await poolRate(workers, out.poolRequests, fanout, TailRun);
+  // The same work on this thread, for the single-thread baseline.
+  const single = new TailRun({ fanout });
+  t0 = performance.now();
+  for (let done = 0; done < out.poolRequests; done += 50_000 / scale) single.run(50_000 / scale);
+  out.singleThreadRate = out.poolRequests / ((performance.now() - t0) / 1000);
 
   document.getElementById("results").textContent = JSON.stringify(out, null, 2);
   document.body.dataset.done = "true";

@@ -5,7 +5,10 @@
 // - an inline 32-bit generator (mulberry32 with Math.imul), its state a local variable;
 // - inverse-CDF tables of 2^16 cells for the body and the pause (one lookup, no exp or log per
 //   leaf), built once with Acklam's inverse normal;
-// - the pause decision from its own 32-bit draw, so p is exact to 2^-32;
+// - one 32-bit draw per leaf: its top 16 bits pick the body's cell and its low 16 bits decide
+//   the pause (p rounded to a multiple of 2^-16: 0.005 becomes 0.0050049, a change no
+//   histogram here can see); a second draw only for the 0.5% of leaves that pause. (A separate
+//   draw for the decision measured 1.6× slower in V8.)
 // - float-bit binning: the top word of the latency's float64 bits (exponent and top mantissa
 //   bits) indexes a 4,096-entry cell → bin table, and one comparison with the next edge makes
 //   the bin exact (a cell is 1/128 octave, a bin 1/35, so a cell holds at most one edge);
@@ -70,21 +73,19 @@ export function prepareFast({ bodyMedianMs = 4, bodySigma = 0.43, pauseP = 0.005
   if (!cache.has(key)) {
     cache.set(key, {
       body: lognormalTable(bodyMedianMs, bodySigma), pause: lognormalTable(pauseMedianMs, pauseSigma),
-      pauseThreshold: Math.round(pauseP * 2 ** 32), ...bins(),
+      pauseThreshold: Math.round(pauseP * 65536), ...bins(),
     });
   }
   return cache.get(key);
 }
 
-const scratch = new Float64Array(1);
-const scratchHi = new Uint32Array(scratch.buffer, 4, 1); // little-endian: the high word
 const EXP_BIAS_FIRST = 1023 + FIRST_OCTAVE;
 
 /** Simulates `requests` parents over `fanout` leaves, binning every leaf and every parent. */
 export function fastRun(requests, fanout, seed = 1, tables = prepareFast()) {
   const { body, pause, pauseThreshold, edges, cellBin } = tables;
   const leaf = new Float64Array(BIN_COUNT), parent = new Float64Array(BIN_COUNT);
-  const last = BIN_COUNT - 1;
+  const f64 = new Float64Array(1), hiWord = new Uint32Array(f64.buffer, 4, 1); // little-endian
   let a = seed | 0;
   for (let k = 0; k < requests; k++) {
     let max = 0;
@@ -92,30 +93,29 @@ export function fastRun(requests, fanout, seed = 1, tables = prepareFast()) {
       a = (a + 0x6d2b79f5) | 0;
       let z = Math.imul(a ^ (a >>> 15), 1 | a);
       z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
-      let t = body[((z ^ (z >>> 14)) >>> 16)];
-      a = (a + 0x6d2b79f5) | 0;
-      z = Math.imul(a ^ (a >>> 15), 1 | a);
-      z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
-      if (((z ^ (z >>> 14)) >>> 0) < pauseThreshold) {
+      z ^= z >>> 14;
+      let t = body[z >>> 16];
+      if ((z & 0xffff) < pauseThreshold) {
         a = (a + 0x6d2b79f5) | 0;
-        z = Math.imul(a ^ (a >>> 15), 1 | a);
-        z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
-        t += pause[((z ^ (z >>> 14)) >>> 16)];
+        let y = Math.imul(a ^ (a >>> 15), 1 | a);
+        y = (y + Math.imul(y ^ (y >>> 7), 61 | y)) ^ y;
+        t += pause[(y ^ (y >>> 14)) >>> 16];
       }
-      leaf[binOf(t, edges, cellBin, last)] += 1;
+      // Float-bit binning, written out (V8 measured it faster inline than as a call).
+      f64[0] = t;
+      const hi = hiWord[0];
+      const o = (hi >>> 20) - EXP_BIAS_FIRST;
+      let b = o < 0 ? 0 : o >= OCTAVES ? BIN_COUNT - 1 : cellBin[(o << 7) | ((hi >>> 13) & 127)];
+      if (o >= 0 && o < OCTAVES && t >= edges[b + 1]) b++;
+      leaf[b] += 1;
       if (t > max) max = t;
     }
-    parent[binOf(max, edges, cellBin, last)] += 1;
+    f64[0] = max;
+    const hi = hiWord[0];
+    const o = (hi >>> 20) - EXP_BIAS_FIRST;
+    let b = o < 0 ? 0 : o >= OCTAVES ? BIN_COUNT - 1 : cellBin[(o << 7) | ((hi >>> 13) & 127)];
+    if (o >= 0 && o < OCTAVES && max >= edges[b + 1]) b++;
+    parent[b] += 1;
   }
   return { leaf, parent };
-}
-
-function binOf(t, edges, cellBin, last) {
-  scratch[0] = t;
-  const hi = scratchHi[0];
-  const octave = (hi >>> 20) - EXP_BIAS_FIRST;
-  if (octave < 0) return 0;
-  if (octave >= OCTAVES) return last;
-  const b = cellBin[(octave << CELL_MANTISSA_BITS) | ((hi >>> (20 - CELL_MANTISSA_BITS)) & ((1 << CELL_MANTISSA_BITS) - 1))];
-  return t >= edges[b + 1] ? b + 1 : b;
 }

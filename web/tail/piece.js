@@ -40,6 +40,9 @@ const PART_LABELS = {
 };
 
 
+/** How often the histograms redraw while requests accumulate (ms). */
+const HISTOGRAM_REDRAW_MS = 100;
+
 /** FNV-1a over the 32-bit words of Float64Arrays, as hex. */
 function digest(...arrays) {
   let h = 0x811c9dc5;
@@ -87,7 +90,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     }
   }
   const restartWorkers = () => channel?.configure(runOptions(), settings.requests);
-  const state = { curves: null, shown: 0, request: null, since: 0, chunk: 500, dirty: true, announced: 0 };
+  const state = { curves: null, shown: 0, request: null, since: 0, chunk: 500, dirty: true, announced: 0, histAt: -Infinity, histRequests: -1 };
   // Which charts need drawing: the strip changes only with the settings, the arena only with
   // the request shown or the sweep; only the histograms change as requests accumulate.
   const stale = { arena: true, histograms: true, strip: true };
@@ -315,8 +318,15 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       // A sweep's last frame leaves its line drawn: the frame after it redraws the request.
       stale.arena = sweep !== null;
     }
-    if (canvases.histograms && onScreen.histograms && root.dataset.ready && (stale.histograms || run.requests < settings.requests)) {
+    // While requests accumulate, the histograms redraw ten times a second, not every frame:
+    // the piles grow smoothly either way, and every redraw is raster work that competes with
+    // the workers for the cores. The last count is always drawn.
+    const now = performance.now();
+    const grown = run.requests !== state.histRequests && (now - state.histAt >= HISTOGRAM_REDRAW_MS || run.requests >= settings.requests);
+    if (canvases.histograms && onScreen.histograms && root.dataset.ready && (stale.histograms || grown)) {
       stale.histograms = false;
+      state.histAt = now;
+      state.histRequests = run.requests;
       drawHistograms(canvases.histograms, {
         edges,
         // Views over wasm memory: fetched fresh for every draw, never kept across calls.

@@ -8,9 +8,14 @@
 // (`take`). Merged histograms are exact sums of whole counts, and the hedge work sums are
 // added in a fixed order, so the run is the same bits for 1, 2 or 4 workers.
 
-/** Workers for a page: one per core the browser reports, at most four, at least one. */
+/**
+ * Workers for a page: one per core the browser reports but one, which stays with the main
+ * thread so frames keep the display rate; at most four, at least one. (Measured on two cores:
+ * two workers accumulate 10^6 requests in 1.9 s against 2.4 s for one, but frame times reach
+ * 33 ms at p95 against 16.8 ms; BENCHMARKS.md.)
+ */
 export function defaultWorkers() {
-  return Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+  return Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
 }
 
 /** Requests per block at `fanout`: about 400,000 leaf draws, a few ms of a worker's time. */

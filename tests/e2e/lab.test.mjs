@@ -219,3 +219,26 @@ test("at 390 px every section still renders with readable readouts", async () =>
   assert.deepEqual(await axeViolations(), []);
   assert.deepEqual(problems, []);
 });
+
+test("the sweeps give the same readouts and charts on 1, 2 or 3 workers", async () => {
+  // A sweep's points are dealt across the workers; each is a pure call of the core, so the
+  // page must not change with the number of workers.
+  const seen = [];
+  for (const workers of [1, 2, 3]) {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    p.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    await p.goto(`${server.url}?workers=${workers}&loaded-load=0.4&balance-lambda=0.8`);
+    await p.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+    await p.waitForFunction(() => [...document.querySelectorAll("[data-progress]")]
+      .every((e) => e.dataset.total && e.dataset.done === e.dataset.total), null, { timeout: 120_000 });
+    seen.push(await p.$$eval("[data-section]", (roots) => roots.map((root) => ({
+      section: root.dataset.section,
+      readouts: [...root.querySelectorAll("[data-readout]")].map((e) => e.textContent).join("|"),
+    }))));
+    await p.close();
+  }
+  assert.ok(seen[0].some((s) => s.readouts.length > 0));
+  assert.deepEqual(seen[1], seen[0], "2 workers");
+  assert.deepEqual(seen[2], seen[0], "3 workers");
+  assert.deepEqual(problems, []);
+});

@@ -1,27 +1,42 @@
-// The page's side of the simulation worker: one worker for the whole page, one client (a
-// channel of it) per section, results cached per call (so dragging a slider back is instant),
-// and a newer request superseding an older one.
+// The page's side of the simulation workers: a small pool for the whole page (one worker per
+// core but one, at least one, at most four: the main thread keeps a core), one client (a
+// channel on every worker) per section, results cached per call (so dragging a slider back is
+// instant), and a newer request superseding an older one.
+//
+// A section's sweep is dealt across the workers point by point (point i to worker i mod N).
+// Every point is a pure call of the core, so the results do not depend on which worker ran
+// it, or on how many there are.
 
 const CACHE_LIMIT = 4000;
 
 let shared = null;
 const clients = new Map();
 
-/** The page's one worker, started on first use; messages go to the client of their channel. */
-function worker() {
+/** Workers for the page: `?workers=N` (1–8) when given, else one per core but one (1–4). */
+export function labWorkers() {
+  const asked = typeof location === "undefined" ? null : new URLSearchParams(location.search).get("workers");
+  if (asked !== null && /^[1-8]$/.test(asked)) return Number(asked);
+  return Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
+}
+
+/** The page's workers, started on first use; messages go to the client of their channel. */
+function pool() {
   if (!shared) {
-    shared = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    shared.onmessage = (event) => clients.get(event.data.channel)?.receive(event.data);
-    shared.onerror = (event) => {
-      for (const c of clients.values()) c.active?.fail(new Error(event.message || "the simulation worker failed"));
-    };
+    shared = Array.from({ length: labWorkers() }, (_, w) => {
+      const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      worker.onmessage = (event) => clients.get(event.data.channel)?.receive(w, event.data);
+      worker.onerror = (event) => {
+        for (const c of clients.values()) c.active?.fail(new Error(event.message || "the simulation worker failed"));
+      };
+      return worker;
+    });
   }
   return shared;
 }
 
 export class SimClient {
   constructor() {
-    this.worker = worker();
+    this.workers = pool();
     this.channel = clients.size + 1;
     clients.set(this.channel, this);
     this.cache = new Map();
@@ -55,14 +70,17 @@ export class SimClient {
     onProgress(done, total);
     if (missing.length === 0) {
       this.active = null;
-      this.worker.postMessage({ type: "cancel", channel: this.channel });
+      for (const w of this.workers) w.postMessage({ type: "cancel", channel: this.channel });
       return Promise.resolve();
     }
+    // Point k of the missing ones goes to worker k mod N; each worker's share keeps its order.
+    const shares = this.workers.map((_, w) => missing.filter((_, k) => k % this.workers.length === w));
     return new Promise((resolve, reject) => {
+      let pending = shares.filter((s) => s.length > 0).length;
       this.active = {
         id,
-        point: (k, result, error) => {
-          const index = missing[k];
+        point: (w, k, result, error) => {
+          const index = shares[w][k];
           const call = calls[index];
           if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value);
           this.cache.set(SimClient.key(call), { result, error });
@@ -70,20 +88,26 @@ export class SimClient {
           onPoint(index, result, error);
           onProgress(done, total);
         },
-        done: resolve,
+        done: () => {
+          pending -= 1;
+          if (pending === 0) {
+            this.active = null;
+            resolve();
+          }
+        },
         fail: reject,
       };
-      this.worker.postMessage({ type: "job", channel: this.channel, id, calls: missing.map((i) => calls[i]) });
+      this.workers.forEach((worker, w) => {
+        if (shares[w].length === 0) worker.postMessage({ type: "cancel", channel: this.channel });
+        else worker.postMessage({ type: "job", channel: this.channel, id, calls: shares[w].map((i) => calls[i]) });
+      });
     });
   }
 
-  receive(message) {
+  receive(worker, message) {
     const active = this.active;
     if (!active || message.id !== active.id) return;
-    if (message.type === "point") active.point(message.index, message.result, message.error);
-    else if (message.type === "done") {
-      this.active = null;
-      active.done();
-    }
+    if (message.type === "point") active.point(worker, message.index, message.result, message.error);
+    else if (message.type === "done") active.done();
   }
 }

@@ -258,7 +258,11 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   function accumulate(frameStart, budget) {
     if (channel) {
       // The workers' blocks, merged in order: 1,680 additions each, microseconds.
-      for (const block of channel.take()) run.absorb(block);
+      try {
+        for (const block of channel.take()) run.absorb(block);
+      } catch (err) {
+        channel.fail(`a block could not be merged: ${err.message}`);
+      }
       if (channel.error === null) {
         if (run.requests < settings.requests) channel.keepFeeding();
         return settleIfDone();

@@ -2,8 +2,9 @@
 // by every Tail panel on the page. The main thread only hands out request ranges, merges the
 // blocks that come back (840 + 840 additions each) and draws.
 //
-// A panel's run is cut into blocks of a fixed size for its fan-out; block i covers requests
-// i·size .. (i+1)·size (the last one stops at the panel's cap). Blocks go to whichever worker
+// A panel's run is cut into blocks whose sizes depend only on its fan-out: the first is 1/64
+// of the full size and each next one doubles up to it (so numbers appear within a frame or two
+// of a change), the rest are full (the last one stops at the panel's cap). Blocks go to whichever worker
 // is free, and come back in any order; the panel merges them strictly in index order
 // (`take`). Merged histograms are exact sums of whole counts, and the hedge work sums are
 // added in a fixed order, so the run is the same bits for 1, 2 or 4 workers.
@@ -89,6 +90,8 @@ class Channel {
     this.options = { ...options };
     this.cap = cap;
     this.size = blockSize(options.fanout);
+    this.nextSize = Math.max(1, Math.floor(this.size / 64));
+    this.nextFirst = 0; // the first request of the next block to hand out
     this.issued = 0; // blocks handed out
     this.merged = 0; // blocks taken, in order
     this.ready = new Map(); // index → block, arrived but not yet taken
@@ -103,13 +106,16 @@ class Channel {
   }
 
   wants(now) {
-    return this.options !== null && this.error === null && now - this.lastWanted < IDLE_MS && this.issued * this.size < this.cap;
+    return this.options !== null && this.error === null && now - this.lastWanted < IDLE_MS && this.nextFirst < this.cap;
   }
 
   nextBlock() {
     const index = this.issued++;
-    const first = index * this.size;
-    return { channel: this.id, generation: this.generation, index, options: this.options, first, count: Math.min(this.size, this.cap - first) };
+    const first = this.nextFirst;
+    const count = Math.min(this.nextSize, this.cap - first);
+    this.nextFirst += count;
+    this.nextSize = Math.min(this.size, this.nextSize * 2);
+    return { channel: this.id, generation: this.generation, index, options: this.options, first, count };
   }
 
   receive(data) {

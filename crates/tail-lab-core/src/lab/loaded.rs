@@ -884,13 +884,7 @@ pub fn sweep_with_progress(
     seed: u64,
     step: &mut dyn FnMut(),
 ) -> Result<Vec<LoadedResult>, ParamError> {
-    (0..SWEEP_POINTS)
-        .map(|i| {
-            let r = sweep_point(i, requests, seed);
-            step();
-            r
-        })
-        .collect()
+    super::sweep_points(SWEEP_POINTS, step, |i| sweep_point(i, requests, seed))
 }
 
 /// An exponential service distribution with the given mean, for the M/M/1 reference.

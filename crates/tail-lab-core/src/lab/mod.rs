@@ -6,3 +6,19 @@ pub mod hedge_idle;
 pub mod loaded;
 pub mod service;
 pub mod supermarket;
+
+/// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop
+/// behind the loaded and balance sweeps' `sweep_with_progress`.
+pub(crate) fn sweep_points<T, E>(
+    points: usize,
+    step: &mut dyn FnMut(),
+    mut run: impl FnMut(usize) -> Result<T, E>,
+) -> Result<Vec<T>, E> {
+    (0..points)
+        .map(|i| {
+            let r = run(i);
+            step();
+            r
+        })
+        .collect()
+}

@@ -269,13 +269,7 @@ pub fn sweep_with_progress(
     seed: u64,
     step: &mut dyn FnMut(),
 ) -> Result<Vec<SupermarketResult>, ParamError> {
-    (0..SWEEP_POINTS)
-        .map(|i| {
-            let r = sweep_point(i, arrivals, seed);
-            step();
-            r
-        })
-        .collect()
+    super::sweep_points(SWEEP_POINTS, step, |i| sweep_point(i, arrivals, seed))
 }
 
 #[cfg(test)]

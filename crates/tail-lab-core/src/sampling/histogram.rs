@@ -99,7 +99,9 @@ impl LogBins {
         // so one unsigned comparison rejects negatives, zero, tiny, huge, ∞ and NaN at once.
         let octave = ((bits >> 52) as u32).wrapping_sub((1023 + FIRST_OCTAVE) as u32) as usize;
         if octave >= OCTAVES {
-            return self.out_of_range(t_ms);
+            // Below the first edge (or not a positive number) or above the last: a select,
+            // not a call, so a hot loop that bins stays free of calls.
+            return if t_ms > 1.0 { BIN_COUNT - 1 } else { 0 };
         }
         let mantissa = bits & ((1 << 52) - 1);
         let j = self.cell_bin[(mantissa >> (52 - MANTISSA_LOOKUP_BITS)) as usize] as usize;
@@ -108,10 +110,61 @@ impl LogBins {
         let j = j + usize::from(mantissa >= self.sub_edge_mantissa[j + 1]);
         octave * BINS_PER_OCTAVE + j
     }
+}
 
-    #[cold]
-    fn out_of_range(&self, t_ms: f64) -> usize {
-        if t_ms > 1.0 { BIN_COUNT - 1 } else { 0 }
+/// Whole counts on the shared bins for a hot loop, moved into a [`Histogram`] with
+/// [`Histogram::take_tally`].
+///
+/// Recording is one integer add, where a [`Histogram`]'s `f64` add would put a floating-point
+/// latency on every sample that lands in the same bin as the last. The counts are `u32`: a
+/// tally takes at most [`BinTally::CAPACITY`] samples between takes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BinTally {
+    /// A power of two past `BIN_COUNT`, so `bin & MASK` is always in bounds and never changes
+    /// a valid bin: the index needs neither a bounds check nor `unsafe`.
+    counts: Box<[u32; BinTally::SLOTS]>,
+    total: u64,
+}
+
+impl Default for BinTally {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl BinTally {
+    const SLOTS: usize = BIN_COUNT.next_power_of_two();
+    /// Samples a tally can take before it must be emptied.
+    pub const CAPACITY: u64 = u32::MAX as u64;
+
+    /// An empty tally.
+    pub fn new() -> Self {
+        BinTally {
+            counts: Box::new([0; Self::SLOTS]),
+            total: 0,
+        }
+    }
+
+    /// Counts one sample in bin `bin` (below `BIN_COUNT`). The caller takes the tally before
+    /// [`BinTally::CAPACITY`] samples, so a count never wraps; the add is written as wrapping
+    /// so that builds with overflow checks (the shipped wasm has them) carry no check here.
+    #[inline(always)]
+    pub fn record_bin(&mut self, bin: usize) {
+        debug_assert!(bin < BIN_COUNT);
+        let count = &mut self.counts[bin & (Self::SLOTS - 1)];
+        *count = count.wrapping_add(1);
+    }
+
+    /// Adds `n` to the total: the hot loop counts its samples once per request, not per
+    /// sample. The caller keeps the total equal to the samples recorded.
+    #[inline(always)]
+    pub fn add_to_total(&mut self, n: u32) {
+        self.total += u64::from(n);
+    }
+
+    /// Samples recorded since the last take.
+    pub fn total(&self) -> u64 {
+        self.total
     }
 }
 
@@ -153,25 +206,6 @@ impl Histogram {
         self.total += 1.0;
     }
 
-    /// Adds one latency (ms) without touching the total: the hot loop's version, which keeps
-    /// a floating-point add off the per-sample dependency chain. The caller must follow up
-    /// with [`Histogram::add_to_total`] for every sample recorded this way.
-    #[inline(always)]
-    pub(crate) fn record_uncounted(&mut self, bins: &LogBins, t_ms: f64) {
-        let b = bins.bin_of(t_ms);
-        debug_assert!(b < self.counts.len());
-        // SAFETY: `bin_of` returns `octave · 35 + j` with `octave < OCTAVES` and `j < 35`
-        // (a mantissa is below 2^52 = the last sub-edge), or 0, or BIN_COUNT − 1; `counts`
-        // always has BIN_COUNT entries.
-        unsafe { *self.counts.get_unchecked_mut(b) += 1.0 };
-    }
-
-    /// Adds `n` samples recorded with [`Histogram::record_uncounted`] to the total.
-    #[inline(always)]
-    pub(crate) fn add_to_total(&mut self, n: u32) {
-        self.total += f64::from(n);
-    }
-
     /// The per-bin counts.
     pub fn counts(&self) -> &[f64] {
         &self.counts
@@ -191,6 +225,18 @@ impl Histogram {
             *mine += theirs;
         }
         self.total += total;
+    }
+
+    /// Moves a tally's counts into this histogram (exactly: both hold whole numbers) and
+    /// empties the tally.
+    pub fn take_tally(&mut self, tally: &mut BinTally) {
+        for (mine, theirs) in self.counts.iter_mut().zip(tally.counts.iter_mut()) {
+            *mine += f64::from(*theirs);
+            *theirs = 0;
+        }
+        debug_assert!(tally.counts[BIN_COUNT..].iter().all(|&c| c == 0));
+        self.total += tally.total as f64;
+        tally.total = 0;
     }
 
     /// Empties the histogram.

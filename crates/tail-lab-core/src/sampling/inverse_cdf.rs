@@ -29,6 +29,36 @@ const ROW: usize = CELLS + 1;
 
 const HALF: usize = OCTAVES * ROW;
 
+/// Where a draw lands in an [`InverseCdfTable`]: a cell, and the position inside it as
+/// `frac_bits / 2^53`. Always a valid point of every table (`cell + 1 < 2 · HALF`,
+/// `frac_bits < 2^53`): [`InverseCdfTable::locate`] and [`TablePoint::new`] are the only ways
+/// to make one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TablePoint {
+    cell: usize,
+    frac_bits: u64,
+}
+
+/// One past the largest `frac_bits`.
+pub const FRAC_ONE: u64 = 1 << 53;
+
+impl TablePoint {
+    /// The point `frac_bits / 2^53` of the way through cell `cell`, if both are in range.
+    pub fn new(cell: usize, frac_bits: u64) -> Option<Self> {
+        (cell + 1 < 2 * HALF && frac_bits < FRAC_ONE).then_some(TablePoint { cell, frac_bits })
+    }
+
+    /// Index of the cell's lower edge (below [`InverseCdfTable::CELL_INDICES`]).
+    pub fn cell(self) -> usize {
+        self.cell
+    }
+
+    /// Position inside the cell, in units of 2^-53 of its width.
+    pub fn frac_bits(self) -> u64 {
+        self.frac_bits
+    }
+}
+
 /// Quantiles of one distribution at tail-accurate probability levels.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InverseCdfTable {
@@ -62,6 +92,14 @@ impl InverseCdfTable {
     /// The quantile at the uniform encoded by 64 random bits.
     #[inline(always)]
     pub fn sample(&self, bits: u64) -> f64 {
+        self.value_at(Self::locate(bits))
+    }
+
+    /// Where 64 random bits land in the table: the cell and the position inside it. Every
+    /// draw is `value_at(locate(bits))`, so a per-cell map (such as
+    /// [`crate::sampling::cell_bins::BinnedTable`]) sees exactly the draw [`Self::sample`] makes.
+    #[inline(always)]
+    pub fn locate(bits: u64) -> TablePoint {
         // All ones when the top bit is set (upper half), else zero: no branch on the half,
         // which is a coin flip per draw and would mispredict half the time.
         let side = ((bits as i64) >> 63) as u64;
@@ -71,28 +109,48 @@ impl InverseCdfTable {
         let half = (side as usize) & HALF;
         let octave = lz - 1;
         if octave >= OCTAVES {
-            return self.edges[half + (OCTAVES - 1) * ROW];
+            // Beyond the deepest octave: the deepest edge itself, which is the first cell of
+            // the last octave at position 0 (`a + 0 · (b − a) = a`).
+            return TablePoint {
+                cell: half + (OCTAVES - 1) * ROW,
+                frac_bits: 0,
+            };
         }
         let shifted = w << lz; // leading one now at bit 63
         let cell = ((shifted >> (63 - CELL_BITS)) as usize) & (CELLS - 1);
+        TablePoint {
+            cell: half + octave * ROW + cell,
+            frac_bits: (shifted << (1 + CELL_BITS)) >> 11,
+        }
+    }
+
+    /// The quantile at a point: linear between the cell's two edges. Monotone in
+    /// `frac_bits` within a cell, since each IEEE operation rounds monotonically;
+    /// [`crate::sampling::cell_bins`] relies on that.
+    #[inline(always)]
+    pub fn value_at(&self, point: TablePoint) -> f64 {
+        let TablePoint { cell, frac_bits } = point;
         // Below 2^53, so the signed conversion is exact and identical; wasm has no single
         // instruction for unsigned 64-bit → f64 on x86 and V8 emits a branchy sequence.
-        let frac =
-            (((shifted << (1 + CELL_BITS)) >> 11) as i64) as f64 * (1.0 / (1u64 << 53) as f64);
-        let at = half + octave * ROW + cell;
-        debug_assert!(at + 1 < self.edges.len());
-        // SAFETY: `half` is 0 or HALF, `octave < OCTAVES` (checked above) and
-        // `cell < CELLS = ROW − 1`, so `at + 1 ≤ HALF + (OCTAVES − 1)·ROW + ROW − 1 < 2·HALF`,
-        // the length `from_tail_quantiles` always builds. Unchecked because this is the
-        // hottest load in the lab and wasm cannot elide the check.
+        let frac = (frac_bits as i64) as f64 * (1.0 / (1u64 << 53) as f64);
+        debug_assert!(cell + 1 < self.edges.len());
+        // SAFETY: a `TablePoint` always has `cell + 1 < 2·HALF` (`TablePoint::new` checks it;
+        // `locate` gives `cell = half + octave·ROW + c` with `half` 0 or HALF, `octave <
+        // OCTAVES` and `c < CELLS = ROW − 1`, so `cell + 1 ≤ HALF + (OCTAVES − 1)·ROW + ROW −
+        // 1 < 2·HALF`), and `from_tail_quantiles`, the only constructor, always builds
+        // `2·HALF` edges. Unchecked because this is the hottest load in the lab and wasm
+        // cannot elide the check.
         let (a, b) = unsafe {
             (
-                *self.edges.get_unchecked(at),
-                *self.edges.get_unchecked(at + 1),
+                *self.edges.get_unchecked(cell),
+                *self.edges.get_unchecked(cell + 1),
             )
         };
         a + frac * (b - a)
     }
+
+    /// Every [`TablePoint::cell`] is below this bound.
+    pub const CELL_INDICES: usize = 2 * HALF - 1;
 
     /// The tail probability `v` and side that `bits` encodes (for tests): `(upper, v)`.
     pub fn tail_of(bits: u64) -> (bool, f64) {

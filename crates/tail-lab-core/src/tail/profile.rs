@@ -16,6 +16,10 @@
 
 use crate::error::{ParamError, check_range};
 use crate::sampling::address::{SampleStream, probability_threshold};
+use crate::sampling::cell_bins::BinnedTable;
+use crate::sampling::histogram::LogBins;
+#[cfg(doc)]
+use crate::sampling::histogram::shared_bins;
 use crate::sampling::inverse_cdf::InverseCdfTable;
 use crate::sampling::lognormal::LogNormalMs;
 use crate::sampling::normal;
@@ -215,20 +219,22 @@ impl LeafProfile {
     }
 }
 
-/// The fast, addressed sampler of a profile: precomputed tables for body and pause.
+/// The fast, addressed sampler of a profile: precomputed tables for body and pause, and the
+/// body's cell → bin map.
 #[derive(Debug, Clone)]
 pub struct LeafSampler {
     profile: LeafProfile,
-    body: InverseCdfTable,
+    body: BinnedTable,
     pause: Option<(u64, InverseCdfTable)>,
 }
 
 impl LeafSampler {
-    /// Tabulates `profile` (about 50 KB of quantiles per lognormal part).
+    /// Tabulates `profile` (about 50 KB of quantiles per lognormal part, and 100 KB of the
+    /// body's bin map).
     pub fn new(profile: LeafProfile) -> Self {
         LeafSampler {
             profile,
-            body: profile.body.table(),
+            body: BinnedTable::new(profile.body.table()),
             pause: profile
                 .pause
                 .filter(|p| p.probability > 0.0)
@@ -247,14 +253,24 @@ impl LeafSampler {
     pub fn sample(&self, mut stream: SampleStream) -> f64 {
         let body = self.body.sample(stream.address_bits());
         match &self.pause {
-            Some((threshold, pause)) => {
-                if stream.next_bits() < *threshold {
-                    body + pause.sample(stream.next_bits())
-                } else {
-                    body
-                }
+            Some((threshold, pause)) if stream.next_bits() < *threshold => {
+                body + pause.sample(stream.next_bits())
             }
-            None => body,
+            _ => body,
+        }
+    }
+
+    /// One leaf latency (ms) and its bin on `bins` ([`shared_bins`]): the same draw as
+    /// [`Self::sample`], with the bin read from the body's cell when no pause is added.
+    #[inline(always)]
+    pub fn sample_binned(&self, mut stream: SampleStream, bins: &LogBins) -> (f64, usize) {
+        let (body, bin) = self.body.sample_binned(stream.address_bits(), bins);
+        match &self.pause {
+            Some((threshold, pause)) if stream.next_bits() < *threshold => {
+                let t = body + pause.sample(stream.next_bits());
+                (t, bins.bin_of(t))
+            }
+            _ => (body, bin),
         }
     }
 }

@@ -8,6 +8,7 @@
 
 use crate::error::ParamError;
 use crate::sampling::address::{RequestKey, Stream};
+use crate::sampling::histogram::{LogBins, shared_bins};
 use crate::tail::leaf_quantiles::{Calibration, DEFAULT_CALIBRATION_DRAWS, LeafQuantiles};
 use crate::tail::mitigation::Mitigation;
 use crate::tail::profile::{LeafProfile, LeafSampler};
@@ -119,10 +120,12 @@ pub struct TailModel {
     keep: usize,
 }
 
-/// A leaf's original attempt and, when one was sent, its duplicate's latency (ms).
+/// A leaf's original attempt (ms, and its shared bin) and, when one was sent, its duplicate's
+/// latency (ms).
 #[derive(Debug, Clone, Copy)]
 struct LeafDraw {
     original: f64,
+    original_bin: usize,
     retry: Option<f64>,
 }
 
@@ -132,6 +135,15 @@ impl LeafDraw {
     fn resolved(self, delay: f64) -> f64 {
         self.retry
             .map_or(self.original, |retry| self.original.min(delay + retry))
+    }
+
+    /// The bin of [`Self::resolved`] on `bins`.
+    #[inline(always)]
+    fn resolved_bin(self, delay: f64, bins: &LogBins) -> usize {
+        match self.retry {
+            None => self.original_bin,
+            Some(_) => bins.bin_of(self.resolved(delay)),
+        }
     }
 }
 
@@ -239,10 +251,11 @@ impl TailModel {
     /// when not hedging), the duplicate's own latency. The one place a leaf is hedged: both
     /// [`TailModel::request_at`] and the hot loop call it.
     #[inline(always)]
-    fn draw_leaf(&self, key: RequestKey, leaf: u32, delay: f64) -> LeafDraw {
-        let original = self.sampler.sample(key.sample(leaf, 0));
+    fn draw_leaf(&self, key: RequestKey, leaf: u32, delay: f64, bins: &LogBins) -> LeafDraw {
+        let (original, original_bin) = self.sampler.sample_binned(key.sample(leaf, 0), bins);
         LeafDraw {
             original,
+            original_bin,
             retry: (original > delay).then(|| self.sampler.sample(key.sample(leaf, 1))),
         }
     }
@@ -253,7 +266,7 @@ impl TailModel {
         let delay = self.hedge_delay_ms.unwrap_or(f64::INFINITY);
         let mut leaves: Vec<LeafOutcome> = (0..self.config.fanout)
             .map(|i| {
-                let draw = self.draw_leaf(key, i, delay);
+                let draw = self.draw_leaf(key, i, delay, shared_bins());
                 LeafOutcome {
                     original_ms: draw.original,
                     resolved_ms: draw.resolved(delay),
@@ -287,22 +300,24 @@ impl TailModel {
         }
     }
 
-    /// The fast path: simulates request `k`, hands every leaf's resolved latency to `leaf_sink`,
-    /// and returns the parent latency and work tally. `scratch` is reused across calls.
+    /// The fast path: simulates request `k`, hands the bin (on `bins`, [`shared_bins`]) of
+    /// every leaf's resolved latency to `leaf_sink`, and returns the parent latency and work tally. `scratch` is
+    /// reused across calls.
     #[inline]
     pub(crate) fn simulate(
         &self,
         k: u64,
         scratch: &mut Vec<f64>,
-        leaf_sink: impl FnMut(f64),
+        bins: &LogBins,
+        leaf_sink: impl FnMut(usize),
     ) -> RequestTally {
         // One loop per shape, chosen once per request: the per-leaf code then carries no
         // branch on the mitigation (a JIT compiling the wasm does not unswitch loops for us).
         match (self.hedge_delay_ms, self.keep < self.config.fanout as usize) {
-            (None, false) => self.simulate_shape::<false, false>(k, scratch, leaf_sink),
-            (None, true) => self.simulate_shape::<false, true>(k, scratch, leaf_sink),
-            (Some(_), false) => self.simulate_shape::<true, false>(k, scratch, leaf_sink),
-            (Some(_), true) => self.simulate_shape::<true, true>(k, scratch, leaf_sink),
+            (None, false) => self.simulate_shape::<false, false>(k, scratch, bins, leaf_sink),
+            (None, true) => self.simulate_shape::<false, true>(k, scratch, bins, leaf_sink),
+            (Some(_), false) => self.simulate_shape::<true, false>(k, scratch, bins, leaf_sink),
+            (Some(_), true) => self.simulate_shape::<true, true>(k, scratch, bins, leaf_sink),
         }
     }
 
@@ -311,7 +326,8 @@ impl TailModel {
         &self,
         k: u64,
         scratch: &mut Vec<f64>,
-        mut leaf_sink: impl FnMut(f64),
+        bins: &LogBins,
+        mut leaf_sink: impl FnMut(usize),
     ) -> RequestTally {
         let key = RequestKey::new(self.config.seed, Stream::TailRequests, k);
         let delay = self.hedge_delay_ms.unwrap_or(f64::INFINITY);
@@ -319,8 +335,8 @@ impl TailModel {
         scratch.clear();
         let mut parent: f64 = 0.0;
         for i in 0..self.config.fanout {
-            let resolved = if HEDGE {
-                let draw = self.draw_leaf(key, i, delay);
+            let (resolved, bin) = if HEDGE {
+                let draw = self.draw_leaf(key, i, delay, bins);
                 let resolved = draw.resolved(delay);
                 tally.primary_work_ms += draw.original;
                 if draw.retry.is_some() {
@@ -328,11 +344,11 @@ impl TailModel {
                     // The duplicate ran from the delay until it answered or the original won.
                     tally.backup_work_ms += resolved - delay;
                 }
-                resolved
+                (resolved, draw.resolved_bin(delay, bins))
             } else {
-                self.sampler.sample(key.sample(i, 0))
+                self.sampler.sample_binned(key.sample(i, 0), bins)
             };
-            leaf_sink(resolved);
+            leaf_sink(bin);
             if PARTIAL {
                 scratch.push(resolved);
             } else if resolved > parent {
@@ -451,6 +467,33 @@ mod tests {
         }
     }
 
+    /// The fast path gives request `k`'s parent latency, and the bins of its leaves in order.
+    fn assert_fast_path_matches(m: &TailModel, k: u64, r: &RequestTrace) {
+        let bins = shared_bins();
+        let mut got = Vec::new();
+        let tally = m.simulate(k, &mut Vec::new(), bins, |b| got.push(b));
+        assert_eq!(tally.parent_ms, r.parent_ms);
+        let want: Vec<usize> = r
+            .leaves
+            .iter()
+            .map(|l| bins.bin_of(l.resolved_ms))
+            .collect();
+        assert_eq!(got, want, "request {k}");
+    }
+
+    #[test]
+    fn the_fast_path_bins_every_leaf_as_the_trace_does_for_every_profile() {
+        // Leaves binned from the body's cell, paused leaves binned from their value: both
+        // must be `bin_of` of the traced latency, in every profile (tight has no pause).
+        for profile in [ProfileId::Default, ProfileId::GcPause, ProfileId::Tight] {
+            let cfg = TailConfig::new(200, profile.profile(), Mitigation::None, 3).unwrap();
+            let m = TailModel::with_calibration(cfg, 1 << 12);
+            for k in 0..300 {
+                assert_fast_path_matches(&m, k, &m.request_at(k));
+            }
+        }
+    }
+
     #[test]
     fn dropping_answers_at_the_kth_leaf_and_marks_the_rest() {
         let m = model(100, "drop-5");
@@ -466,8 +509,7 @@ mod tests {
                     .filter(|l| l.dropped)
                     .all(|l| l.resolved_ms >= r.parent_ms)
             );
-            let mut scratch = Vec::new();
-            assert_eq!(m.simulate(k, &mut scratch, |_| {}).parent_ms, r.parent_ms);
+            assert_fast_path_matches(&m, k, &r);
         }
     }
 
@@ -494,8 +536,7 @@ mod tests {
                     }
                 }
             }
-            let mut scratch = Vec::new();
-            assert_eq!(m.simulate(k, &mut scratch, |_| {}).parent_ms, r.parent_ms);
+            assert_fast_path_matches(&m, k, &r);
         }
         // About 5% of leaves fire (binomial sd over 20 000 leaves is 0.15%).
         let share = fired as f64 / leaves as f64;

@@ -7,7 +7,7 @@
 //! [`RunBlock`] from another run: how several workers share one run.
 
 use crate::error::ParamError;
-use crate::sampling::histogram::{BIN_COUNT, Histogram, shared_bins};
+use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, shared_bins};
 use crate::tail::request::{RequestTrace, TailConfig, TailModel};
 
 /// Work accounting of a run's hedges.
@@ -49,6 +49,8 @@ pub struct TailRun {
     primary_work_ms: f64,
     backup_work_ms: f64,
     scratch: Vec<f64>,
+    /// The leaf counts of the range being run, moved into `leaf` when it ends.
+    leaf_tally: BinTally,
 }
 
 impl TailRun {
@@ -67,6 +69,7 @@ impl TailRun {
             primary_work_ms: 0.0,
             backup_work_ms: 0.0,
             scratch: Vec::with_capacity(model.config().fanout() as usize),
+            leaf_tally: BinTally::new(),
             model,
         }
     }
@@ -82,17 +85,27 @@ impl TailRun {
     /// the same histograms, to the bit, as running every range here.
     pub fn run_range(&mut self, first: u64, count: u64) {
         let bins = shared_bins();
+        let fanout = self.model.config().fanout();
         let end = first.saturating_add(count);
-        for k in first..end {
-            let leaf = &mut self.leaf;
-            let tally = self
-                .model
-                .simulate(k, &mut self.scratch, |t| leaf.record_uncounted(bins, t));
-            leaf.add_to_total(self.model.config().fanout());
-            self.parent.record(bins, tally.parent_ms);
-            self.hedges += u64::from(tally.hedges);
-            self.primary_work_ms += tally.primary_work_ms;
-            self.backup_work_ms += tally.backup_work_ms;
+        // Leaves are counted in integers and moved into the `f64` histogram once per stretch
+        // of requests small enough for the tally's `u32` counts.
+        let stretch = BinTally::CAPACITY / u64::from(fanout);
+        let mut start = first;
+        while start < end {
+            let stop = end.min(start.saturating_add(stretch));
+            for k in start..stop {
+                let tally = &mut self.leaf_tally;
+                let request = self
+                    .model
+                    .simulate(k, &mut self.scratch, bins, |bin| tally.record_bin(bin));
+                tally.add_to_total(fanout);
+                self.parent.record(bins, request.parent_ms);
+                self.hedges += u64::from(request.hedges);
+                self.primary_work_ms += request.primary_work_ms;
+                self.backup_work_ms += request.backup_work_ms;
+            }
+            self.leaf.take_tally(&mut self.leaf_tally);
+            start = stop;
         }
         self.requests += end - first;
     }

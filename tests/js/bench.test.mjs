@@ -1,12 +1,13 @@
 // The benchmark's JavaScript baselines simulate the same model as the core, or their speed
-// would compare unequal work: both baselines' leaf and parent histograms are compared with a
+// would compare unequal work (the cell-map baseline is checked to make the recipe one's exact
+// counts): both baselines' leaf and parent histograms are compared with a
 // TailRun's, bin-edge CDF against bin-edge CDF, with a two-sample binomial tolerance (4.5
 // standard errors), at the body's median, the leaf p99 and p99.9 (where the pause lives) and
 // the parent's median and p99.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fastRun, prepareFast } from "../../web/bench/fast-reference.js";
+import { fastRun, fastRunCellBins, prepareFast } from "../../web/bench/fast-reference.js";
 import { referenceRun } from "../../web/bench/reference.js";
 import { loadPackage } from "../support.mjs";
 
@@ -42,5 +43,16 @@ test("both JS baselines draw the core's default-profile leaves and parents", () 
   for (const [name, result] of [["performance-minded", fastRun(requests, fanout, 7, prepareFast())], ["seed-style", referenceRun(requests, fanout, 7)]]) {
     agree(`${name} leaf`, result.leaf, core.leaf, leafLevels, requests * fanout, requests * fanout);
     agree(`${name} parent`, result.parent, core.parent, parentLevels, requests, requests);
+  }
+});
+
+test("the cell-map JS baseline makes the same draws and bins as the recipe one", () => {
+  // Its map is set-up, not a different model: every count must be the same, for two seeds.
+  const tables = prepareFast();
+  for (const seed of [3, 11]) {
+    const a = fastRun(3_000, 100, seed, tables), b = fastRunCellBins(3_000, 100, seed, tables);
+    assert.deepEqual(Array.from(b.leaf), Array.from(a.leaf));
+    assert.deepEqual(Array.from(b.parent), Array.from(a.parent));
+    assert.equal(a.leaf.reduce((x, y) => x + y, 0), 300_000);
   }
 });

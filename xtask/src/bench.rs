@@ -27,26 +27,74 @@ pub fn run_all(args: &[String]) -> Result<(), String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let mut native_ns_per_leaf = None;
     for line in text
         .lines()
         .filter(|l| l.contains(" ns/") || l.ends_with(" ms"))
     {
         println!("native  {line}");
-        if line.starts_with("fan-out-100 request into histograms, fix none") {
-            native_ns_per_leaf = line
-                .split_whitespace()
-                .find_map(|w| w.parse::<f64>().ok())
-                .map(|ns_per_request| ns_per_request / 100.0);
-        }
     }
-    let mut browser = vec!["tests/bench/browser.mjs".to_string()];
+    let mut browser = vec!["tests/bench/browser.mjs"];
     if quick {
-        browser.push("--quick".into());
+        browser.push("--quick");
     }
-    if let Some(ns) = native_ns_per_leaf {
-        browser.extend(["--native-ns-per-leaf".into(), format!("{ns:.3}")]);
+    run("node", &browser)?;
+    wasm_over_native(quick)
+}
+
+/// wasm ÷ native speed of the same Tail loop, taken within each of seven rounds that run the
+/// native loop and then the wasm one (in node) back to back; prints the median and range.
+fn wasm_over_native(quick: bool) -> Result<(), String> {
+    let quick_arg = |args: &mut Vec<&'static str>, flag| {
+        if quick {
+            args.push(flag);
+        }
+    };
+    let mut native = vec!["bench", "-p", "tail-lab-core", "--", "tail-leaf"];
+    quick_arg(&mut native, "quick");
+    let mut wasm = vec!["tests/bench/wasm-leaf.mjs"];
+    quick_arg(&mut wasm, "--quick");
+    let mut ratios = Vec::new();
+    for _ in 0..if quick { 1 } else { 7 } {
+        let n = ns_per_request("cargo", &native)?;
+        let w = ns_per_request("node", &wasm)?;
+        ratios.push(n / w);
     }
-    let browser: Vec<&str> = browser.iter().map(String::as_str).collect();
-    run("node", &browser)
+    ratios.sort_by(f64::total_cmp);
+    let median = ratios[ratios.len() / 2];
+    let verdict = if median >= 0.8 { "met" } else { "MISSED" };
+    println!(
+        "{:<48} {median:>12.2} x          target >= 0.8x         {verdict}",
+        "wasm (node) ÷ native, same loop, paired rounds"
+    );
+    println!(
+        "{:<48} {:>12} x",
+        "  (range over the rounds)",
+        format!("{:.2}–{:.2}", ratios[0], ratios[ratios.len() - 1])
+    );
+    Ok(())
+}
+
+/// Runs `program args` and reads the ns/request figure from its output.
+fn ns_per_request(program: &str, args: &[&str]) -> Result<f64, String> {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(crate::root())
+        .output()
+        .map_err(|e| format!("could not start {program}: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "{program} {} failed:\n{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    text.lines()
+        .find(|l| l.contains("ns/request"))
+        .and_then(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| w.starts_with("ns/request"))?;
+            words.get(at.checked_sub(1)?)?.parse().ok()
+        })
+        .ok_or_else(|| format!("no ns/request figure in the output of {program}: {text}"))
 }

@@ -115,6 +115,12 @@ fn page_tests(tally: &mut Tally) -> Result<(), String> {
         &[],
         tally,
     )?;
-    // The browser benchmark must still start: a tiny run, figures not checked.
-    run("node", &["tests/bench/browser.mjs", "--quick"])
+    // The browser benchmark and the paired wasm ÷ native rounds must still start: tiny runs,
+    // figures not checked.
+    run("node", &["tests/bench/browser.mjs", "--quick"])?;
+    run("node", &["tests/bench/wasm-leaf.mjs", "--quick"])?;
+    run(
+        "cargo",
+        &["bench", "-p", "tail-lab-core", "--", "tail-leaf", "quick"],
+    )
 }

@@ -2,7 +2,9 @@
 //!
 //! Each figure is the median of 5 timed repetitions after one warm-up. It prints and asserts
 //! nothing: this machine is shared and noisy, so compare ratios from one run, not absolutes
-//! across runs. `cargo bench -p tail-lab-core -- quick` runs a tiny version (CI smoke check).
+//! across runs. `cargo bench -p tail-lab-core -- quick` runs a tiny version (CI smoke check);
+//! `-- tail-leaf` prints only the fan-out-100 Tail figure, the one `cargo xtask bench` pairs
+//! with the same loop in wasm (`tests/bench/wasm-leaf.mjs`) to take wasm ÷ native per round.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -10,7 +12,7 @@ use tail_lab_core::lab::loaded::{DelayBasis, LoadedConfig, LoadedPolicy};
 use tail_lab_core::lab::supermarket::SupermarketConfig;
 use tail_lab_core::sampling::address::{SampleStream, Stream};
 use tail_lab_core::tail::mitigation::Mitigation;
-use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
+use tail_lab_core::tail::profile::{LeafProfile, LeafSampler, ProfileId};
 use tail_lab_core::tail::request::{TailConfig, TailModel};
 use tail_lab_core::tail::tail_run::TailRun;
 
@@ -36,10 +38,32 @@ fn line(what: &str, secs: f64, per: f64, unit: &str) {
     );
 }
 
+/// Fan-out-100 parents of the Tail piece with `fix`, into the histograms: the wasm
+/// benchmarks' loop (`TailRun.run` after a reset).
+fn tail_requests(profile: LeafProfile, fix: &str, requests: u64) {
+    let cfg = TailConfig::new(100, profile, Mitigation::from_name(fix).unwrap(), 1).unwrap();
+    let mut run = TailRun::new(cfg);
+    let secs = median_secs(|| {
+        run.reset();
+        run.run(requests);
+        black_box(run.requests());
+    });
+    line(
+        &format!("fan-out-100 request into histograms, fix {fix}"),
+        secs,
+        requests as f64,
+        "request",
+    );
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
     let scale = if quick { 1_000 } else { 1 };
     let profile = ProfileId::Default.profile();
+    if std::env::args().any(|a| a == "tail-leaf") {
+        tail_requests(profile, "none", 100_000 / scale);
+        return;
+    }
     let sampler = LeafSampler::new(profile);
 
     let n = 10_000_000 / scale;
@@ -67,21 +91,8 @@ fn main() {
         "leaf",
     );
 
-    let requests = 100_000 / scale;
     for fix in ["none", "hedge-p95", "drop-5"] {
-        let cfg = TailConfig::new(100, profile, Mitigation::from_name(fix).unwrap(), 1).unwrap();
-        let model = TailModel::new(cfg);
-        let secs = median_secs(|| {
-            let mut run = TailRun::from_model(model.clone());
-            run.run(requests);
-            black_box(run.requests());
-        });
-        line(
-            &format!("fan-out-100 request into histograms, fix {fix}"),
-            secs,
-            requests as f64,
-            "request",
-        );
+        tail_requests(profile, fix, 100_000 / scale);
     }
     let secs = median_secs(|| {
         black_box(TailModel::new(

@@ -90,6 +90,21 @@ try {
   line("long tasks before the drag (start-up), ms each", m.startupTasks, "", "", true);
   line("longest long task", fixed(m.longestTask, 0), "ms", "", true);
   line("frame time median / p95", `${fixed(m.frameMedian, 1)} / ${fixed(m.frameP95, 1)}`, "ms", "<= 16.7 / 20", m.frameMedian <= 16.7 && m.frameP95 <= 20);
+  // Profile and seed changes: each needs a new calibration (2^22 draws), prepared over
+  // several tasks while the old run stays on screen.
+  const switchStart = await page.evaluate(() => performance.now());
+  for (const [control, value] of [["#profile", "gc-pause"], ["#profile", "tight"], ["#profile", "default"]]) {
+    await page.selectOption(control, value);
+    await page.waitForFunction(() => document.querySelector("#tail").dataset.preparing !== "true");
+  }
+  for (const seed of ["2", "3"]) {
+    await page.fill("#seed", seed);
+    await page.press("#seed", "Tab");
+    await page.waitForFunction(() => document.querySelector("#tail").dataset.preparing !== "true");
+  }
+  const switches = await page.evaluate((from) => window.__bench.longTasks.filter((t) => t.start >= from).map((t) => Math.round(t.ms)), switchStart);
+  line("long tasks (> 50 ms) over 3 profile and 2 seed changes", switches.length, "tasks", "0", switches.length === 0);
+  if (switches.length) line("  their lengths", switches.join(", "), "ms", "", true);
   await page.close();
 
   // 2b. Scaling: the same run with 0 (main thread), 1, 2 and 4 workers, paused (no arena

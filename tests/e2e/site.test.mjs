@@ -104,6 +104,8 @@ test("a link reproduces the view: controls go into the URL and come back on relo
   await page.waitForFunction(() => location.search.includes("speed=paused"));
   const url = new URL(page.url());
   assert.deepEqual(Object.fromEntries(url.searchParams), { fanout: "64", profile: "gc-pause", fix: "hedge-p95", speed: "paused", seed: "7", requests: "2000000" });
+  // A new seed is calibrated over several tasks: read the request once it is on screen.
+  await page.waitForFunction(() => document.querySelector("#tail").dataset.preparing !== "true");
   const leaves = await page.$eval("#arena", (c) => c.dataset.firstLeaves);
   await page.goto(url.href);
   await page.waitForSelector("body[data-ready=true]");

@@ -74,7 +74,8 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   const id = (name) => `${prefix}${name}`;
   const part = (name, make) => root.querySelector(`[data-part="${name}"]`) ?? (parts.includes(name) ? root.appendChild(make()) : null);
   const settings = { ...values };
-  const run = await prepareRun(api, { fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
+  // `let`: a new profile or seed swaps in a run prepared over several tasks (see reconfigure).
+  let run = await prepareRun(api, { fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
   await nextTask();
   const edges = api.binEdges();
   const runOptions = () => ({ fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
@@ -219,9 +220,35 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     wake();
   }
 
-  function reconfigure(options) {
-    run.reconfigure(options);
+  let preparing = null;
+  /**
+   * Applies new settings. Fan-out and fix reuse the run's calibration (cheap, done at once). A
+   * new profile or seed needs a new 2^22-draw calibration: that is prepared over several tasks,
+   * as at start-up, so no change of setting blocks the main thread. Until it is ready the old
+   * run stays on screen; a newer profile or seed supersedes it, and fan-out or fix changes made
+   * meanwhile are applied to it when it arrives.
+   */
+  async function reconfigure(options) {
+    const recalibrate = ("profile" in options && options.profile !== settings.profile) || ("seed" in options && options.seed !== settings.seed);
     Object.assign(settings, options);
+    unsettle();
+    if (recalibrate) {
+      const token = {};
+      preparing = token;
+      root.dataset.preparing = "true";
+      const next = await prepareRun(api, runOptions());
+      if (preparing !== token) { next.free(); return; }
+      preparing = null;
+      root.dataset.preparing = "false";
+      run.free();
+      run = next;
+      const c = run.config;
+      if (c.fanout !== settings.fanout || c.fix !== settings.fix) run.reconfigure(runOptions());
+    } else if (preparing) {
+      return; // the run being prepared will take this change when it arrives
+    } else {
+      run.reconfigure(runOptions());
+    }
     restartWorkers();
     state.announced = 0;
     refreshCurves();
@@ -256,6 +283,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   }
 
   function accumulate(frameStart, budget) {
+    if (preparing) return; // the run for the new profile or seed is not ready yet
     if (channel) {
       // The workers' blocks, merged in order: 1,680 additions each, microseconds.
       try {
@@ -291,7 +319,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   }
 
   function settleIfDone() {
-    if (run.requests < settings.requests || root.dataset.settled === "true") return;
+    if (preparing || run.requests < settings.requests || root.dataset.settled === "true") return;
     root.dataset.settled = "true";
     // A digest of both histograms' bits, for tests that compare runs (e.g. 1, 2 or 4 workers).
     if (canvases.histograms) canvases.histograms.dataset.digest = digest(run.leafBins(), run.parentBins());

@@ -482,14 +482,23 @@ mod tests {
     }
 
     #[test]
-    fn the_fast_path_bins_every_leaf_as_the_trace_does_for_every_profile() {
+    fn the_fast_path_bins_every_leaf_as_the_trace_does_in_every_shape_and_profile() {
         // Leaves binned from the body's cell, paused leaves binned from their value: both
         // must be `bin_of` of the traced latency, in every profile (tight has no pause).
+        // Every loop shape, at odd and tiny fan-outs as well as wide ones.
         for profile in [ProfileId::Default, ProfileId::GcPause, ProfileId::Tight] {
-            let cfg = TailConfig::new(200, profile.profile(), Mitigation::None, 3).unwrap();
-            let m = TailModel::with_calibration(cfg, 1 << 12);
-            for k in 0..300 {
-                assert_fast_path_matches(&m, k, &m.request_at(k));
+            for (fanout, fix) in [(200, "none"), (1, "none"), (7, "hedge-p95"), (9, "drop-5")] {
+                let cfg = TailConfig::new(
+                    fanout,
+                    profile.profile(),
+                    Mitigation::from_name(fix).unwrap(),
+                    3,
+                )
+                .unwrap();
+                let m = TailModel::with_calibration(cfg, 1 << 12);
+                for k in 0..300 {
+                    assert_fast_path_matches(&m, k, &m.request_at(k));
+                }
             }
         }
     }

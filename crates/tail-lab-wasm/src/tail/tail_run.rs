@@ -168,7 +168,7 @@ impl JsTailRun {
                 .ok_or_else(|| crate::error::wrong_type(key, "a Float64Array of 840 counts", &v))?;
             if array.length() as usize != BIN_COUNT {
                 return Err(js_sys::RangeError::new(&format!(
-                    "block.{key} must hold 840 counts (got {})",
+                    "{key} must hold 840 counts (got {})",
                     array.length()
                 ))
                 .into());

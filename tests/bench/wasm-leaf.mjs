@@ -1,21 +1,42 @@
-// `node tests/bench/wasm-leaf.mjs [--quick]`: the wasm core's fan-out-100 Tail loop in node,
-// one line in the native benchmark's format (ns per request, median of 5 after a warm-up).
+// `node tests/bench/wasm-leaf.mjs [--quick] [--node]`: the wasm core's fan-out-100 Tail loop,
+// one line in the native benchmark's format (ns per request, median of 5 after a warm-up), in
+// headless Chromium (the benchmark page's `?leaf=1` mode) or, with --node, in node.
 // `cargo xtask bench` runs it in alternation with `cargo bench -p tail-lab-core -- tail-leaf`,
 // the same loop natively, and takes wasm ÷ native within each round: this machine's speed
 // drifts too much between a native run and a browser run minutes apart.
 
-import { loadPackage } from "../support.mjs";
+import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
-const requests = process.argv.includes("--quick") ? 100 : 100_000;
-const pkg = await loadPackage();
-const run = new pkg.TailRun({ fanout: 100, profile: "default", fix: "none", seed: 1 });
-const once = () => {
-  run.reset();
-  const t0 = performance.now();
-  run.run(requests);
-  return performance.now() - t0;
-};
-once();
-const times = Array.from({ length: 5 }, once).sort((a, b) => a - b);
-const nsPerRequest = (times[2] * 1e6) / requests;
-console.log(`fan-out-100 request into histograms, fix none (wasm in node) ${nsPerRequest.toFixed(2)} ns/request`);
+const quick = process.argv.includes("--quick");
+let nsPerRequest, engine;
+if (process.argv.includes("--node")) {
+  engine = "node";
+  const requests = quick ? 100 : 100_000;
+  const pkg = await loadPackage();
+  const run = new pkg.TailRun({ fanout: 100, profile: "default", fix: "none", seed: 1 });
+  const once = () => {
+    run.reset();
+    const t0 = performance.now();
+    run.run(requests);
+    return performance.now() - t0;
+  };
+  once();
+  const times = Array.from({ length: 5 }, once).sort((a, b) => a - b);
+  nsPerRequest = (times[2] * 1e6) / requests;
+} else {
+  engine = "Chromium";
+  const server = await serveWeb();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}bench/?leaf=1${quick ? "&quick=1" : ""}`);
+    await page.waitForSelector("body[data-done]", { timeout: 120_000 });
+    const text = await page.textContent("#results");
+    if (!text.startsWith("{")) throw new Error(`bench page: ${text}`);
+    nsPerRequest = JSON.parse(text).nsPerRequest;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+console.log(`fan-out-100 request into histograms, fix none (wasm in ${engine}) ${nsPerRequest.toFixed(2)} ns/request`);

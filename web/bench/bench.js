@@ -69,7 +69,23 @@ async function poolRate(workers, requests, fanout, TailRunClass) {
   return requests / (ms / 1000);
 }
 
+/**
+ * `?leaf=1`: only the Tail loop (`TailRun.run` at fan-out 100, default profile, no fix), ns a
+ * request, median of five after a warm-up: the wasm half of `cargo xtask bench`'s paired
+ * wasm ÷ native rounds (tests/bench/wasm-leaf.mjs), in the engine readers use.
+ */
+async function leafOnly() {
+  await init();
+  const requests = quick ? 100 : 100_000;
+  const run = new TailRun({ fanout: 100 });
+  const once = () => { run.reset(); const t0 = performance.now(); run.run(requests); return performance.now() - t0; };
+  once();
+  const times = Array.from({ length: 5 }, once).sort((a, b) => a - b);
+  return { nsPerRequest: (times[2] * 1e6) / requests };
+}
+
 async function main() {
+  if (new URLSearchParams(location.search).has("leaf")) return leafOnly();
   const wasm = await init();
   const out = { quick };
   const fanout = 100;
@@ -142,12 +158,13 @@ async function main() {
   t0 = performance.now();
   for (let done = 0; done < out.poolRequests; done += 50_000 / scale) single.run(50_000 / scale);
   out.singleThreadRate = out.poolRequests / ((performance.now() - t0) / 1000);
-
-  document.getElementById("results").textContent = JSON.stringify(out, null, 2);
-  document.body.dataset.done = "true";
+  return out;
 }
 
-main().catch((e) => {
+main().then((out) => {
+  document.getElementById("results").textContent = JSON.stringify(out, null, 2);
+  document.body.dataset.done = "true";
+}).catch((e) => {
   document.getElementById("results").textContent = `error: ${e.message}`;
   document.body.dataset.done = "error";
 });

@@ -42,7 +42,8 @@ pub fn run_all(args: &[String]) -> Result<(), String> {
 }
 
 /// wasm ÷ native speed of the same Tail loop, taken within each of seven rounds that run the
-/// native loop and then the wasm one (in node) back to back; prints the median and range.
+/// native loop and then the wasm one (in headless Chromium) back to back; prints the median
+/// and range.
 fn wasm_over_native(quick: bool) -> Result<(), String> {
     let quick_arg = |args: &mut Vec<&'static str>, flag| {
         if quick {
@@ -64,7 +65,7 @@ fn wasm_over_native(quick: bool) -> Result<(), String> {
     let verdict = if median >= 0.8 { "met" } else { "MISSED" };
     println!(
         "{:<48} {median:>12.2} x          target >= 0.8x         {verdict}",
-        "wasm (node) ÷ native, same loop, paired rounds"
+        "wasm (Chromium) ÷ native, same loop, paired rounds"
     );
     println!(
         "{:<48} {:>12} x",

@@ -119,6 +119,7 @@ fn page_tests(tally: &mut Tally) -> Result<(), String> {
     // figures not checked.
     run("node", &["tests/bench/browser.mjs", "--quick"])?;
     run("node", &["tests/bench/wasm-leaf.mjs", "--quick"])?;
+    run("node", &["tests/bench/wasm-leaf.mjs", "--quick", "--node"])?;
     run(
         "cargo",
         &["bench", "-p", "tail-lab-core", "--", "tail-leaf", "quick"],

@@ -100,7 +100,6 @@ export function prepareFast({ bodyMedianMs = 4, bodySigma = 0.43, pauseP = 0.005
   return cache.get(key);
 }
 
-
 /** Simulates `requests` parents over `fanout` leaves, binning every leaf and every parent. */
 export function fastRun(requests, fanout, seed = 1, tables = prepareFast()) {
   const { body, pause, pauseThreshold, edges, cellBin } = tables;
@@ -143,6 +142,8 @@ export function fastRun(requests, fanout, seed = 1, tables = prepareFast()) {
 /**
  * `fastRun` with the body's cell → bin map: the same draws and histograms, an unpaused leaf
  * binned with one load. The best plain JS here, and the one the wasm core is measured against.
+ * Its generator steps are `fastRun`'s written out again on purpose: the generator's state is a
+ * local, and a call per draw to advance it is what both loops exist to avoid.
  */
 export function fastRunCellBins(requests, fanout, seed = 1, tables = prepareFast()) {
   const { body, bodyBin, pause, pauseThreshold, edges, cellBin } = tables;

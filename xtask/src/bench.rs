@@ -1,5 +1,5 @@
 //! `cargo xtask bench [--quick]`: the native benchmarks, then the browser benchmark in
-//! headless Chromium, one line per figure. Measurements only: it exits 0 whatever the figures
+//! headless Chromium, then wasm ÷ native in paired rounds, one line per figure. Measurements only: it exits 0 whatever the figures
 //! are (targets and the latest figures live in BENCHMARKS.md).
 
 use crate::tools::{build_page, ensure_chromium, run};
@@ -15,18 +15,7 @@ pub fn run_all(args: &[String]) -> Result<(), String> {
         bench.extend(["--", "quick"]);
     }
     eprintln!("\n$ cargo {}", bench.join(" "));
-    let out = Command::new("cargo")
-        .args(&bench)
-        .current_dir(crate::root())
-        .output()
-        .map_err(|e| format!("could not start cargo bench: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        return Err(format!(
-            "cargo bench failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
+    let text = stdout_of("cargo", &bench)?;
     for line in text
         .lines()
         .filter(|l| l.contains(" ns/") || l.ends_with(" ms"))
@@ -75,14 +64,13 @@ fn wasm_over_native(quick: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `program args` and reads the ns/request figure from its output.
-fn ns_per_request(program: &str, args: &[&str]) -> Result<f64, String> {
+/// Runs `program args` in the workspace and returns what it printed, or why it failed.
+fn stdout_of(program: &str, args: &[&str]) -> Result<String, String> {
     let out = Command::new(program)
         .args(args)
         .current_dir(crate::root())
         .output()
         .map_err(|e| format!("could not start {program}: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
         return Err(format!(
             "{program} {} failed:\n{}",
@@ -90,6 +78,12 @@ fn ns_per_request(program: &str, args: &[&str]) -> Result<f64, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Runs `program args` and reads the ns/request figure from its output.
+fn ns_per_request(program: &str, args: &[&str]) -> Result<f64, String> {
+    let text = stdout_of(program, args)?;
     text.lines()
         .find(|l| l.contains("ns/request"))
         .and_then(|l| {

@@ -120,8 +120,8 @@ impl LogBins {
 /// tally takes at most [`BinTally::CAPACITY`] samples between takes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BinTally {
-    /// A power of two past `BIN_COUNT`, so `bin & MASK` is always in bounds and never changes
-    /// a valid bin: the index needs neither a bounds check nor `unsafe`.
+    /// A power of two past `BIN_COUNT`, so `bin & (SLOTS − 1)` is always in bounds and never
+    /// changes a valid bin: the index needs neither a bounds check nor `unsafe`.
     counts: Box<[u32; BinTally::SLOTS]>,
     total: u64,
 }
@@ -160,11 +160,6 @@ impl BinTally {
     #[inline(always)]
     pub fn add_to_total(&mut self, n: u32) {
         self.total += u64::from(n);
-    }
-
-    /// Samples recorded since the last take.
-    pub fn total(&self) -> u64 {
-        self.total
     }
 }
 

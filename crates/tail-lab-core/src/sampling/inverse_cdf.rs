@@ -130,8 +130,9 @@ impl InverseCdfTable {
     #[inline(always)]
     pub fn value_at(&self, point: TablePoint) -> f64 {
         let TablePoint { cell, frac_bits } = point;
-        // Below 2^53, so the signed conversion is exact and identical; wasm has no single
-        // instruction for unsigned 64-bit → f64 on x86 and V8 emits a branchy sequence.
+        // Below 2^53, so the conversion is exact and the same on every target. (Written as
+        // signed because V8 expands wasm's unsigned conversion into a test and a branch; LLVM
+        // knows the value is non-negative and emits the unsigned one for wasm all the same.)
         let frac = (frac_bits as i64) as f64 * (1.0 / (1u64 << 53) as f64);
         debug_assert!(cell + 1 < self.edges.len());
         // SAFETY: a `TablePoint` always has `cell + 1 < 2·HALF` (`TablePoint::new` checks it;

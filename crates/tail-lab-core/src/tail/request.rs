@@ -301,8 +301,8 @@ impl TailModel {
     }
 
     /// The fast path: simulates request `k`, hands the bin (on `bins`, [`shared_bins`]) of
-    /// every leaf's resolved latency to `leaf_sink`, and returns the parent latency and work tally. `scratch` is
-    /// reused across calls.
+    /// every leaf's resolved latency to `leaf_sink`, and returns the parent latency and work
+    /// tally. `scratch` is reused across calls.
     #[inline]
     pub(crate) fn simulate(
         &self,

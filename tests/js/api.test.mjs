@@ -229,3 +229,16 @@ test("a run split into blocks over any number of runs merges to the same bits; a
   assert.throws(() => main.runRange(-1, 5), RangeError);
   assert.throws(() => new pkg.TailRun({ fanout: 1024 }).runRange(0, 1e6), /count × fanout/);
 });
+
+test("heapBytes counts the core's live heap: a run adds to it, and freeing the run gives it all back", () => {
+  // One run first, so lazily built statics (the shared bins) are not counted as the run's.
+  new pkg.TailRun({ fanout: 50, profile: "gc-pause", seed: 3 }).free();
+  const before = pkg.heapBytes();
+  const run = new pkg.TailRun({ fanout: 50, profile: "gc-pause", seed: 3 });
+  run.run(1000);
+  const held = pkg.heapBytes() - before;
+  // A run holds at least its two 840-bin f64 histograms and its sampling tables (> 50 KB).
+  assert.ok(held > 2 * 840 * 8 + 50_000, `a run holds ${held} bytes`);
+  run.free();
+  assert.equal(pkg.heapBytes(), before);
+});

@@ -12,7 +12,11 @@
 //!
 //! Both hooks tell the page: `console.error`, and `globalThis.tailLabOnPanic(message)` when the
 //! page defines it.
+//!
+//! The allocator also counts the live heap (`heapBytes()`), which is what the soak test checks
+//! for leaks: wasm memory's size only grows, and moves in 64 KB pages.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -40,9 +44,23 @@ pub fn install_panic_hook() {
 }
 
 /// The system allocator, telling the page and scheduling a reset when wasm memory runs out
-/// (an allocation failure aborts without running the panic hook). The message is static: the
-/// allocator that just failed is not asked for more.
+/// (an allocation failure aborts without running the panic hook), and counting the bytes it
+/// has handed out and not had back ([`heap_bytes`]). The message is static: the allocator that
+/// just failed is not asked for more.
 struct ResettingAllocator;
+
+/// Bytes allocated and not yet freed. Atomic only to be a safe `static`: wasm32 here has one
+/// thread, and the counter is a plain add.
+static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// Bytes the module has allocated and not freed (its live heap), for leak checks and for pages
+/// that watch memory. Wasm memory's size also counts free blocks, the stack and data, and only
+/// grows; this number goes down again when objects are freed. A fresh instance after a reset
+/// starts again from its own count.
+#[wasm_bindgen(js_name = heapBytes)]
+pub fn heap_bytes() -> f64 {
+    LIVE_BYTES.load(Ordering::Relaxed) as f64
+}
 
 const OUT_OF_MEMORY: &str = "tail-lab: out of wasm memory (the module is reset before the next call; \
      objects made before it can no longer be used)";
@@ -54,34 +72,41 @@ unsafe impl std::alloc::GlobalAlloc for ResettingAllocator {
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
         // SAFETY: the caller upholds `alloc`'s contract (non-zero size), passed on unchanged.
         let ptr = unsafe { std::alloc::System.alloc(layout) };
-        if ptr.is_null() {
-            fail(OUT_OF_MEMORY);
-        }
-        ptr
+        counted(ptr, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
         // SAFETY: as for `alloc`.
         let ptr = unsafe { std::alloc::System.alloc_zeroed(layout) };
-        if ptr.is_null() {
-            fail(OUT_OF_MEMORY);
-        }
-        ptr
+        counted(ptr, layout.size())
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
         // SAFETY: `ptr` came from `System` through this allocator with this `layout`.
-        unsafe { std::alloc::System.dealloc(ptr, layout) }
+        unsafe { std::alloc::System.dealloc(ptr, layout) };
+        LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
         // SAFETY: `ptr` came from `System` with `layout`; the caller upholds `realloc`'s contract.
         let new = unsafe { std::alloc::System.realloc(ptr, layout, new_size) };
-        if new.is_null() {
-            fail(OUT_OF_MEMORY);
+        if !new.is_null() {
+            // The old block is gone; `counted` adds the new one.
+            LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
         }
-        new
+        counted(new, new_size)
     }
+}
+
+/// Counts a block of `size` bytes just handed out, or reports running out of memory when the
+/// allocation failed (`ptr` null); returns `ptr`.
+fn counted(ptr: *mut u8, size: usize) -> *mut u8 {
+    if ptr.is_null() {
+        fail(OUT_OF_MEMORY);
+    } else {
+        LIVE_BYTES.fetch_add(size, Ordering::Relaxed);
+    }
+    ptr
 }
 
 #[global_allocator]

@@ -4,11 +4,11 @@
 // leaves no long task on the main thread.
 
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { formatMs, formatNumber, formatPct } from "../../web/format.js";
-import { ROOT, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { ROOT, WEB, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const SHOTS = join(ROOT, "tests", "screenshots");
 const Z = 4.42; // two-sided 1e-5 normal quantile
@@ -107,21 +107,45 @@ test("the snippet's output equals the sections' readouts", async () => {
 });
 
 test("no long task on the main thread while sliders are dragged and sweeps run", async () => {
-  await setSelect("loaded-cancel", "queued"); // a fresh 57-point sweep starts in the worker
-  const start = await page.evaluate(() => performance.now());
-  for (const id of ["balance-lambda", "loaded-load", "fanout-n"]) {
-    await page.focus(`#${id}`);
-    for (let i = 0; i < 12; i++) {
-      await page.keyboard.press("ArrowRight");
-      await page.waitForTimeout(25);
+  // Simulations run in the workers; the main thread only draws. A simulation on the main
+  // thread blocks every drag, so one clean drag out of two shows there is none; a second try
+  // is allowed because a shared machine's scheduler alone can stretch a drawing task past
+  // 50 ms once in a while (CI saw one drag with two tasks of 51 and 52 ms).
+  const drag = async () => {
+    await setSelect("loaded-cancel", "queued"); // a fresh 57-point sweep starts in the worker
+    const start = await page.evaluate(() => performance.now());
+    for (const id of ["balance-lambda", "loaded-load", "fanout-n"]) {
+      await page.focus(`#${id}`);
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press("ArrowRight");
+        await page.waitForTimeout(25);
+      }
     }
+    const busy = await page.$eval("[data-section=loaded] [data-progress]", (p) => Number(p.dataset.done) < Number(p.dataset.total));
+    const long = await page.evaluate((t0) => window.__longTasks.filter((t) => t.start >= t0 && t.ms > 50), start);
+    assert.ok(busy, "the sweep should still have been running during the drag");
+    await setSelect("loaded-cancel", "backup");
+    await settled();
+    // Back to where the drag started, for the second try.
+    for (const id of ["balance-lambda", "loaded-load", "fanout-n"]) {
+      await page.focus(`#${id}`);
+      for (let i = 0; i < 12; i++) await page.keyboard.press("ArrowLeft");
+    }
+    await settled();
+    return long;
+  };
+  const first = await drag();
+  if (first.length === 0) return;
+  assert.deepEqual(await drag(), [], `long tasks in both drags (the first: ${JSON.stringify(first)})`);
+});
+
+test("the Lab's sections never run a simulation on the main thread", () => {
+  // What the drag test above checks in time, checked in the source: the sections reach the
+  // simulations only through the worker client (web/lab/worker.js lists them).
+  for (const file of readdirSync(join(WEB, "lab", "sections"))) {
+    const source = readFileSync(join(WEB, "lab", "sections", file), "utf8");
+    assert.doesNotMatch(source, /api\.(simulate\w*|TailRun)\b/, `${file} calls a simulation on the main thread`);
   }
-  const busy = await page.$eval("[data-section=loaded] [data-progress]", (p) => Number(p.dataset.done) < Number(p.dataset.total));
-  const long = await page.evaluate((t0) => window.__longTasks.filter((t) => t.start >= t0 && t.ms > 50), start);
-  assert.ok(busy, "the sweep should still have been running during the drag");
-  assert.deepEqual(long, []);
-  await setSelect("loaded-cancel", "backup");
-  await settled();
 });
 
 async function loadedAt(load, policy) {

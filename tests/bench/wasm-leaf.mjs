@@ -1,28 +1,19 @@
-// `node tests/bench/wasm-leaf.mjs [--quick] [--node]`: the wasm core's fan-out-100 Tail loop,
-// one line in the native benchmark's format (ns per request, median of 5 after a warm-up), in
-// headless Chromium (the benchmark page's `?leaf=1` mode) or, with --node, in node.
+// `node tests/bench/wasm-leaf.mjs [--quick] [--node]`: the wasm core's fan-out-100 Tail loop
+// (web/bench/leaf.js), one line in the native benchmark's format, in headless Chromium (the
+// benchmark page's `?leaf=1` mode) or, with --node, in node.
 // `cargo xtask bench` runs it in alternation with `cargo bench -p tail-lab-core -- tail-leaf`,
 // the same loop natively, and takes wasm ÷ native within each round: this machine's speed
 // drifts too much between a native run and a browser run minutes apart.
 
+import { tailLeafNsPerRequest } from "../../web/bench/leaf.js";
 import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const quick = process.argv.includes("--quick");
 let nsPerRequest, engine;
 if (process.argv.includes("--node")) {
   engine = "node";
-  const requests = quick ? 100 : 100_000;
   const pkg = await loadPackage();
-  const run = new pkg.TailRun({ fanout: 100, profile: "default", fix: "none", seed: 1 });
-  const once = () => {
-    run.reset();
-    const t0 = performance.now();
-    run.run(requests);
-    return performance.now() - t0;
-  };
-  once();
-  const times = Array.from({ length: 5 }, once).sort((a, b) => a - b);
-  nsPerRequest = (times[2] * 1e6) / requests;
+  nsPerRequest = tailLeafNsPerRequest(pkg.TailRun, quick ? 100 : 100_000);
 } else {
   engine = "Chromium";
   const server = await serveWeb();

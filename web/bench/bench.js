@@ -4,6 +4,7 @@ import init, { TailRun, simulateBalance } from "../pkg/tail_lab.js";
 import { fastRun, fastRunCellBins, prepareFast } from "./fast-reference.js";
 import { referenceRun } from "./reference.js";
 import { blockSize } from "../tail/pool.js";
+import { tailLeafNsPerRequest } from "./leaf.js";
 
 const quick = new URLSearchParams(location.search).has("quick");
 const scale = quick ? 100 : 1;
@@ -69,19 +70,10 @@ async function poolRate(workers, requests, fanout, TailRunClass) {
   return requests / (ms / 1000);
 }
 
-/**
- * `?leaf=1`: only the Tail loop (`TailRun.run` at fan-out 100, default profile, no fix), ns a
- * request, median of five after a warm-up: the wasm half of `cargo xtask bench`'s paired
- * wasm ÷ native rounds (tests/bench/wasm-leaf.mjs), in the engine readers use.
- */
+/** `?leaf=1`: only the Tail loop (see leaf.js), for `cargo xtask bench`'s paired rounds. */
 async function leafOnly() {
   await init();
-  const requests = quick ? 100 : 100_000;
-  const run = new TailRun({ fanout: 100 });
-  const once = () => { run.reset(); const t0 = performance.now(); run.run(requests); return performance.now() - t0; };
-  once();
-  const times = Array.from({ length: 5 }, once).sort((a, b) => a - b);
-  return { nsPerRequest: (times[2] * 1e6) / requests };
+  return { nsPerRequest: tailLeafNsPerRequest(TailRun, quick ? 100 : 100_000) };
 }
 
 async function main() {

@@ -7,22 +7,19 @@
 // Every point is a pure call of the core, so the results do not depend on which worker ran
 // it, or on how many there are.
 
+import { workersFromUrl } from "../workers.js";
+
 const CACHE_LIMIT = 4000;
 
 let shared = null;
 const clients = new Map();
 
-/** Workers for the page: `?workers=N` (1–8) when given, else one per core but one (1–4). */
-export function labWorkers() {
-  const asked = typeof location === "undefined" ? null : new URLSearchParams(location.search).get("workers");
-  if (asked !== null && /^[1-8]$/.test(asked)) return Number(asked);
-  return Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
-}
 
 /** The page's workers, started on first use; messages go to the client of their channel. */
 function pool() {
   if (!shared) {
-    shared = Array.from({ length: labWorkers() }, (_, w) => {
+    // `?workers=N` (1–8) for tests; else one per core but one, one to four.
+    shared = Array.from({ length: workersFromUrl(1) }, (_, w) => {
       const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
       worker.onmessage = (event) => clients.get(event.data.channel)?.receive(w, event.data);
       worker.onerror = (event) => {

@@ -6,7 +6,7 @@ import { showNotice } from "../notice.js";
 import { fromUrl, readParams, writeUrl } from "../params.js";
 import { loadCore } from "../wasm.js";
 import { mountTail, tailParams } from "./piece.js";
-import { defaultWorkers } from "./pool.js";
+import { workersFromUrl } from "../workers.js";
 
 
 const TITLES = { arena: "One request", histograms: "Leaf and parent histograms", strip: "Parent percentiles against fan-out" };
@@ -18,8 +18,7 @@ async function main() {
   if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`, { error: false });
   // `?workers=N` (0–8) overrides how many workers accumulate: a test and benchmark hook (0 runs
   // the accumulation on the main thread, as a page without workers would).
-  const asked = new URLSearchParams(location.search).get("workers");
-  const workers = asked !== null && /^[0-8]$/.test(asked) ? Number(asked) : defaultWorkers();
+  const workers = workersFromUrl(0);
   const piece = await mountTail(root, {
     api, values, workers, parts: ["controls", "readouts", "arena", "histograms", "strip"],
     onChange: (settings) => writeUrl(settings),

@@ -4,20 +4,14 @@
 //
 // A panel's run is cut into blocks whose sizes depend only on its fan-out: the first is 1/64
 // of the full size and each next one doubles up to it (so numbers appear within a frame or two
-// of a change), the rest are full (the last one stops at the panel's cap). Blocks go to whichever worker
-// is free, and come back in any order; the panel merges them strictly in index order
-// (`take`). Merged histograms are exact sums of whole counts, and the hedge work sums are
+// of a change), the rest are full (the last one stops at the panel's cap). Blocks go to
+// whichever worker is free, and come back in any order; the panel merges them strictly in
+// index order (`take`). Merged histograms are exact sums of whole counts, and the hedge work sums are
 // added in a fixed order, so the run is the same bits for 1, 2 or 4 workers.
 
-/**
- * Workers for a page: one per core the browser reports but one, which stays with the main
- * thread so frames keep the display rate; at most four, at least one. (Measured on two cores:
- * two workers accumulate 10^6 requests in 1.9 s against 2.4 s for one, but frame times reach
- * 33 ms at p95 against 16.8 ms; BENCHMARKS.md.)
- */
-export function defaultWorkers() {
-  return Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
-}
+import { defaultWorkers } from "../workers.js";
+
+export { defaultWorkers };
 
 /** Requests per block at `fanout`: about 400,000 leaf draws, a few ms of a worker's time. */
 export function blockSize(fanout) {

@@ -5,23 +5,48 @@
 //! ```
 //! prints every experiment's simulated value beside its closed form and the seed documents'
 //! figure; `--json` prints the same as one JSON object with stable keys (times in ms, fractions
-//! as 0..1). Bad arguments print a message naming the argument and exit with status 2. The
-//! runs use every core (`--threads` to choose); the numbers do not depend on it.
+//! as 0..1). The runs use every core (`--threads` to choose); the numbers do not depend on it.
+//!
+//! Numbers are written one way only: plain decimal digits, with no sign, no leading zero (`0`
+//! itself aside) and no spaces, so `+5000` and `05000` are refused rather than read as 5000.
+//! Each flag may be given once; a repeated flag is refused rather than the last one winning.
+//!
+//! Exit status:
+//! - **0**: the report (or, for `--help`, the usage) was written; or the reader of stdout went
+//!   away first (a closed pipe, as in `tail-lab report | head -1`). The reader has what it
+//!   wanted, so the command stops quietly with 0: no message, and not the 141 of a death by
+//!   SIGPIPE (Rust ignores that signal), so `set -o pipefail` scripts carry on.
+//! - **1**: stdout could not be written for any other reason (`> /dev/full`, a full disk, an I/O
+//!   error); one line on stderr says so and why.
+//! - **2**: bad arguments, or a request count the core refuses: a message naming the argument
+//!   and its valid range, then the usage.
+//!
+//! Neither its arguments nor its output streams can make it panic. Messages and progress on stderr
+//! are best effort: when stderr itself cannot be written (a closed pipe, a full device), they
+//! are dropped, since there is nowhere left to say so, and the exit status still tells.
 
 mod json;
 mod parallel;
 mod table;
 
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 use tail_lab_core::report::{self, DEFAULT_REQUESTS};
 
-const USAGE: &str = "usage: tail-lab report [--json] [--seed N] [--requests N]
+const USAGE: &str = "usage: tail-lab report [--json] [--seed N] [--requests N] [--threads N]
 
   --json          print one JSON object instead of a table
   --seed N        seed for every experiment (an integer in 0..=2^64-1; default 1)
   --requests N    parent requests per experiment (an integer in 1..=100000000; default 200000)
   --threads N     threads to run the experiments on (an integer in 1..=1024; default: every
-                  core). The numbers are the same for any N.";
+                  core). The numbers are the same for any N.
+
+Numbers are plain decimal digits (no sign, no leading zero); each flag may be given once.
+
+exit status: 0 the report was written, or stdout's reader closed the pipe first (| head)
+             1 stdout could not be written (a full disk, say); stderr says why
+             2 bad arguments";
 
 /// What the command line asked for.
 #[derive(Debug, PartialEq)]
@@ -46,8 +71,18 @@ fn parse(args: &[String]) -> Result<Options, String> {
         requests: DEFAULT_REQUESTS,
         threads: parallel::default_threads(),
     };
+    let mut seen: Vec<&str> = Vec::new();
     while let Some(arg) = it.next() {
-        match arg.as_str() {
+        let flag = arg.as_str();
+        if matches!(flag, "--json" | "--seed" | "--requests" | "--threads") {
+            if seen.contains(&flag) {
+                return Err(format!(
+                    "{flag} is given more than once: give each flag at most once"
+                ));
+            }
+            seen.push(flag);
+        }
+        match flag {
             "--json" => options.json = true,
             "--seed" => options.seed = number(&mut it, "--seed", "an integer in 0..=2^64-1")?,
             "--requests" => {
@@ -83,9 +118,17 @@ fn number<'a>(
     let value = it
         .next()
         .ok_or_else(|| format!("{name} needs a value: {expected}"))?;
-    value
-        .parse::<u64>()
-        .map_err(|_| format!("{name} must be {expected} (got {value:?})"))
+    plain_decimal(value).ok_or_else(|| {
+        format!("{name} must be {expected}, written as plain decimal digits (got {value:?})")
+    })
+}
+
+/// `s` as a number when it is written the one plain way: ASCII decimal digits only (no sign,
+/// no spaces, no `_`), no leading zero unless it is `0` itself, and within `u64`.
+fn plain_decimal(s: &str) -> Option<u64> {
+    let plain =
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
+    if plain { s.parse().ok() } else { None }
 }
 
 /// The arguments as UTF-8 strings; one that is not (a stray byte from a shell) is a usage error
@@ -105,40 +148,50 @@ fn utf8_args(raw: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String
 }
 
 /// Progress on stderr for a report that takes more than a moment: a bar redrawn in place on a
-/// terminal, otherwise a plain line at most every five seconds. Short runs print nothing.
+/// terminal, otherwise a plain line at most every five seconds. Short runs print nothing. If
+/// stderr cannot be written (closed, full), the bar stops drawing and the report carries on.
 struct ProgressBar {
-    start: std::time::Instant,
-    last_line: Option<std::time::Instant>,
+    start: Instant,
+    /// How long a run stays silent before the first draw.
+    quiet_for: Duration,
+    last_line: Option<Instant>,
     terminal: bool,
     drawn: bool,
+    /// A write to stderr failed: draw nothing more.
+    broken: bool,
 }
 
 impl ProgressBar {
-    const QUIET_FOR: std::time::Duration = std::time::Duration::from_millis(1500);
-
-    fn new() -> Self {
-        use std::io::IsTerminal;
+    fn new(terminal: bool) -> Self {
         ProgressBar {
-            start: std::time::Instant::now(),
+            start: Instant::now(),
+            quiet_for: Duration::from_millis(1500),
             last_line: None,
-            terminal: std::io::stderr().is_terminal(),
+            terminal,
             drawn: false,
+            broken: false,
         }
     }
 
-    fn show(&mut self, p: report::Progress) {
-        if self.start.elapsed() < Self::QUIET_FOR {
+    fn show(&mut self, p: report::Progress, err: &mut dyn Write) {
+        if self.broken || self.start.elapsed() < self.quiet_for {
             return;
         }
-        eprint!("{}", self.render(p));
-        self.drawn = true;
+        let text = self.render(p);
+        if text.is_empty() {
+            return;
+        }
+        match err.write_all(text.as_bytes()).and_then(|()| err.flush()) {
+            Ok(()) => self.drawn = true,
+            Err(_) => self.broken = true,
+        }
     }
 
     /// What to print for `p` now ("" when a plain line is not due yet).
     fn render(&mut self, p: report::Progress) -> String {
         let total = report::REPORT_STEPS;
         if self.terminal {
-            let filled = (p.done * 30 / total) as usize;
+            let filled = (p.done.min(total) * 30 / total) as usize;
             return format!(
                 "\r[{}{}] {}/{total} runs ({})   ",
                 "#".repeat(filled),
@@ -147,10 +200,10 @@ impl ProgressBar {
                 p.section
             );
         }
-        let now = std::time::Instant::now();
+        let now = Instant::now();
         if self
             .last_line
-            .is_some_and(|t| now - t < std::time::Duration::from_secs(5))
+            .is_some_and(|t| now - t < Duration::from_secs(5))
             && p.done < total
         {
             return String::new();
@@ -159,44 +212,71 @@ impl ProgressBar {
         format!("tail-lab: {}/{total} runs done ({})\n", p.done, p.section)
     }
 
-    fn finish(&self) {
-        if self.drawn && self.terminal {
-            eprintln!();
+    /// Ends a bar drawn in place with a newline, so the shell's prompt starts on its own line.
+    fn finish(&self, err: &mut dyn Write) {
+        if self.drawn && self.terminal && !self.broken {
+            let _ = writeln!(err).and_then(|()| err.flush());
+        }
+    }
+}
+
+/// The whole command, from its arguments (after the program's name) to its exit status. The
+/// report, or the usage for `--help`, goes to `out`; messages and progress go to `err`, where a
+/// failed write is dropped (there is nowhere left to report it; the status still tells).
+fn run(
+    args: Result<Vec<String>, String>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    mut bar: ProgressBar,
+) -> u8 {
+    let options = match args.and_then(|a| parse(&a)) {
+        Ok(o) => o,
+        Err(message) if message.is_empty() => return written(out, &format!("{USAGE}\n"), err),
+        Err(message) => {
+            let _ = writeln!(err, "tail-lab: {message}\n\n{USAGE}").and_then(|()| err.flush());
+            return 2;
+        }
+    };
+    let computed = parallel::compute(options.seed, options.requests, options.threads, &mut |p| {
+        bar.show(p, err)
+    });
+    bar.finish(err);
+    let text = match computed {
+        Ok(r) if options.json => format!("{}\n", json::report(&r)),
+        Ok(r) => table::report(&r),
+        Err(e) => {
+            let _ = writeln!(err, "tail-lab: {e}").and_then(|()| err.flush());
+            return 2;
+        }
+    };
+    written(out, &text, err)
+}
+
+/// Writes `text` to `out` and flushes it, and gives the exit status: 0 when it was written or
+/// the reader had gone (a closed pipe: it has what it wanted), otherwise 1 with one line on
+/// `err` naming the problem.
+fn written(out: &mut dyn Write, text: &str, err: &mut dyn Write) -> u8 {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            let _ =
+                writeln!(err, "tail-lab: cannot write to stdout: {e}").and_then(|()| err.flush());
+            1
         }
     }
 }
 
 fn main() -> ExitCode {
-    let options = match utf8_args(std::env::args_os().skip(1)).and_then(|a| parse(&a)) {
-        Ok(o) => o,
-        Err(message) if message.is_empty() => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("tail-lab: {message}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut bar = ProgressBar::new();
-    let computed = parallel::compute(options.seed, options.requests, options.threads, &mut |p| {
-        bar.show(p)
-    });
-    bar.finish();
-    match computed {
-        Ok(r) if options.json => {
-            println!("{}", json::report(&r));
-            ExitCode::SUCCESS
-        }
-        Ok(r) => {
-            print!("{}", table::report(&r));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("tail-lab: {e}");
-            ExitCode::from(2)
-        }
-    }
+    let stderr = io::stderr();
+    let bar = ProgressBar::new(stderr.is_terminal());
+    let status = run(
+        utf8_args(std::env::args_os().skip(1)),
+        &mut io::stdout().lock(),
+        &mut stderr.lock(),
+        bar,
+    );
+    ExitCode::from(status)
 }
 
 #[cfg(test)]
@@ -221,12 +301,7 @@ mod tests {
 
     #[test]
     fn the_progress_bar_fills_and_names_the_section() {
-        let mut bar = ProgressBar {
-            start: std::time::Instant::now(),
-            last_line: None,
-            terminal: true,
-            drawn: false,
-        };
+        let mut bar = ProgressBar::new(true);
         let half = bar.render(report::Progress {
             done: 26,
             section: "loaded",
@@ -273,6 +348,21 @@ mod tests {
         let defaults = parse(&args("report")).unwrap();
         assert_eq!(defaults.requests, DEFAULT_REQUESTS);
         assert_eq!(defaults.threads, parallel::default_threads());
+        assert!(!defaults.json);
+        assert_eq!(defaults.seed, 1);
+        assert_eq!(parse(&args("report --seed 0")).unwrap().seed, 0);
+        assert_eq!(
+            parse(&args("report --seed 18446744073709551615"))
+                .unwrap()
+                .seed,
+            u64::MAX
+        );
+        assert_eq!(
+            parse(&args("report --requests 100000000"))
+                .unwrap()
+                .requests,
+            100_000_000
+        );
     }
 
     #[test]
@@ -298,5 +388,189 @@ mod tests {
         assert!(e.contains("--threads") && e.contains("1..=1024"), "{e}");
         assert!(parse(&args("draw")).unwrap_err().contains("report"));
         assert!(parse(&[]).is_err());
+    }
+
+    #[test]
+    fn numbers_are_plain_decimal_digits_only() {
+        for (flag, range) in [
+            ("--seed", "0..=2^64-1"),
+            ("--requests", "1..=100000000"),
+            ("--threads", "1..=1024"),
+        ] {
+            for value in [
+                "+5", "05", "00", "-0", " 5", "5 ", "5\n", "5_0", "0x10", "5e2", "5.0", "", "٥",
+                "５",
+            ] {
+                let line = vec!["report".to_string(), flag.to_string(), value.to_string()];
+                let e = parse(&line).unwrap_err();
+                assert!(
+                    e.starts_with(flag) && e.contains(range) && e.contains("plain decimal"),
+                    "{flag} {value:?}: {e}"
+                );
+            }
+        }
+        // The issue's two.
+        let e = parse(&args("report --requests +5000")).unwrap_err();
+        assert_eq!(
+            e,
+            "--requests must be an integer in 1..=100000000, written as plain decimal digits \
+             (got \"+5000\")"
+        );
+        assert!(parse(&args("report --requests 05000")).is_err());
+        assert!(parse(&args("report --seed 18446744073709551616")).is_err());
+        assert_eq!(plain_decimal("0"), Some(0));
+        assert_eq!(plain_decimal("5000"), Some(5000));
+        assert_eq!(plain_decimal("10"), Some(10));
+        assert_eq!(plain_decimal("05000"), None);
+        assert_eq!(plain_decimal("+5000"), None);
+    }
+
+    #[test]
+    fn a_repeated_flag_is_refused_naming_it() {
+        for line in [
+            "report --json --json",
+            "report --seed 1 --seed 2",
+            "report --seed 1 --seed 1",
+            "report --requests 10 --json --requests 20",
+            "report --threads 1 --threads 2",
+        ] {
+            let e = parse(&args(line)).unwrap_err();
+            let flag = line.split_whitespace().nth(1).unwrap();
+            assert_eq!(
+                e,
+                format!("{flag} is given more than once: give each flag at most once"),
+                "{line}"
+            );
+        }
+    }
+
+    /// A stdout or stderr that takes `accept` bytes, then fails every write with `kind`.
+    struct Failing {
+        kind: io::ErrorKind,
+        accept: usize,
+        taken: Vec<u8>,
+        failures: usize,
+    }
+
+    impl Failing {
+        fn new(kind: io::ErrorKind, accept: usize) -> Self {
+            Failing {
+                kind,
+                accept,
+                taken: Vec::new(),
+                failures: 0,
+            }
+        }
+    }
+
+    impl Write for Failing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.accept - self.taken.len());
+            if n == 0 && !buf.is_empty() {
+                self.failures += 1;
+                return Err(self.kind.into());
+            }
+            self.taken.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A bar that never draws, so stderr holds only messages.
+    fn silent_bar() -> ProgressBar {
+        let mut bar = ProgressBar::new(false);
+        bar.quiet_for = Duration::MAX;
+        bar
+    }
+
+    fn run_with(line: &str, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+        run(Ok(args(line)), out, err, silent_bar())
+    }
+
+    const SMALL: &str = "report --requests 2000 --threads 2";
+
+    #[test]
+    fn a_closed_pipe_on_stdout_is_status_0_and_says_nothing() {
+        for line in [SMALL, &format!("{SMALL} --json"), "--help"] {
+            // Closed before the first byte, and after part of the output.
+            for accept in [0, 100] {
+                let mut out = Failing::new(io::ErrorKind::BrokenPipe, accept);
+                let mut err = Vec::new();
+                assert_eq!(run_with(line, &mut out, &mut err), 0, "{line}");
+                assert!(out.failures > 0, "{line}: the pipe was written to");
+                assert_eq!(String::from_utf8_lossy(&err), "", "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_full_device_is_one_line_on_stderr_and_status_1() {
+        for line in [SMALL, &format!("{SMALL} --json"), "--help"] {
+            for accept in [0, 100] {
+                let mut out = Failing::new(io::ErrorKind::StorageFull, accept);
+                let mut err = Vec::new();
+                assert_eq!(run_with(line, &mut out, &mut err), 1, "{line}");
+                let err = String::from_utf8(err).unwrap();
+                assert!(
+                    err.starts_with("tail-lab: cannot write to stdout: ")
+                        && err.ends_with('\n')
+                        && err.lines().count() == 1,
+                    "{line}: {err:?}"
+                );
+            }
+        }
+        // Any other write error is the same status, with its own words.
+        let mut out = Failing::new(io::ErrorKind::PermissionDenied, 0);
+        let mut err = Vec::new();
+        assert_eq!(run_with(SMALL, &mut out, &mut err), 1);
+        assert!(
+            String::from_utf8(err)
+                .unwrap()
+                .contains("permission denied")
+        );
+    }
+
+    #[test]
+    fn a_failing_stderr_loses_its_messages_not_the_status() {
+        for kind in [io::ErrorKind::BrokenPipe, io::ErrorKind::StorageFull] {
+            // A usage error still exits 2.
+            let mut err = Failing::new(kind, 0);
+            assert_eq!(run_with("report --seed -1", &mut Vec::new(), &mut err), 2);
+            assert!(err.failures > 0);
+            // A failed stdout still exits 1 when its message cannot be written either.
+            let mut err = Failing::new(kind, 0);
+            let mut out = Failing::new(io::ErrorKind::StorageFull, 0);
+            assert_eq!(run_with(SMALL, &mut out, &mut err), 1);
+            // The progress bar stops drawing at its first failed write, and the report is
+            // written in full.
+            let mut bar = ProgressBar::new(true);
+            bar.quiet_for = Duration::ZERO;
+            let mut err = Failing::new(kind, 10);
+            let mut out = Vec::new();
+            assert_eq!(run(Ok(args(SMALL)), &mut out, &mut err, bar), 0);
+            assert_eq!(err.failures, 1, "one failed draw, then no more");
+            assert!(
+                String::from_utf8(out)
+                    .unwrap()
+                    .starts_with("Tail Latency Lab")
+            );
+        }
+    }
+
+    #[test]
+    fn a_good_run_writes_the_report_and_nothing_else() {
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        assert_eq!(run_with(SMALL, &mut out, &mut err), 0);
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with("Tail Latency Lab · seed 1 · 2000 requests"));
+        assert!(err.is_empty());
+        let mut out = Vec::new();
+        assert_eq!(run_with("--help", &mut out, &mut err), 0);
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{USAGE}\n"));
+        assert!(err.is_empty());
     }
 }

@@ -20,40 +20,78 @@ pub fn default_threads() -> usize {
 
 /// The report under `seed` with `requests` per experiment, on `threads` (≥ 1) threads, calling
 /// `progress` on the calling thread as runs finish (in finishing order, `done` counting up).
+///
+/// A thread the system will not start (a process limit) is not an error: the runs go to the
+/// threads that did start, or to the calling thread when none did, with the same bits.
 pub fn compute(
     seed: u64,
     requests: u64,
     threads: usize,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Report, ParamError> {
+    compute_with(seed, requests, threads, progress, &|_| true)
+}
+
+/// [`compute`], where `may_start(i)` false stands for the system refusing the `i`th thread (0
+/// first), so the tests can reach the fallbacks.
+fn compute_with(
+    seed: u64,
+    requests: u64,
+    threads: usize,
+    progress: &mut dyn FnMut(Progress),
+    may_start: &dyn Fn(usize) -> bool,
+) -> Result<Report, ParamError> {
     let jobs = report::jobs();
     let next = AtomicUsize::new(0);
     let slots: Mutex<Vec<Option<Result<JobOutput, ParamError>>>> =
         Mutex::new(jobs.iter().map(|_| None).collect());
+    // Takes the next unstarted run until none is left (or one fails), telling `done` its
+    // section as each finishes.
+    let work = |done: &mut dyn FnMut(&'static str)| {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = jobs.get(i) else { break };
+            let output = job.run(seed, requests);
+            let failed = output.is_err();
+            slots.lock().expect("no thread panics holding the lock")[i] = Some(output);
+            done(job.section());
+            if failed {
+                // Stop handing out runs; the error is reported below.
+                next.store(jobs.len(), Ordering::Relaxed);
+                break;
+            }
+        }
+    };
     let (done_tx, done_rx) = mpsc::channel::<&'static str>();
     std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, jobs.len()) {
+        let mut started = 0;
+        for i in 0..threads.clamp(1, jobs.len()) {
             let done_tx = done_tx.clone();
-            let (jobs, next, slots) = (&jobs, &next, &slots);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = jobs.get(i) else { break };
-                    let output = job.run(seed, requests);
-                    let failed = output.is_err();
-                    slots.lock().expect("no thread panics holding the lock")[i] = Some(output);
-                    let _ = done_tx.send(job.section());
-                    if failed {
-                        // Stop handing out runs; the error is reported below.
-                        next.store(jobs.len(), Ordering::Relaxed);
-                        break;
-                    }
-                }
-            });
+            let thread = move || {
+                work(&mut |section| {
+                    let _ = done_tx.send(section);
+                })
+            };
+            let spawned = may_start(i)
+                && std::thread::Builder::new()
+                    .spawn_scoped(scope, thread)
+                    .is_ok();
+            if !spawned {
+                break;
+            }
+            started += 1;
         }
         drop(done_tx);
-        for (done, section) in (1..).zip(done_rx) {
-            progress(Progress { done, section });
+        if started == 0 {
+            let mut done = 0;
+            work(&mut |section| {
+                done += 1;
+                progress(Progress { done, section });
+            });
+        } else {
+            for (done, section) in (1..).zip(done_rx) {
+                progress(Progress { done, section });
+            }
         }
     });
     let outputs = slots
@@ -80,6 +118,21 @@ mod tests {
                 assert_eq!(ticks, (1..=report::REPORT_STEPS).collect::<Vec<_>>());
             }
         }
+    }
+
+    #[test]
+    fn threads_the_system_refuses_leave_the_same_report() {
+        let sequential = report::compute(3, 2000).unwrap();
+        // Only the first of four threads starts, then none at all (the calling thread runs).
+        for started in [1, 0] {
+            let mut ticks = Vec::new();
+            let report =
+                compute_with(3, 2000, 4, &mut |p| ticks.push(p.done), &|i| i < started).unwrap();
+            assert_eq!(report, sequential, "{started} started");
+            assert_eq!(ticks, (1..=report::REPORT_STEPS).collect::<Vec<_>>());
+        }
+        let e = compute_with(1, 0, 4, &mut |_| {}, &|_| false).unwrap_err();
+        assert_eq!(e, report::compute(1, 0).unwrap_err());
     }
 
     #[test]

@@ -1,0 +1,196 @@
+//! The built `tail-lab` binary as a shell runs it: exit statuses 0 (written, or the reader of
+//! stdout went away), 1 (stdout could not be written) and 2 (bad arguments), never a panic.
+//!
+//! Small runs (`--requests 2000`) so each takes a moment. No test measures time.
+
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tail-lab");
+
+/// A small report's arguments, plus `extra`.
+fn small(extra: &[&'static str]) -> Vec<&'static str> {
+    let mut args = vec!["report", "--requests", "2000", "--threads", "2"];
+    args.extend_from_slice(extra);
+    args
+}
+
+fn tail_lab(args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command.args(args).stdin(Stdio::null());
+    command
+}
+
+fn stderr_of(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The write end of a pipe whose reader has already exited, so the first write to it fails
+/// with EPIPE whenever it comes (no race with the reader). The reader is the binary itself,
+/// printing its usage to /dev/null without reading its stdin.
+fn closed_pipe() -> Stdio {
+    let mut reader = Command::new(BIN)
+        .arg("--help")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the reader starts");
+    let write_end = reader.stdin.take().expect("its stdin is a pipe");
+    assert!(reader.wait().expect("the reader ends").success());
+    Stdio::from(write_end)
+}
+
+/// What a full device does to a write, or `None` (with a note) where there is no /dev/full.
+fn dev_full() -> Option<Stdio> {
+    match std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        Ok(file) => Some(Stdio::from(file)),
+        Err(e) => {
+            println!("note: skipped, /dev/full cannot be opened for writing ({e})");
+            None
+        }
+    }
+}
+
+fn assert_no_panic(output: &Output, what: &str) {
+    let err = stderr_of(output);
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{what}: {err}"
+    );
+    assert_ne!(output.status.code(), Some(101), "{what}: {err}");
+}
+
+#[test]
+fn a_small_report_is_written_with_status_0() {
+    let output = tail_lab(&small(&[])).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        out.starts_with("Tail Latency Lab · seed 1 · 2000 requests"),
+        "{out}"
+    );
+    let output = tail_lab(&small(&["--json"])).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert!(output.stdout.starts_with(b"{") && output.stdout.ends_with(b"}\n"));
+}
+
+/// `tail-lab report | true`: the reader closes its end at once.
+#[test]
+fn a_pipe_closed_by_its_reader_at_once_is_status_0_and_quiet() {
+    for extra in [&[][..], &["--json"]] {
+        let mut child = tail_lab(&small(extra))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        assert_no_panic(&output, "closed pipe");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+        assert_eq!(stderr_of(&output), "", "a closed pipe is not reported");
+    }
+}
+
+/// The same with the reader surely gone before the first write, for the report and the usage.
+#[test]
+fn a_pipe_whose_reader_has_gone_is_status_0_and_quiet() {
+    for args in [small(&[]), small(&["--json"]), vec!["--help"]] {
+        let output = tail_lab(&args).stdout(closed_pipe()).output().unwrap();
+        assert_no_panic(&output, &args.join(" "));
+        assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+        assert_eq!(
+            stderr_of(&output),
+            "",
+            "{args:?}: a closed pipe is not reported"
+        );
+    }
+}
+
+/// `tail-lab report > /dev/full`: one clear line, status 1.
+#[test]
+fn a_full_device_is_one_line_on_stderr_and_status_1() {
+    for args in [small(&[]), small(&["--json"]), vec!["--help"]] {
+        let Some(full) = dev_full() else { return };
+        let output = tail_lab(&args).stdout(full).output().unwrap();
+        assert_no_panic(&output, &args.join(" "));
+        let err = stderr_of(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.starts_with("tail-lab: cannot write to stdout: No space left on device")
+                && err.lines().count() == 1,
+            "{args:?}: {err:?}"
+        );
+    }
+}
+
+/// Opens a stream for a child, or says why it cannot and gives `None`.
+type Opener = fn() -> Option<Stdio>;
+
+/// Messages to a stderr that cannot be written are lost, but the status is not.
+#[test]
+fn a_stderr_that_cannot_be_written_keeps_the_status() {
+    let stderrs: [(&str, Opener); 2] = [
+        ("closed pipe", || Some(closed_pipe())),
+        ("/dev/full", dev_full),
+    ];
+    for (name, stderr) in stderrs {
+        let Some(err) = stderr() else { continue };
+        let status = tail_lab(&["report", "--seed", "-1"])
+            .stdout(Stdio::null())
+            .stderr(err)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "usage error, stderr a {name}");
+        let Some(err) = stderr() else { continue };
+        let Some(full) = dev_full() else { continue };
+        let status = tail_lab(&small(&[]))
+            .stdout(full)
+            .stderr(err)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(1), "full stdout, stderr a {name}");
+    }
+}
+
+fn assert_usage_error(args: &[&str], says: &[&str]) {
+    let output = tail_lab(args).output().unwrap();
+    assert_no_panic(&output, &args.join(" "));
+    let err = stderr_of(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+    assert!(output.stdout.is_empty(), "{args:?}: nothing on stdout");
+    let first = err.lines().next().unwrap_or_default();
+    for word in says {
+        assert!(first.contains(word), "{args:?}: {first:?} lacks {word:?}");
+    }
+    assert!(err.contains("usage: tail-lab report"), "{args:?}: {err}");
+}
+
+#[test]
+fn a_repeated_flag_is_status_2_naming_it() {
+    assert_usage_error(&small(&["--json", "--json"]), &["--json", "more than once"]);
+    assert_usage_error(
+        &["report", "--seed", "1", "--seed", "2"],
+        &["--seed", "more than once"],
+    );
+    assert_usage_error(
+        &small(&["--requests", "2000"]),
+        &["--requests", "more than once"],
+    );
+    assert_usage_error(
+        &small(&["--threads", "1"]),
+        &["--threads", "more than once"],
+    );
+}
+
+#[test]
+fn a_signed_or_zero_padded_number_is_status_2() {
+    for value in ["+5000", "05000", " 5000", "5000 "] {
+        assert_usage_error(
+            &["report", "--requests", value],
+            &["--requests", "1..=100000000", "plain decimal digits"],
+        );
+    }
+    assert_usage_error(&["report", "--seed", "+1"], &["--seed", "0..=2^64-1"]);
+    assert_usage_error(&["report", "--seed", "00"], &["--seed", "0..=2^64-1"]);
+    assert_usage_error(&["report", "--threads", "02"], &["--threads", "1..=1024"]);
+}

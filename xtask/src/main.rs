@@ -4,6 +4,7 @@
 //! - `cargo xtask serve [--port N]` — builds the page and serves `web/` on localhost.
 //! - `cargo xtask bench [--quick]` — native and browser benchmarks (not a test).
 //! - `cargo xtask dist [--out DIR]` — the static site as one self-contained folder.
+//! - `cargo xtask pkg` — the wasm packages only (web/pkg and the tests' target/fault-pkg).
 //!
 //! Both install what they need when it is missing (see `tools.rs`), so they work on a fresh
 //! machine of this project's kind.
@@ -11,6 +12,7 @@
 mod bench;
 mod ci;
 mod dist;
+mod glue;
 mod serve;
 mod tools;
 
@@ -22,7 +24,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   ci              run every check CI runs (fmt, clippy, wasm build, all tests)
   bench [--quick] native and in-browser benchmarks, one line per figure (see BENCHMARKS.md)
   serve [--port N]  build the page and serve it on http://127.0.0.1:N/ (default 8000)
-  dist [--out DIR]  build the site into one static folder (default dist/) for any static host";
+  dist [--out DIR]  build the site into one static folder (default dist/) for any static host
+  pkg             build the wasm packages only: web/pkg and the tests' target/fault-pkg";
 
 /// The workspace root (the folder holding this crate's parent).
 pub fn root() -> PathBuf {
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
         Some("serve") => serve::run(&args[1..]),
         Some("bench") => bench::run_all(&args[1..]),
         Some("dist") => dist::run(&args[1..]),
+        Some("pkg") => tools::build_page().and_then(|()| tools::build_fault_package()),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

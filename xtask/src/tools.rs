@@ -257,6 +257,7 @@ pub fn build_page() -> Result<(), String> {
         ],
     )?;
     write_package_manifest()?;
+    crate::glue::harden_package(&crate::root().join("web/pkg"))?;
     let wasm = "web/pkg/tail_lab_bg.wasm";
     run(
         "node_modules/.bin/wasm-opt",
@@ -302,7 +303,8 @@ pub fn build_fault_package() -> Result<(), String> {
             "tail_lab",
             "target/wasm32-unknown-unknown/release/tail_lab_wasm.wasm",
         ],
-    )
+    )?;
+    crate::glue::harden_package(&crate::root().join("target/fault-pkg"))
 }
 
 /// The npm package's manifest and README, next to what wasm-pack built in web/pkg: an ES module

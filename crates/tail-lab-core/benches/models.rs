@@ -45,7 +45,7 @@ fn tail_requests(profile: LeafProfile, fix: &str, requests: u64) {
     let mut run = TailRun::new(cfg);
     let secs = median_secs(|| {
         run.reset();
-        run.run(requests);
+        run.run(requests).unwrap();
         black_box(run.requests());
     });
     line(

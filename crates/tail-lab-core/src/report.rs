@@ -139,7 +139,7 @@ pub fn tail_run(
         seed,
     )?;
     let mut run = TailRun::new(cfg);
-    run.run(requests);
+    run.run(requests)?;
     Ok(run)
 }
 

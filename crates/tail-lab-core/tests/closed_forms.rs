@@ -149,7 +149,7 @@ fn run(profile: ProfileId, fix: &str, fanout: u32, seed: u64, requests: u64) -> 
     )
     .unwrap();
     let mut r = TailRun::new(cfg);
-    r.run(requests);
+    r.run(requests).unwrap();
     r
 }
 

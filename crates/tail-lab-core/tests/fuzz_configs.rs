@@ -103,7 +103,7 @@ proptest! {
             return Ok(());
         };
         let mut run = TailRun::from_model(TailModel::with_calibration(config, draws));
-        run.run(requests);
+        run.run(requests).unwrap();
         let what = format!("{config:?} draws {draws} requests {requests}");
         assert_finite(&what, &format!("{:?}", run.hedge_cost()));
         assert_finite(&what, &format!("{:?}", run.request_at(k)));

@@ -82,10 +82,22 @@ pub fn string(param: &'static str, v: &JsValue) -> Result<String, JsValue> {
         .ok_or_else(|| wrong_type(param, "a string", v))
 }
 
+/// The reflection the options reader needs, declared with `catch`: a Proxy trap or a replaced
+/// built-in that throws comes back as an `Err` instead of unwinding through wasm. (The glue
+/// also resets the module after any exception that does unwind: `xtask/src/glue.rs`.)
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn own_enumerable_keys(o: &JsValue) -> Result<js_sys::Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = getPrototypeOf, catch)]
+    fn prototype_of(o: &JsValue) -> Result<JsValue, JsValue>;
+}
+
 /// An options object, read once: a plain object (or `undefined`/`null`, meaning "all
-/// defaults") whose keys are all ones the call knows, each value read exactly once. A misspelt
-/// key is an error naming it and the known ones, not a silent default; a getter that throws
-/// has its error passed on.
+/// defaults") whose *own enumerable* keys are all ones the call knows, each value read exactly
+/// once. Inherited keys are never read (a polluted `Object.prototype` cannot set an option). A
+/// misspelt key is an error naming it and the known ones, not a silent default; a getter or a
+/// Proxy trap that throws has its error passed on.
 pub struct Options {
     values: Vec<(&'static str, JsValue)>,
 }
@@ -100,23 +112,28 @@ impl Options {
         if v.is_undefined() || v.is_null() {
             return Ok(Options { values: Vec::new() });
         }
-        if !is_plain_object(v) {
+        if !is_plain_object(v)? {
             return Err(wrong_type(param, "a plain options object", v));
         }
-        let o: &Object = v.unchecked_ref();
-        for key in Object::keys(o).iter() {
-            let key = key.as_string().unwrap_or_default();
-            if !known.contains(&key.as_str()) {
-                return Err(js_sys::TypeError::new(&format!(
-                    "{param} has an unknown key {key:?}; the known ones are {}",
-                    known.join(", ")
-                ))
-                .into());
+        let own = own_enumerable_keys(v)?;
+        let mut present = Vec::with_capacity(known.len());
+        for i in 0..own.length() {
+            let key = own.get(i).as_string().unwrap_or_default();
+            match known.iter().find(|k| **k == key) {
+                Some(k) => present.push(*k),
+                None => {
+                    return Err(js_sys::TypeError::new(&format!(
+                        "{param} has an unknown key {key:?}; the known ones are {}",
+                        known.join(", ")
+                    ))
+                    .into());
+                }
             }
         }
-        let mut values = Vec::with_capacity(known.len());
-        for &key in known {
-            let value = Reflect::get(o, &JsValue::from_str(key))?;
+        let mut values = Vec::with_capacity(present.len());
+        // In the order the call knows them, so errors come in a fixed order.
+        for &key in known.iter().filter(|k| present.contains(k)) {
+            let value = Reflect::get(v, &JsValue::from_str(key))?;
             if !value.is_undefined() {
                 values.push((key, value));
             }
@@ -144,14 +161,14 @@ impl Options {
 }
 
 /// True for `{}`-style objects: prototype `Object.prototype` or `null`. Arrays, Maps, Dates,
-/// boxed primitives, typed arrays and class instances are not options objects.
-fn is_plain_object(v: &JsValue) -> bool {
+/// boxed primitives, typed arrays and class instances are not options objects. A Proxy whose
+/// `getPrototypeOf` trap throws passes its error on.
+fn is_plain_object(v: &JsValue) -> Result<bool, JsValue> {
     if !v.is_object() || v.is_function() {
-        return false;
+        return Ok(false);
     }
-    let proto = Object::get_prototype_of(v);
-    proto.is_null()
-        || JsValue::from(proto) == JsValue::from(Object::get_prototype_of(&Object::new()))
+    let proto = prototype_of(v)?;
+    Ok(proto.is_null() || proto == JsValue::from(Object::get_prototype_of(&Object::new())))
 }
 
 /// Builds a plain object from key/value pairs. Built with `Object.fromEntries`, which defines

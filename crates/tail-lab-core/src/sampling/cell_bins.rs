@@ -38,6 +38,11 @@ pub struct BinnedTable {
 }
 
 impl BinnedTable {
+    /// The smallest and largest value a draw can take ([`InverseCdfTable::value_range`]).
+    pub fn value_range(&self) -> (f64, f64) {
+        self.table.value_range()
+    }
+
     /// Maps every cell of `table` onto the shared bins (about 100 KB; 0.3 ms natively).
     pub fn new(table: InverseCdfTable) -> Self {
         let bins = shared_bins();

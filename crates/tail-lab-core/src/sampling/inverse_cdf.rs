@@ -150,6 +150,16 @@ impl InverseCdfTable {
         a + frac * (b - a)
     }
 
+    /// The smallest and the largest value any draw can take (ms for a latency table): every
+    /// draw lies between two edges.
+    pub fn value_range(&self) -> (f64, f64) {
+        self.edges
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &e| {
+                (lo.min(e), hi.max(e))
+            })
+    }
+
     /// Every [`TablePoint::cell`] is below this bound.
     pub const CELL_INDICES: usize = 2 * HALF - 1;
 

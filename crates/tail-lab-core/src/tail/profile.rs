@@ -247,6 +247,14 @@ impl LeafSampler {
         &self.profile
     }
 
+    /// The shortest and the longest latency (ms) a leaf can draw: a body alone, and the
+    /// longest body plus the longest pause. Bounds what a block of requests can have worked.
+    pub fn latency_range(&self) -> (f64, f64) {
+        let (lo, hi) = self.body.value_range();
+        let pause = self.pause.as_ref().map_or(0.0, |(_, t)| t.value_range().1);
+        (lo, hi + pause)
+    }
+
     /// One leaf latency (ms) from an addressed stream. Draw order is fixed: the body from the
     /// address bits themselves, then the pause decision and the pause length from the stream.
     #[inline(always)]

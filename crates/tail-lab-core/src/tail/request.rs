@@ -237,6 +237,24 @@ impl TailModel {
         &self.config
     }
 
+    /// The shortest and the longest latency (ms) one leaf call can take under this model's
+    /// profile ([`LeafSampler::latency_range`]).
+    pub fn leaf_latency_range(&self) -> (f64, f64) {
+        self.sampler.latency_range()
+    }
+
+    /// A 64-bit fingerprint of everything a request's numbers depend on: the configuration
+    /// (fan-out, profile, mitigation, seed) and the calibration depth. Two models with the same
+    /// fingerprint simulate the same requests; [`crate::tail::tail_run::RunBlock`]s carry it so
+    /// a block from another run is refused. FNV-1a over the `Debug` text, which prints every
+    /// number in its shortest round-trip form and so is the same on every target.
+    pub fn fingerprint(&self) -> u64 {
+        let text = format!("{:?}/{}", self.config, self.quantiles.draws());
+        text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+
     /// The measured leaf quantiles (calibration stream).
     pub fn leaf_quantiles(&self) -> &LeafQuantiles {
         &self.quantiles

@@ -21,9 +21,15 @@ pub struct HedgeCost {
 }
 
 /// What a run accumulated over some requests: both histograms' counts and the hedge tallies,
-/// to merge into another run of the same configuration ([`TailRun::absorb`]).
+/// to merge into another run of the same configuration ([`TailRun::absorb`]). It names the
+/// model it came from and the requests it holds, so a block from another run, or one merged
+/// twice, is refused.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunBlock {
+    /// [`TailModel::fingerprint`] of the run that made it.
+    pub fingerprint: u64,
+    /// The requests it holds: sorted, disjoint, non-empty half-open ranges `first..end`.
+    pub ranges: Vec<(u64, u64)>,
     /// Leaf counts per shared bin (whole numbers).
     pub leaf_counts: Vec<f64>,
     /// Parent counts per shared bin (whole numbers).
@@ -51,6 +57,35 @@ pub struct TailRun {
     scratch: Vec<f64>,
     /// The leaf counts of the range being run, moved into `leaf` when it ends.
     leaf_tally: BinTally,
+    /// The requests accumulated, as sorted, disjoint, coalesced ranges `first..end`.
+    ranges: Vec<(u64, u64)>,
+}
+
+/// Most requests × fan-out a run may hold: leaf counts are `f64`, exact up to 2^53.
+pub const MAX_LEAVES: u64 = 1 << 53;
+
+/// Most separate request ranges one block may name (a run's ranges coalesce when they touch).
+pub const MAX_BLOCK_RANGES: usize = 1 << 16;
+
+/// Adds `first..end` to sorted, disjoint, coalesced `ranges`; false (and no change) when it
+/// overlaps one of them.
+fn insert_range(ranges: &mut Vec<(u64, u64)>, first: u64, end: u64) -> bool {
+    if first >= end {
+        return true;
+    }
+    // `ranges[..at]` end before `first`; `ranges[at..to]` overlap or touch `first..end`.
+    let at = ranges.partition_point(|&(_, e)| e < first);
+    let to = at + ranges[at..].partition_point(|&(f, _)| f <= end);
+    let (mut lo, mut hi) = (first, end);
+    for &(f, e) in &ranges[at..to] {
+        if f < end && first < e {
+            return false;
+        }
+        lo = lo.min(f);
+        hi = hi.max(e);
+    }
+    ranges.splice(at..to, [(lo, hi)]);
+    true
 }
 
 impl TailRun {
@@ -70,23 +105,61 @@ impl TailRun {
             backup_work_ms: 0.0,
             scratch: Vec::with_capacity(model.config().fanout() as usize),
             leaf_tally: BinTally::new(),
+            ranges: Vec::new(),
             model,
         }
     }
 
-    /// Simulates `count` more parent requests: requests `requests()..requests() + count`.
-    pub fn run(&mut self, count: u64) {
-        self.run_range(self.requests, count);
+    /// The first request after every request this run holds (0 for a fresh run).
+    pub fn next_request(&self) -> u64 {
+        self.ranges.last().map_or(0, |&(_, end)| end)
+    }
+
+    /// Most more requests this run can take: its leaf counts stay exact (`MAX_LEAVES`).
+    pub fn room(&self) -> u64 {
+        let fanout = u64::from(self.model.config().fanout());
+        (MAX_LEAVES / fanout).saturating_sub(self.requests)
+    }
+
+    /// Simulates `count` more parent requests: requests `next_request()..+count`, after every
+    /// request the run holds (for a run that only ever called `run`, `requests()..`).
+    pub fn run(&mut self, count: u64) -> Result<(), ParamError> {
+        self.run_range(self.next_request(), count)
     }
 
     /// Simulates requests `first..first + count` and adds them to this run. Samples are
     /// addressed, so any range can run anywhere: workers each run disjoint ranges into runs of
     /// their own, and [`TailRun::absorb`] merges their [`TailRun::block`]s into one run with
     /// the same histograms, to the bit, as running every range here.
-    pub fn run_range(&mut self, first: u64, count: u64) {
+    ///
+    /// Refused, changing nothing, when the range overlaps requests this run already holds (they
+    /// would be counted twice), ends past 2^53, or would take the run past [`MAX_LEAVES`].
+    pub fn run_range(&mut self, first: u64, count: u64) -> Result<(), ParamError> {
         let bins = shared_bins();
         let fanout = self.model.config().fanout();
-        let end = first.saturating_add(count);
+        let end =
+            first
+                .checked_add(count)
+                .filter(|&e| e <= 1 << 53)
+                .ok_or(ParamError::OutOfRange {
+                    param: "count",
+                    got: count as f64,
+                    expected: "a range that ends at or below 2^53",
+                })?;
+        if count > self.room() {
+            return Err(ParamError::OutOfRange {
+                param: "count",
+                got: count as f64,
+                expected: "at most 2^53 leaves in one run (fan-out × requests)",
+            });
+        }
+        if !insert_range(&mut self.ranges, first, end) {
+            return Err(ParamError::OutOfRange {
+                param: "first",
+                got: first as f64,
+                expected: "a range of requests this run does not hold yet",
+            });
+        }
         // Leaves are counted in integers and moved into the `f64` histogram once per stretch
         // of requests small enough for the tally's `u32` counts.
         let stretch = BinTally::CAPACITY / u64::from(fanout);
@@ -108,11 +181,14 @@ impl TailRun {
             start = stop;
         }
         self.requests += end - first;
+        Ok(())
     }
 
     /// What this run has accumulated, to move to another run ([`TailRun::absorb`]).
     pub fn block(&self) -> RunBlock {
         RunBlock {
+            fingerprint: self.model.fingerprint(),
+            ranges: self.ranges.clone(),
             leaf_counts: self.leaf.counts().to_vec(),
             parent_counts: self.parent.counts().to_vec(),
             requests: self.requests,
@@ -122,15 +198,78 @@ impl TailRun {
         }
     }
 
-    /// Adds a block accumulated elsewhere (by a run of the same configuration) to this run.
+    /// Adds a block accumulated elsewhere (by a run of the same model) to this run.
     ///
-    /// Refused, leaving the run unchanged, unless the block is whole: one count per shared bin
-    /// in each histogram, counts whole and non-negative, `fanout × requests` leaves and
-    /// `requests` parents, finite non-negative work. The histograms' merge is exact in any
-    /// order; the work sums are floating-point, so merge blocks in a fixed order to keep their
-    /// last bits fixed too.
+    /// Refused, leaving the run unchanged, unless the block is whole and could have come from
+    /// simulating its requests under this model:
+    /// - the same [`TailModel::fingerprint`] (fan-out, profile, fix, seed, calibration);
+    /// - request ranges that are sorted, disjoint, non-empty, at most [`MAX_BLOCK_RANGES`] of
+    ///   them, ending at or below 2^53, holding `requests` requests, none of which this run
+    ///   holds already (a block merged twice is refused);
+    /// - one whole, non-negative count per shared bin, `fanout × requests` leaves and
+    ///   `requests` parents, and the run's total within [`MAX_LEAVES`];
+    /// - hedge tallies a run could produce: none without a hedge; with one, at most
+    ///   `fanout × requests` hedges, primary work between the fastest and the slowest leaf
+    ///   times the leaves (with 10^-9 of relative slack for the order of floating-point
+    ///   additions), and backup work at most the primary work (a duplicate runs only while its
+    ///   original is still outstanding) and zero without hedges.
+    ///
+    /// The histograms' merge is exact in any order; the work sums are floating-point, so merge
+    /// blocks in a fixed order to keep their last bits fixed too.
     pub fn absorb(&mut self, block: &RunBlock) -> Result<(), ParamError> {
+        let out_of_range = |param, got, expected| {
+            Err(ParamError::OutOfRange {
+                param,
+                got,
+                expected,
+            })
+        };
+        if block.fingerprint != self.model.fingerprint() {
+            return out_of_range(
+                "fingerprint",
+                block.fingerprint as f64,
+                "the fingerprint of a run with this run's fanout, profile, fix and seed",
+            );
+        }
         let fanout = f64::from(self.model.config().fanout());
+        let mut held = 0u64;
+        let mut last_end = 0u64;
+        for (i, &(first, end)) in block.ranges.iter().enumerate() {
+            if first >= end || end > 1 << 53 || (i > 0 && first < last_end) || i >= MAX_BLOCK_RANGES
+            {
+                return out_of_range(
+                    "ranges",
+                    first as f64,
+                    "at most 65536 sorted, disjoint, non-empty ranges of requests ending at or below 2^53",
+                );
+            }
+            held += end - first;
+            last_end = end;
+        }
+        if held != block.requests {
+            return out_of_range(
+                "requests",
+                block.requests as f64,
+                "the number of requests its ranges hold",
+            );
+        }
+        if block.requests > self.room() {
+            return out_of_range(
+                "requests",
+                block.requests as f64,
+                "at most 2^53 leaves in one run (fan-out × requests)",
+            );
+        }
+        let mut merged = self.ranges.clone();
+        for &(first, end) in &block.ranges {
+            if !insert_range(&mut merged, first, end) {
+                return out_of_range(
+                    "ranges",
+                    first as f64,
+                    "requests this run does not hold yet (a block is merged once)",
+                );
+            }
+        }
         let whole = |counts: &[f64], want: f64| {
             counts.len() == BIN_COUNT
                 && counts
@@ -141,44 +280,66 @@ impl TailRun {
         let requests = block.requests as f64;
         let sum = |counts: &[f64]| counts.iter().sum::<f64>();
         if !whole(&block.leaf_counts, fanout * requests) {
-            return Err(ParamError::OutOfRange {
-                param: "leafCounts",
-                got: sum(&block.leaf_counts),
-                expected: "840 whole counts summing to fanout × requests",
-            });
+            return out_of_range(
+                "leafCounts",
+                sum(&block.leaf_counts),
+                "840 whole counts summing to fanout × requests",
+            );
         }
         if !whole(&block.parent_counts, requests) {
-            return Err(ParamError::OutOfRange {
-                param: "parentCounts",
-                got: sum(&block.parent_counts),
-                expected: "840 whole counts summing to requests",
-            });
+            return out_of_range(
+                "parentCounts",
+                sum(&block.parent_counts),
+                "840 whole counts summing to requests",
+            );
         }
-        for (param, got) in [
-            ("primaryWorkMs", block.primary_work_ms),
-            ("backupWorkMs", block.backup_work_ms),
-        ] {
-            if !(got.is_finite() && got >= 0.0) {
-                return Err(ParamError::OutOfRange {
-                    param,
-                    got,
-                    expected: "a finite number of ms ≥ 0",
-                });
-            }
+        let hedging = self.model.hedge_delay_ms().is_some();
+        let leaves = fanout * requests;
+        let (fastest, slowest) = self.model.leaf_latency_range();
+        const SLACK: f64 = 1e-9;
+        let (primary, backup) = (block.primary_work_ms, block.backup_work_ms);
+        if !hedging && block.hedges > 0 {
+            return out_of_range(
+                "hedges",
+                block.hedges as f64,
+                "0 for a run whose fix does not hedge",
+            );
         }
-        if block.hedges as f64 > fanout * requests {
-            return Err(ParamError::OutOfRange {
-                param: "hedges",
-                got: block.hedges as f64,
-                expected: "at most fanout × requests",
-            });
+        if block.hedges as f64 > leaves {
+            return out_of_range("hedges", block.hedges as f64, "at most fanout × requests");
         }
-        self.leaf.add_counts(&block.leaf_counts, fanout * requests);
+        let primary_ok = if hedging {
+            primary.is_finite()
+                && primary >= leaves * fastest * (1.0 - SLACK)
+                && primary <= leaves * slowest * (1.0 + SLACK)
+        } else {
+            primary == 0.0
+        };
+        if !primary_ok {
+            return out_of_range(
+                "primaryWorkMs",
+                primary,
+                "between the fastest and the slowest leaf's ms times fanout × requests (0 without a hedge)",
+            );
+        }
+        let backup_ok = backup.is_finite()
+            && backup >= 0.0
+            && backup <= primary
+            && (block.hedges > 0 || backup == 0.0);
+        if !backup_ok {
+            return out_of_range(
+                "backupWorkMs",
+                backup,
+                "a finite number of ms from 0 to primaryWorkMs (0 without hedges)",
+            );
+        }
+        self.leaf.add_counts(&block.leaf_counts, leaves);
         self.parent.add_counts(&block.parent_counts, requests);
+        self.ranges = merged;
         self.requests += block.requests;
         self.hedges += block.hedges;
-        self.primary_work_ms += block.primary_work_ms;
-        self.backup_work_ms += block.backup_work_ms;
+        self.primary_work_ms += primary;
+        self.backup_work_ms += backup;
         Ok(())
     }
 
@@ -229,9 +390,10 @@ impl TailRun {
         }
     }
 
-    /// The most recent request in full (request 0 before any has run), for drawing.
+    /// The latest request this run holds, in full (request 0 before any has run), for
+    /// drawing: after `run_range(1000, 5)`, request 1004.
     pub fn last_request(&self) -> RequestTrace {
-        self.model.request_at(self.requests.saturating_sub(1))
+        self.model.request_at(self.next_request().saturating_sub(1))
     }
 
     /// Switches to another configuration and starts again from request 0, reusing the
@@ -254,6 +416,7 @@ impl TailRun {
         self.hedges = 0;
         self.primary_work_ms = 0.0;
         self.backup_work_ms = 0.0;
+        self.ranges.clear();
     }
 }
 
@@ -272,9 +435,9 @@ mod tests {
         let cfg = TailConfig::new(50, ProfileId::Default.profile(), Mitigation::None, 3).unwrap();
         let mut a = TailRun::new(cfg);
         let mut b = TailRun::from_model(a.model().clone());
-        a.run(1000);
+        a.run(1000).unwrap();
         for _ in 0..10 {
-            b.run(100);
+            b.run(100).unwrap();
         }
         assert_eq!(a.leaf_histogram(), b.leaf_histogram());
         assert_eq!(a.parent_histogram(), b.parent_histogram());
@@ -296,7 +459,9 @@ mod tests {
         for (i, first) in (0..requests).step_by(block as usize).enumerate() {
             let worker = &mut pool[i % workers];
             worker.reset();
-            worker.run_range(first, block.min(requests - first));
+            worker
+                .run_range(first, block.min(requests - first))
+                .unwrap();
             blocks.push(worker.block());
         }
         let mut main = TailRun::from_model(model.clone());
@@ -318,7 +483,7 @@ mod tests {
             .unwrap();
             let model = TailModel::with_calibration(cfg, 1 << 16);
             let mut single = TailRun::from_model(model.clone());
-            single.run(5000);
+            single.run(5000).unwrap();
             let one = merged(&model, 5000, 700, 1);
             for workers in [2, 4] {
                 let many = merged(&model, 5000, 700, workers);
@@ -352,7 +517,7 @@ mod tests {
         let cfg = TailConfig::new(10, ProfileId::Tight.profile(), Mitigation::None, 1).unwrap();
         let model = TailModel::with_calibration(cfg, 1 << 12);
         let mut worker = TailRun::from_model(model.clone());
-        worker.run_range(100, 50);
+        worker.run_range(100, 50).unwrap();
         let good = worker.block();
         let mut main = TailRun::from_model(model);
         let mut bad = good.clone();
@@ -373,5 +538,142 @@ mod tests {
         main.absorb(&good).unwrap();
         assert_eq!(main.requests(), 50);
         assert_eq!(main.leaf_histogram(), worker.leaf_histogram());
+    }
+
+    fn hedged_model(seed: u64) -> TailModel {
+        let cfg = TailConfig::new(
+            10,
+            ProfileId::GcPause.profile(),
+            Mitigation::from_name("hedge-p95").unwrap(),
+            seed,
+        )
+        .unwrap();
+        TailModel::with_calibration(cfg, 1 << 12)
+    }
+
+    #[test]
+    fn a_block_merged_twice_or_from_another_run_is_refused() {
+        let model = hedged_model(1);
+        let mut worker = TailRun::from_model(model.clone());
+        worker.run_range(100, 50).unwrap();
+        let block = worker.block();
+        let mut main = TailRun::from_model(model.clone());
+        main.absorb(&block).unwrap();
+        // The same block again, or one overlapping it, would count requests twice.
+        assert_eq!(main.absorb(&block).unwrap_err().param(), "ranges");
+        let mut overlapping = TailRun::from_model(model.clone());
+        overlapping.run_range(149, 2).unwrap();
+        assert_eq!(
+            main.absorb(&overlapping.block()).unwrap_err().param(),
+            "ranges"
+        );
+        // A run refuses to simulate requests it already holds.
+        assert_eq!(main.run_range(120, 1).unwrap_err().param(), "first");
+        // Another seed, profile, fan-out or fix: another fingerprint.
+        let mut other = TailRun::from_model(hedged_model(2));
+        other.run_range(0, 50).unwrap();
+        assert_eq!(
+            main.absorb(&other.block()).unwrap_err().param(),
+            "fingerprint"
+        );
+        // Ranges that do not add up to the requests claimed.
+        let mut bad = worker.block();
+        bad.ranges = vec![(0, 10), (5, 50)];
+        bad.ranges[0].0 = 300;
+        assert_eq!(main.absorb(&bad).unwrap_err().param(), "ranges");
+        let mut bad = worker.block();
+        bad.ranges = vec![(200, 260)];
+        assert_eq!(main.absorb(&bad).unwrap_err().param(), "requests");
+        assert_eq!(main.requests(), 50);
+        // A block right after the held ones merges, and the latest request is the last held.
+        let mut next = TailRun::from_model(model);
+        next.run_range(150, 10).unwrap();
+        main.absorb(&next.block()).unwrap();
+        assert_eq!(main.last_request().request, 159);
+        assert_eq!(main.ranges, vec![(100, 160)]);
+    }
+
+    #[test]
+    fn counters_cannot_overflow_and_work_sums_stay_what_requests_could_do() {
+        let model = hedged_model(3);
+        let mut worker = TailRun::from_model(model.clone());
+        worker.run_range(0, 400).unwrap();
+        let good = worker.block();
+        assert!(good.hedges > 0 && good.backup_work_ms > 0.0);
+        let mut main = TailRun::from_model(model.clone());
+        // 2^53 − 1 requests at fan-out 10 would pass the exact range of the leaf counts.
+        let mut huge = good.clone();
+        huge.ranges = vec![(0, (1 << 53) - 1)];
+        huge.requests = (1 << 53) - 1;
+        assert_eq!(main.absorb(&huge).unwrap_err().param(), "requests");
+        for (primary, backup, param) in [
+            (1e308, 1e308, "primaryWorkMs"),
+            (1e300, 0.0, "primaryWorkMs"),
+            (1e-300, 0.0, "primaryWorkMs"),
+            (
+                good.primary_work_ms,
+                good.primary_work_ms * 1.5,
+                "backupWorkMs",
+            ),
+            (good.primary_work_ms, f64::INFINITY, "backupWorkMs"),
+        ] {
+            let mut bad = good.clone();
+            bad.primary_work_ms = primary;
+            bad.backup_work_ms = backup;
+            assert_eq!(
+                main.absorb(&bad).unwrap_err().param(),
+                param,
+                "{primary} {backup}"
+            );
+        }
+        let mut bad = good.clone();
+        bad.hedges = 0;
+        assert_eq!(main.absorb(&bad).unwrap_err().param(), "backupWorkMs");
+        let mut bad = good.clone();
+        bad.hedges = 4001;
+        assert_eq!(main.absorb(&bad).unwrap_err().param(), "hedges");
+        // Without a hedge there are no hedges and no work tallies at all.
+        let cfg = TailConfig::new(10, ProfileId::Default.profile(), Mitigation::None, 3).unwrap();
+        let plain = TailModel::with_calibration(cfg, 1 << 12);
+        let mut w = TailRun::from_model(plain.clone());
+        w.run_range(0, 100).unwrap();
+        let mut bad = w.block();
+        bad.hedges = 1000;
+        let mut target = TailRun::from_model(plain);
+        assert_eq!(target.absorb(&bad).unwrap_err().param(), "hedges");
+        let mut bad = w.block();
+        bad.primary_work_ms = 5.0;
+        assert_eq!(target.absorb(&bad).unwrap_err().param(), "primaryWorkMs");
+        target.absorb(&w.block()).unwrap();
+        assert_eq!(target.hedge_cost(), HedgeCost::default());
+        // The good block merges, and its cost is a fraction.
+        main.absorb(&good).unwrap();
+        let cost = main.hedge_cost();
+        assert!(
+            (0.0..=1.0).contains(&cost.extra_work) && (0.0..=1.0).contains(&cost.extra_requests)
+        );
+        // A run at its exact-count limit refuses more.
+        let mut full = TailRun::from_model(model);
+        full.requests = MAX_LEAVES / 10 - 5;
+        assert_eq!(full.run_range(0, 6).unwrap_err().param(), "count");
+    }
+
+    #[test]
+    fn ranges_coalesce_and_overlaps_are_found() {
+        let mut r = Vec::new();
+        assert!(insert_range(&mut r, 10, 20));
+        assert!(insert_range(&mut r, 30, 40));
+        assert!(insert_range(&mut r, 20, 30));
+        assert_eq!(r, vec![(10, 40)]);
+        assert!(!insert_range(&mut r, 39, 41));
+        assert!(!insert_range(&mut r, 0, 11));
+        assert!(!insert_range(&mut r, 15, 16));
+        assert!(!insert_range(&mut r, 0, 100));
+        assert!(insert_range(&mut r, 0, 5));
+        assert!(insert_range(&mut r, 50, 60));
+        assert!(!insert_range(&mut r, 4, 51));
+        assert_eq!(r, vec![(0, 5), (10, 40), (50, 60)]);
+        assert!(insert_range(&mut r, 5, 10));
+        assert_eq!(r, vec![(0, 40), (50, 60)]);
     }
 }

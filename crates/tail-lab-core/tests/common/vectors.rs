@@ -169,7 +169,7 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
             5,
         );
         let mut run = TailRun::new(cfg.unwrap());
-        run.run(requests);
+        run.run(requests).unwrap();
         format!(
             "{:?} {:?} {:?} {:?} {:?}",
             run.leaf_histogram(),

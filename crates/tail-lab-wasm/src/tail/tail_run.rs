@@ -12,9 +12,16 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const BLOCK_TS: &str = r#"
-/** What a run accumulated, to merge into another run of the same options (`absorb`). The two
- * arrays are copies (one count per shared bin), so a worker can transfer their buffers. */
+/** What a run accumulated, to merge into another run of the same options (`absorb`). The
+ * arrays are copies, so a worker can transfer their buffers. */
 export interface RunBlock {
+  /** The run's model (fan-out, profile, fix, seed, calibration) as 16 hex digits: a block
+   * from a run with other settings is refused. */
+  fingerprint: string;
+  /** The requests it holds: `[first, end, first, end, …]`, sorted, disjoint half-open
+   * ranges. A block whose requests the run already holds is refused. */
+  ranges: Float64Array;
+  /** One count per shared bin. */
   leafCounts: Float64Array;
   parentCounts: Float64Array;
   requests: number;
@@ -25,6 +32,8 @@ export interface RunBlock {
 "#;
 
 const BLOCK_KEYS: &[&str] = &[
+    "fingerprint",
+    "ranges",
     "leafCounts",
     "parentCounts",
     "requests",
@@ -103,8 +112,7 @@ impl JsTailRun {
             "an integer in 0..=10000000",
         )?;
         crate::convert::check_work("requests × fanout", n * f64::from(self.settings.fanout))?;
-        self.run.run(n as u64);
-        Ok(())
+        self.run.run(n as u64).map_err(range)
     }
 
     /// Simulates requests `first..first + count` (count in 0..=10^7) and adds them to this run:
@@ -130,15 +138,21 @@ impl JsTailRun {
             "an integer in 0..=10000000",
         )?;
         crate::convert::check_work("count × fanout", n * f64::from(self.settings.fanout))?;
-        self.run.run_range(first as u64, n as u64);
-        Ok(())
+        self.run.run_range(first as u64, n as u64).map_err(range)
     }
 
     /// What this run has accumulated, as copies a worker can transfer (see `absorb`).
     #[wasm_bindgen(unchecked_return_type = "RunBlock")]
     pub fn block(&self) -> JsValue {
         let b = self.run.block();
+        let ranges: Vec<f64> = b
+            .ranges
+            .iter()
+            .flat_map(|&(first, end)| [first as f64, end as f64])
+            .collect();
         object(&[
+            ("fingerprint", format!("{:016x}", b.fingerprint).into()),
+            ("ranges", Float64Array::from(&ranges[..]).into()),
             ("leafCounts", Float64Array::from(&b.leaf_counts[..]).into()),
             (
                 "parentCounts",
@@ -153,9 +167,11 @@ impl JsTailRun {
 
     /// Adds a block from another run of the same options (a worker's) to this one. The merged
     /// histograms are exact in any order; merge blocks in a fixed order and the hedge work sums
-    /// are fixed to the bit too. A block that is not whole (wrong lengths, counts that are not
-    /// whole or do not add up to `requests` parents and `fanout × requests` leaves) is a
-    /// `RangeError`/`TypeError` and changes nothing.
+    /// are fixed to the bit too. A block from a run with other settings, one whose requests
+    /// this run already holds (merged twice), or one that is not whole or could not have come
+    /// from simulating its requests (counts that are not whole or do not add up, more hedges
+    /// than leaves, work sums out of what its leaves could take) is a `RangeError`/`TypeError`
+    /// and changes nothing.
     pub fn absorb(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "RunBlock")] block: JsValue,
@@ -188,7 +204,54 @@ impl JsTailRun {
         let ms = |key: &'static str| -> Result<f64, JsValue> {
             number(key, &o.get(key).unwrap_or(JsValue::UNDEFINED))
         };
+        let fingerprint = o
+            .get("fingerprint")
+            .and_then(|v| v.as_string())
+            .filter(|t| t.len() == 16)
+            .and_then(|t| u64::from_str_radix(&t, 16).ok())
+            .ok_or_else(|| {
+                crate::error::wrong_type(
+                    "fingerprint",
+                    "16 hex digits from TailRun.block()",
+                    &o.get("fingerprint").unwrap_or(JsValue::UNDEFINED),
+                )
+            })?;
+        let ranges = {
+            let v = o.get("ranges").unwrap_or(JsValue::UNDEFINED);
+            let array = v.dyn_ref::<Float64Array>().ok_or_else(|| {
+                crate::error::wrong_type("ranges", "a Float64Array of [first, end] pairs", &v)
+            })?;
+            let max = 2 * tail_lab_core::tail::tail_run::MAX_BLOCK_RANGES as u32;
+            if array.length() % 2 != 0 || array.length() > max {
+                return Err(js_sys::RangeError::new(&format!(
+                    "ranges must hold an even number of values, at most {max} (got {})",
+                    array.length()
+                ))
+                .into());
+            }
+            let values = array.to_vec();
+            let mut pairs = Vec::with_capacity(values.len() / 2);
+            for pair in values.chunks_exact(2) {
+                for &x in pair {
+                    if !(x.is_finite()
+                        && x >= 0.0
+                        && x.fract() == 0.0
+                        && x <= crate::convert::MAX_SAFE + 1.0)
+                    {
+                        return Err(range(tail_lab_core::ParamError::OutOfRange {
+                            param: "ranges",
+                            got: x,
+                            expected: "whole request numbers in 0..=2^53",
+                        }));
+                    }
+                }
+                pairs.push((pair[0] as u64, pair[1] as u64));
+            }
+            pairs
+        };
         let block = RunBlock {
+            fingerprint,
+            ranges,
             leaf_counts: counts("leafCounts")?,
             parent_counts: counts("parentCounts")?,
             requests: whole("requests")? as u64,
@@ -270,7 +333,8 @@ impl JsTailRun {
         Ok(Float64Array::from(&curve[..]))
     }
 
-    /// The most recent request in full (request 0 before any has run).
+    /// The latest request the run holds, in full (request 0 before any has run): after
+    /// `runRange(1000, 5)`, request 1004.
     #[wasm_bindgen(js_name = lastRequest, unchecked_return_type = "RequestTrace")]
     pub fn last_request(&self) -> JsValue {
         trace_to_js(&self.run.last_request())

@@ -1,0 +1,133 @@
+//! Hardens the JS glue that wasm-bindgen generates, after every build of the package.
+//!
+//! wasm-bindgen 0.2.130's reset machinery (`schedule_reinit`) has three holes that no Rust code
+//! can close, because they sit in the generated JS:
+//!
+//! 1. **An exception that unwinds through wasm is not noticed.** A JS exception thrown inside a
+//!    call (a Proxy trap, a getter, a built-in the page replaced, the engine's stack-overflow
+//!    `RangeError`) passes straight through the wasm frames. Their epilogues never run, so the
+//!    shadow stack leaks, `RefCell` borrows stay taken ("recursive use" forever) and, after a
+//!    few thousand such calls, every call traps. The glue now wraps each raw wasm export: any
+//!    exception that leaves one has passed through wasm, so it schedules the same reset a
+//!    panic does before it is rethrown. Errors the module throws on purpose (`RangeError`,
+//!    `TypeError`) are thrown by the glue *after* wasm returned, and do not reset.
+//! 2. **A stale object is checked before the reset.** The first method call on an old object
+//!    after a panic compared instance ids *before* `__wbg_call_guard()` replaced the
+//!    instance, so it passed and then used its pointer in the fresh instance. The guard now
+//!    runs first.
+//! 3. **`free()` has no staleness check.** An old object's `free()` freed whatever lived at its
+//!    pointer in the fresh instance. A stale `free()` now only forgets the pointer.
+//!
+//! Each patch is an exact text replacement that must match: a wasm-bindgen that generates
+//! other text fails the build with a message, rather than shipping unpatched glue.
+//! `tests/js/hardening.test.mjs` checks the behaviour.
+
+use std::path::Path;
+
+/// What the glue gets at its top: the wrapper for raw exports (uses the glue's own
+/// `__wbg_reinit_scheduled`, defined further down in the same module scope).
+const GUARD: &str = r#"
+// tail-lab: added by xtask/src/glue.rs. Any exception that leaves a raw wasm export has
+// unwound through wasm frames (their cleanup did not run): reset before the next call. The
+// built-ins it uses are taken when the module loads, so a page that replaces them later
+// cannot break a reset.
+const __tl_keys = Object.keys;
+const __tl_apply = Reflect.apply;
+function __tl_guard_exports(exports) {
+    const guarded = { __proto__: null };
+    for (const name of __tl_keys(exports)) {
+        const value = exports[name];
+        guarded[name] = typeof value !== "function" ? value : function () {
+            try {
+                return __tl_apply(value, undefined, arguments);
+            } catch (e) {
+                __wbg_reinit_scheduled = true;
+                throw e;
+            }
+        };
+    }
+    return guarded;
+}
+"#;
+
+const STALE: &str = "if (this.__wbg_inst !== undefined && this.__wbg_inst !== __wbg_instance_id) {";
+
+/// The patches: (what the generated glue says, what it says after, how many times at least).
+fn patches() -> Vec<(&'static str, String, usize)> {
+    vec![
+        // 1. Raw exports, at first instantiation and at every reset.
+        (
+            "    wasm = instance.exports;\n",
+            "    wasm = __tl_guard_exports(instance.exports);\n".into(),
+            1,
+        ),
+        (
+            "    wasm = wasmInstance.exports;\n",
+            "    wasm = __tl_guard_exports(wasmInstance.exports);\n".into(),
+            1,
+        ),
+        // 2. The reset first, then the staleness check.
+        (STALE, format!("__wbg_call_guard();\n        {STALE}"), 10),
+        // 3. A stale object's free() frees nothing in the fresh instance.
+        (
+            "    free() {\n        const ptr = this.__destroy_into_raw();\n        __wbg_call_guard();\n",
+            format!(
+                "    free() {{\n        __wbg_call_guard();\n        {STALE}\n            \
+                 this.__destroy_into_raw();\n            return;\n        }}\n        \
+                 const ptr = this.__destroy_into_raw();\n"
+            ),
+            2,
+        ),
+    ]
+}
+
+/// Applies every patch to `text`; an error names the first one that did not match.
+pub fn harden(text: &str) -> Result<String, String> {
+    if text.contains("__tl_guard_exports") {
+        return Err("the glue is already hardened".into());
+    }
+    for needle in ["let __wbg_reinit_scheduled", "function __wbg_call_guard()"] {
+        if !text.contains(needle) {
+            return Err(format!(
+                "the generated glue has no `{needle}`: this wasm-bindgen's reset machinery differs \
+                 from 0.2.130's; review xtask/src/glue.rs"
+            ));
+        }
+    }
+    let mut out = text.to_string();
+    for (from, to, at_least) in patches() {
+        let found = out.matches(from).count();
+        if found < at_least {
+            return Err(format!(
+                "the generated glue has {found} of {from:?} (expected at least {at_least}); \
+                 review xtask/src/glue.rs for this wasm-bindgen"
+            ));
+        }
+        out = out.replace(from, &to);
+    }
+    // After the `@ts-self-types` line, which must stay first.
+    let at = out.find('\n').map_or(0, |i| i + 1);
+    out.insert_str(at, GUARD);
+    Ok(out)
+}
+
+/// Hardens `dir/tail_lab.js` in place.
+pub fn harden_package(dir: &Path) -> Result<(), String> {
+    let path = dir.join("tail_lab.js");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path:?}: {e}"))?;
+    let hardened = harden(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, hardened).map_err(|e| format!("cannot write {path:?}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_glue_without_the_expected_text_is_refused_not_shipped_unpatched() {
+        let e = harden("let __wbg_reinit_scheduled = false;\nfunction __wbg_call_guard() {}")
+            .unwrap_err();
+        assert!(e.contains("wasm = instance.exports"), "{e}");
+        assert!(harden("export function f() {}").is_err());
+    }
+}

@@ -5,18 +5,21 @@ use js_sys::{Object, Reflect};
 use tail_lab_core::ParamError;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The most work one call may do, in units of one leaf draw or one queue event (about a second
-/// in wasm on a laptop; at 6–20 ns a unit, 1.2–4 s): no single call freezes a tab for long.
-pub const WORK_LIMIT: f64 = 200_000_000.0;
+/// The most work one call may do, in work units of about 10 ns of wasm in Chromium on a
+/// 2-core machine (one Tail leaf draw is one unit; each model's `work_units` counts its
+/// events): about 2 s, so no single call freezes a tab for long.
+pub const WORK_LIMIT: f64 = 150_000_000.0;
 
-/// Refuses a call whose `work` (the product `what` names, e.g. "requests × fanout") is over
-/// [`WORK_LIMIT`], saying the bound and how to stay under it.
+/// Refuses a call whose work in units (`what` says how it is counted, e.g. "requests ×
+/// fanout") is over [`WORK_LIMIT`], saying the bound and how to stay under it.
 pub fn check_work(what: &str, work: f64) -> Result<(), JsValue> {
     if work <= WORK_LIMIT {
         Ok(())
     } else {
         Err(js_sys::RangeError::new(&format!(
-            "{what} must be at most 200000000 per call (got {}); split the work over several calls",
+            "{what} must be at most {} work units per call, about 2 s (got {}); split the work \
+             over several calls",
+            WORK_LIMIT as u64,
             tail_lab_core::error::readable(work)
         ))
         .into())

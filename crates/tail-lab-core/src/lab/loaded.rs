@@ -259,12 +259,66 @@ pub struct LoadedResult {
     /// Server time consumed beyond the primaries' full service time, per unit of capacity
     /// (utilisation; negative when cancelled primaries gave back more than backups cost).
     pub capacity_cost: f64,
-    /// Server time actually consumed per unit of capacity (fraction; `load + capacity_cost`).
-    /// Near 1 the replicas are at capacity and latencies grow with the run's length.
+    /// Server time actually consumed per unit of capacity, over the window in which requests
+    /// arrived (`load + capacity_cost`). In 0..=1 for a stable run; near 1 the replicas are at
+    /// capacity and latencies grow with the run's length. Past the stability boundary the
+    /// backlog is still served after the last arrival, so it exceeds 1 (up to about 4 with
+    /// duplicates that are never cancelled): there it reads as the work the run demanded per
+    /// unit of the capacity it had while requests arrived.
     pub utilisation: f64,
     /// The most requests in flight at once (arrived, and not yet answered with every copy
     /// finished): the simulation's memory is proportional to this, not to `requests`.
     pub peak_in_flight: u64,
+    /// Why the run is unstable; `None` when it is stable.
+    pub unstable: Option<Unstable>,
+}
+
+/// Most requests a loaded run holds in flight. A run whose queues pass it is stopped there
+/// and reported unstable ([`Unstable::Runaway`]): memory stays bounded (about 50 MB) however
+/// long the run. No run of at most this many requests can reach it, so every such run's
+/// numbers are the same as without the bound.
+pub const MAX_IN_FLIGHT: usize = 200_000;
+
+/// Why a loaded run is reported unstable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unstable {
+    /// The closed form says so: offered load ≥ 1, or duplicates that are never cancelled at
+    /// twice the load ≥ 1.
+    Overloaded,
+    /// A hedge at the p95 of a no-backup run at the same load, and that run is itself
+    /// unstable: there is no p95 to wait for, so no backups are sent.
+    NoHedgeDelay,
+    /// Measured: the mean latency climbed from each quarter of the run to the next, to more
+    /// than twice the first quarter's.
+    Drifting,
+    /// More than [`MAX_IN_FLIGHT`] requests were in flight at once: the run was stopped there.
+    Runaway {
+        /// Requests that had arrived when it was stopped.
+        arrived: u64,
+    },
+}
+
+impl Unstable {
+    /// A sentence for a reader.
+    pub fn describe(&self) -> String {
+        match self {
+            Unstable::Overloaded => {
+                "the offered work is at or above the replicas' capacity, so queues grow without bound".into()
+            }
+            Unstable::NoHedgeDelay => {
+                "the hedge waits for the p95 of a run without backups at this load, and that run is \
+                 itself unstable, so there is no delay to wait for and no backups are sent"
+                    .into()
+            }
+            Unstable::Drifting => {
+                "the mean latency kept climbing through the run, to more than twice its first quarter's".into()
+            }
+            Unstable::Runaway { arrived } => format!(
+                "more than {MAX_IN_FLIGHT} requests were in flight at once; the run was stopped \
+                 after {arrived} arrivals"
+            ),
+        }
+    }
 }
 
 /// Consumed utilisation (fraction) from which a stable run counts as at capacity: its queues
@@ -367,6 +421,19 @@ impl LoadedConfig {
         }
     }
 
+    /// What a run costs, in work units of about 10 ns of wasm in Chromium on a 2-core machine
+    /// (see BENCHMARKS.md): 60 units a request for each pass of the discrete-event simulation
+    /// (its arrival, one or two copies' completions, a hedge timer, heap operations; measured
+    /// at 260–600 ns a request), and two passes for a hedge whose delay is the p95 of a
+    /// no-backup run at the same load (that run comes first).
+    pub fn work_units(&self) -> f64 {
+        let passes = match self.policy {
+            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)) => 2.0,
+            _ => 1.0,
+        };
+        self.requests as f64 * 60.0 * passes
+    }
+
     /// Simulates the run (calibrating its hedge delay first when it has one).
     pub fn run(&self) -> LoadedResult {
         let delay = self.delay_ms();
@@ -374,6 +441,7 @@ impl LoadedConfig {
         if matches!(self.policy, LoadedPolicy::Hedge(_)) && delay.is_none() {
             // No finite delay to wait for: the no-backup queue it is set from diverges.
             result.stable = false;
+            result.unstable = Some(Unstable::NoHedgeDelay);
             result.latency = None;
             result.mean_ms = None;
             result.copy_sojourn_ms = None;
@@ -485,6 +553,8 @@ struct Simulation<'a> {
     requests: VecDeque<Request>,
     first: u64,
     peak_in_flight: usize,
+    /// Set when the queues passed [`MAX_IN_FLIGHT`]: the arrivals so far, and the run stops.
+    runaway: Option<u64>,
     arrival_rate: f64,
     latency: Histogram,
     latency_sum: f64,
@@ -522,6 +592,7 @@ impl<'a> Simulation<'a> {
             requests: VecDeque::new(),
             first: 0,
             peak_in_flight: 0,
+            runaway: None,
             arrival_rate: config.load * f64::from(config.replicas) / mean,
             latency: Histogram::new(),
             latency_sum: 0.0,
@@ -575,6 +646,9 @@ impl<'a> Simulation<'a> {
         let stable_by_theory = self.theory_stable();
         self.schedule(self.gap(0), Event::Arrival(0));
         while let Some(Scheduled { time, event, .. }) = self.heap.pop() {
+            if self.runaway.is_some() {
+                break;
+            }
             match event {
                 Event::Arrival(k) => self.arrive(time, k),
                 Event::HedgeTimer(k) => self.hedge(time, k),
@@ -626,7 +700,9 @@ impl<'a> Simulation<'a> {
             Some(d) => self.schedule(now + d, Event::HedgeTimer(k)),
             None => {}
         }
-        if k + 1 < self.config.requests {
+        if self.requests.len() > MAX_IN_FLIGHT {
+            self.runaway = Some(k + 1);
+        } else if k + 1 < self.config.requests {
             let next = now + self.gap(k + 1);
             self.schedule(next, Event::Arrival(k + 1));
         }
@@ -826,7 +902,15 @@ impl<'a> Simulation<'a> {
             .map(|(s, c)| s / c.max(1) as f64)
             .collect();
         let drifting = means.windows(2).all(|w| w[1] > w[0]) && means[3] > 2.0 * means[0];
-        let stable = stable_by_theory.unwrap_or(!drifting) && self.measured > 0;
+        let unstable = match (self.runaway, stable_by_theory) {
+            (Some(arrived), _) => Some(Unstable::Runaway { arrived }),
+            (None, Some(false)) => Some(Unstable::Overloaded),
+            (None, None) if drifting => Some(Unstable::Drifting),
+            // Warm-up is a tenth of at least 1,000 requests, so a finished run measured some.
+            _ => None,
+        };
+        let stable = unstable.is_none() && self.measured > 0;
+        let arrived = self.runaway.unwrap_or(self.config.requests);
         let capacity_cost = (self.consumed_work - self.primary_work) / capacity;
         LoadedResult {
             load: self.config.load,
@@ -837,11 +921,12 @@ impl<'a> Simulation<'a> {
             latency: stable.then(|| Percentiles::of(&self.latency)),
             mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
             copy_sojourn_ms: stable.then(|| self.sojourn_sum / self.sojourn_count.max(1) as f64),
-            extra_requests: self.backups as f64 / self.config.requests as f64,
+            extra_requests: self.backups as f64 / arrived as f64,
             extra_work: self.backup_work / self.primary_work,
             capacity_cost,
             utilisation: self.consumed_work / capacity,
             peak_in_flight: self.peak_in_flight as u64,
+            unstable,
         }
     }
 }
@@ -1061,5 +1146,72 @@ mod tests {
             .unwrap()
             .run();
         assert!(d.latency.unwrap().p99 < none.latency.unwrap().p99);
+    }
+
+    #[test]
+    fn a_runaway_run_stops_at_the_in_flight_bound_and_says_why() {
+        // Duplicates never cancelled at load 1.5 demand three times the capacity: the backlog
+        // grows by about two requests in three, so 400,000 requests pass the bound.
+        let config = LoadedConfig::new(10, 1.5, LoadedPolicy::Duplicate, 400_000, 1)
+            .unwrap()
+            .with_cancellation(Cancellation::Never);
+        let r = config.run();
+        let Some(Unstable::Runaway { arrived }) = r.unstable else {
+            panic!("{:?}", r.unstable);
+        };
+        assert!(!r.stable && r.latency.is_none());
+        assert_eq!(r.peak_in_flight, MAX_IN_FLIGHT as u64 + 1);
+        assert!(
+            arrived > MAX_IN_FLIGHT as u64 && arrived < 400_000,
+            "{arrived}"
+        );
+        // Every request that arrived sent its duplicate.
+        assert_eq!(r.extra_requests, 1.0);
+        // A run of at most MAX_IN_FLIGHT requests cannot reach the bound: it runs to the end.
+        let short = LoadedConfig::new(10, 1.5, LoadedPolicy::Duplicate, 200_000, 1)
+            .unwrap()
+            .with_cancellation(Cancellation::Never)
+            .run();
+        assert_eq!(short.unstable, Some(Unstable::Overloaded));
+        assert!(short.peak_in_flight <= MAX_IN_FLIGHT as u64);
+        assert!(
+            short.utilisation > 1.0,
+            "past the boundary: {}",
+            short.utilisation
+        );
+    }
+
+    #[test]
+    fn every_unstable_run_says_why_and_stable_runs_say_nothing() {
+        let run = |load, policy| {
+            LoadedConfig::new(10, load, policy, 20_000, 3)
+                .unwrap()
+                .run()
+        };
+        let hedge = LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap();
+        assert_eq!(run(0.5, hedge).unstable, None);
+        assert_eq!(run(0.5, LoadedPolicy::None).unstable, None);
+        assert_eq!(
+            run(1.2, LoadedPolicy::None).unstable,
+            Some(Unstable::Overloaded)
+        );
+        let past = run(1.2, hedge);
+        assert_eq!(
+            (past.unstable, past.delay_ms),
+            (Some(Unstable::NoHedgeDelay), None)
+        );
+        for reason in [
+            Unstable::Overloaded,
+            Unstable::NoHedgeDelay,
+            Unstable::Drifting,
+            Unstable::Runaway { arrived: 7 },
+        ] {
+            assert!(reason.describe().len() > 40);
+        }
+        assert!(
+            Unstable::Runaway { arrived: 7 }
+                .describe()
+                .contains("200000")
+        );
     }
 }

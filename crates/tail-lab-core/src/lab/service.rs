@@ -30,8 +30,14 @@ impl Default for ServiceModel {
     }
 }
 
+/// The longest p99.99 (ms) a service model may have: a tenth of the shared histogram's top
+/// edge (2^20 ms, about 17 minutes), so that queueing on top of it still lands inside the
+/// histogram, and no percentile is silently clamped at the top edge.
+pub const MAX_SERVICE_P9999_MS: f64 = 100_000.0;
+
 impl ServiceModel {
-    /// A model from its parts; `slow_probability` is a fraction in 0..=1.
+    /// A model from its parts; `slow_probability` is a fraction in 0..=1. Refused when its
+    /// p99.99 passes [`MAX_SERVICE_P9999_MS`].
     pub fn new(
         body: LogNormalMs,
         slow_probability: f64,
@@ -44,11 +50,21 @@ impl ServiceModel {
             1.0,
             "a fraction in 0..=1",
         )?;
-        Ok(ServiceModel {
+        let model = ServiceModel {
             body,
             slow_probability,
             slow,
-        })
+        };
+        let p9999 = model.quantile(0.9999);
+        if p9999.is_nan() || p9999 > MAX_SERVICE_P9999_MS {
+            return Err(ParamError::OutOfRange {
+                param: "service",
+                got: p9999,
+                expected: "a model whose p99.99 is at most 100000 ms (latencies past the \
+                           histogram's top, 1048576 ms, could not be measured)",
+            });
+        }
+        Ok(model)
     }
 
     /// The usual-case distribution (ms).
@@ -158,5 +174,19 @@ mod tests {
         // p95 is in the body: about 18.4 ms.
         assert!((m.quantile(0.95) - 18.4).abs() < 0.2);
         assert!(ServiceModel::new(m.body(), 1.5, m.slow()).is_err());
+    }
+
+    #[test]
+    fn a_model_whose_tail_would_pass_the_histogram_is_refused() {
+        let huge = LogNormalMs::new(1e5, 2.0).unwrap();
+        let e = ServiceModel::new(huge, 0.0, huge).unwrap_err();
+        assert_eq!(e.param(), "service");
+        assert!(e.to_string().contains("100000 ms"), "{e}");
+        // A slow mode that rare still counts at p99.99 only when it is that likely.
+        let body = LogNormalMs::new(7.7, 0.5).unwrap();
+        assert!(ServiceModel::new(body, 1e-6, huge).is_ok());
+        assert!(ServiceModel::new(body, 1e-3, huge).is_err());
+        let d = ServiceModel::default();
+        assert!(ServiceModel::new(d.body(), d.slow_probability(), d.slow()).is_ok());
     }
 }

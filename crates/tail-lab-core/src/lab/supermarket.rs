@@ -114,6 +114,24 @@ impl SupermarketConfig {
         })
     }
 
+    /// Servers above which a choice costs a cache miss: the queues no longer fit in cache.
+    pub const CACHE_SERVERS: u32 = 16_384;
+
+    /// What a run costs, in work units of about 10 ns of wasm in Chromium on a 2-core machine
+    /// (see BENCHMARKS.md), measured per event rather than per arrival. An arrival and its
+    /// departure cost 8 units (two exponential clocks, the queue and busy-list updates), and
+    /// each of the `d` choices 2 more, or 8 above [`Self::CACHE_SERVERS`] servers, where every
+    /// queue it looks at is a cache miss. Measured idle: 90 ns an arrival at d = 1 on one
+    /// server, 165 ns at d = 1 and 325 ns at d = 3 on 100,000 servers.
+    pub fn work_units(&self) -> f64 {
+        let per_choice = if self.servers > Self::CACHE_SERVERS {
+            8.0
+        } else {
+            2.0
+        };
+        self.arrivals as f64 * (8.0 + per_choice * f64::from(self.choices))
+    }
+
     /// Simulates the chain.
     pub fn run(&self) -> SupermarketResult {
         let theory = fixed_point_mean_time(self.lambda, self.choices);

@@ -157,17 +157,25 @@ pub(crate) struct RequestTally {
 }
 
 /// A [`TailModel`] being prepared: its calibration taken a step at a time.
+///
+/// Small until its first step: the sampling tables (about 200 KB) are built then, so builders
+/// that are made and dropped without stepping (a page whose garbage collector has not run
+/// their finalizers yet) hold almost nothing.
 #[derive(Debug, Clone)]
 pub struct ModelBuilder {
     config: TailConfig,
-    sampler: LeafSampler,
+    sampler: Option<LeafSampler>,
     calibration: Calibration,
 }
 
 impl ModelBuilder {
     /// Takes up to `draws` more calibration draws; true once the model is ready.
     pub fn step(&mut self, draws: u64) -> bool {
-        self.calibration.step(&self.sampler, draws)
+        let profile = self.config.profile;
+        let sampler = self
+            .sampler
+            .get_or_insert_with(|| LeafSampler::new(profile));
+        self.calibration.step(sampler, draws)
     }
 
     /// The fraction (0..=1) of the calibration done.
@@ -177,8 +185,11 @@ impl ModelBuilder {
 
     /// The model (finishing the calibration first if steps are left).
     pub fn finish(self) -> TailModel {
-        let quantiles = self.calibration.finish(&self.sampler);
-        TailModel::assemble(self.config, self.sampler, quantiles)
+        let sampler = self
+            .sampler
+            .unwrap_or_else(|| LeafSampler::new(self.config.profile));
+        let quantiles = self.calibration.finish(&sampler);
+        TailModel::assemble(self.config, sampler, quantiles)
     }
 }
 
@@ -199,7 +210,7 @@ impl TailModel {
     /// [`TailModel::new`], without one long calibration.
     pub fn builder(config: TailConfig) -> ModelBuilder {
         ModelBuilder {
-            sampler: LeafSampler::new(config.profile),
+            sampler: None,
             calibration: Calibration::new(config.seed, DEFAULT_CALIBRATION_DRAWS),
             config,
         }

@@ -48,8 +48,15 @@ export interface LoadedResult {
   extraWork: number;
   /** Server time beyond the primaries' full service time, per unit of capacity. */
   capacityCost: number;
-  /** Server time actually consumed per unit of capacity (fraction). */
+  /** Server time actually consumed per unit of capacity, over the window requests arrived
+   * in: 0..1 while stable. Past the stability boundary the backlog is served after the last
+   * arrival, so it passes 1 (up to about 4 with duplicates never cancelled): there it reads as
+   * the work demanded per unit of the capacity available while requests arrived. */
   utilisation: number;
+  /** Why the run is unstable, in a sentence (null when stable): overloaded, a hedge with no
+   * p95 to wait for (so it sends no backups), latencies that kept climbing, or queues past
+   * 200,000 requests in flight (the run is then stopped there, so memory stays bounded). */
+  unstableReason: string | null;
 }
 "#;
 
@@ -98,11 +105,15 @@ pub fn simulate_loaded(
         }
     };
     let model = service(o.get("service"))?;
-    let r = LoadedConfig::new(replicas, load, policy, requests, seed)
+    let config = LoadedConfig::new(replicas, load, policy, requests, seed)
         .and_then(|c| c.with_service(LoadedService::Lab(model)))
         .map_err(range)?
-        .with_cancellation(cancellation)
-        .run();
+        .with_cancellation(cancellation);
+    crate::convert::check_work(
+        "requests × 60 per pass (two passes for a hedge at the loaded p95)",
+        config.work_units(),
+    )?;
+    let r = config.run();
     Ok(object(&[
         ("load", r.load.into()),
         ("policy", r.policy.into()),
@@ -119,5 +130,10 @@ pub fn simulate_loaded(
         ("extraWork", r.extra_work.into()),
         ("capacityCost", r.capacity_cost.into()),
         ("utilisation", r.utilisation.into()),
+        (
+            "unstableReason",
+            r.unstable
+                .map_or(JsValue::NULL, |u| JsValue::from(u.describe())),
+        ),
     ]))
 }

@@ -86,10 +86,12 @@ pub fn simulate_balance(
         )
     })? as u64;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
-    crate::convert::check_work("arrivals × d", arrivals as f64 * f64::from(d))?;
-    let r = SupermarketConfig::new(servers, lambda, d, arrivals, seed)
-        .map_err(range)?
-        .run();
+    let config = SupermarketConfig::new(servers, lambda, d, arrivals, seed).map_err(range)?;
+    crate::convert::check_work(
+        "arrivals × (8 + 2·d), or × (8 + 8·d) above 16384 servers,",
+        config.work_units(),
+    )?;
+    let r = config.run();
     Ok(object(&[
         ("lambda", r.lambda.into()),
         ("d", r.d.into()),

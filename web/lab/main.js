@@ -17,12 +17,12 @@ async function main() {
   const url = {};
   const notices = [];
   for (const root of document.querySelectorAll("[data-section]")) {
+    if (!Object.hasOwn(SECTIONS, root.dataset.section)) continue;
     const section = SECTIONS[root.dataset.section];
-    if (!section) continue;
     const { values, notices: n } = readParams(section.params ?? [], fromUrl());
     notices.push(...n);
     section.mount(root, {
-      client: new SimClient(), api, values,
+      client: new SimClient({ onTrouble: (message) => showNotice(`The Lab's numbers could not be computed: ${message}.`) }), api, values,
       onChange: (changed) => { Object.assign(url, changed); writeUrl(url); },
     });
     // One section per task: start-up stays free of long tasks.

@@ -6,39 +6,128 @@
 // A section's sweep is dealt across the workers point by point (point i to worker i mod N).
 // Every point is a pure call of the core, so the results do not depend on which worker ran
 // it, or on how many there are.
+//
+// A worker can be lost: it fails to load (an error event), its core fails to start (it says
+// so), or it stops answering without a word (a worker that closes itself, or is killed, sends
+// no event). A worker that holds points and has said nothing for DEADLINE_MS counts as lost.
+// A lost worker is replaced by a new one (at most once per slot, on average), and the points
+// it held go to the workers left, so the numbers are the same. With no worker left, every
+// point still waiting answers with an error, the sections say so, and `onTrouble` tells the
+// page: no "…" forever, no unhandled rejection, and never a simulation on the main thread.
 
 import { workersFromUrl } from "../workers.js";
 
 const CACHE_LIMIT = 4000;
+/**
+ * How long a worker holding points may stay silent before it counts as lost (ms). A point takes
+ * well under a second (the core bounds a call at about two); starting a worker and its core,
+ * a few seconds on a busy machine. Generous, so a slow machine loses nothing.
+ */
+const DEADLINE_MS = 10_000;
 
 let shared = null;
 const clients = new Map();
+let nextChannel = 1;
 
-
-/** The page's workers, started on first use; messages go to the client of their channel. */
-function pool() {
-  if (!shared) {
-    // `?workers=N` (1–8) for tests; else one per core but one, one to four.
-    shared = Array.from({ length: workersFromUrl(1) }, (_, w) => {
-      const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-      worker.onmessage = (event) => clients.get(event.data.channel)?.receive(w, event.data);
-      worker.onerror = (event) => {
-        for (const c of clients.values()) c.active?.fail(new Error(event.message || "the simulation worker failed"));
-      };
-      return worker;
-    });
+/** The page's workers: slots that each hold a live worker or null (lost for good). */
+class Pool {
+  constructor(size) {
+    this.respawns = size; // replacements left, shared by every slot
+    this.slots = Array.from({ length: size }, (_, w) => this.spawn(w));
+    this.timer = null;
+    this.reason = null;
   }
+
+  spawn(w) {
+    let worker;
+    try {
+      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    } catch (err) {
+      this.reason = err.message;
+      return null;
+    }
+    // `heard`: its last message; `asked`: when it was first sent work it has not answered since.
+    const slot = { worker, heard: performance.now(), asked: null };
+    worker.onmessage = ({ data }) => {
+      slot.heard = performance.now();
+      slot.asked = null;
+      if (data.type === "fatal") this.lose(w, slot, data.error);
+      else clients.get(data.channel)?.receive(w, data);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      this.lose(w, slot, event.message || "the simulation worker failed to start");
+    };
+    return slot;
+  }
+
+  live() {
+    return this.slots.flatMap((s, w) => (s ? [w] : []));
+  }
+
+  post(w, message) {
+    const slot = this.slots[w];
+    if (!slot) return;
+    if (message.type === "job") slot.asked ??= performance.now();
+    slot.worker.postMessage(message);
+  }
+
+  /** Whether slot `w` holds unanswered points of any client. */
+  holding(w) {
+    for (const c of clients.values()) if (c.active?.assigned[w]?.size) return true;
+    return false;
+  }
+
+  /** Watches the deadline while any worker holds points. */
+  watch() {
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const now = performance.now();
+      let waiting = false;
+      this.slots.forEach((slot, w) => {
+        if (!slot || !this.holding(w)) return;
+        if (now - Math.max(slot.heard, slot.asked ?? -Infinity) >= DEADLINE_MS) this.lose(w, slot, `a simulation worker stopped answering for ${DEADLINE_MS / 1000} s`);
+        else waiting = true;
+      });
+      if (waiting) this.watch();
+    }, DEADLINE_MS / 4);
+  }
+
+  /** Slot `w`'s worker is lost: replace it if a replacement is left, and re-deal its points. */
+  lose(w, slot, reason) {
+    if (this.slots[w] !== slot) return; // already replaced
+    slot.worker.onmessage = null;
+    slot.worker.onerror = null;
+    slot.worker.terminate();
+    this.reason = reason;
+    this.slots[w] = null;
+    if (this.respawns > 0) {
+      this.respawns -= 1;
+      this.slots[w] = this.spawn(w);
+    }
+    console.warn(`Lab: ${reason}; ${this.slots[w] ? "started a new worker" : `${this.live().length} worker(s) left`}`);
+    for (const c of [...clients.values()]) c.redeal(w);
+  }
+}
+
+/** The page's pool, started on first use (`?workers=N`, 1–8, for tests). */
+function pool() {
+  shared ??= new Pool(workersFromUrl(1));
   return shared;
 }
 
 export class SimClient {
-  constructor() {
-    this.workers = pool();
-    this.channel = clients.size + 1;
+  /** `onTrouble(message)` hears when no worker is left to compute this client's points. */
+  constructor({ onTrouble = () => {} } = {}) {
+    this.pool = pool();
+    this.channel = nextChannel++;
     clients.set(this.channel, this);
     this.cache = new Map();
     this.id = 0;
     this.active = null;
+    this.onTrouble = onTrouble;
+    this.closed = false;
   }
 
   static key(call) {
@@ -47,10 +136,11 @@ export class SimClient {
 
   /**
    * Runs `calls` (`{ fn, args }`), calling `onPoint(index, result, error)` as each arrives
-   * (cached ones at once) and `onProgress(done, total)`. Resolves when every call has answered;
-   * a newer `run` supersedes this one, which then never resolves.
+   * (cached ones at once) and `onProgress(done, total)`. Resolves when every call has answered
+   * (with a result or an error); a newer `run` supersedes this one, which then never resolves.
    */
   run(calls, { onPoint = () => {}, onProgress = () => {} } = {}) {
+    if (this.closed) return new Promise(() => {});
     const id = ++this.id;
     const total = calls.length;
     let done = 0;
@@ -66,45 +156,116 @@ export class SimClient {
     });
     onProgress(done, total);
     if (missing.length === 0) {
-      this.active = null;
-      for (const w of this.workers) w.postMessage({ type: "cancel", channel: this.channel });
+      this.cancel();
       return Promise.resolve();
     }
-    // Point k of the missing ones goes to worker k mod N; each worker's share keeps its order.
-    const shares = this.workers.map((_, w) => missing.filter((_, k) => k % this.workers.length === w));
-    return new Promise((resolve, reject) => {
-      let pending = shares.filter((s) => s.length > 0).length;
-      this.active = {
-        id,
-        point: (w, k, result, error) => {
-          const index = shares[w][k];
-          const call = calls[index];
-          if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value);
-          this.cache.set(SimClient.key(call), { result, error });
+    return new Promise((resolve) => {
+      const active = {
+        id, calls, pending: new Set(missing),
+        // Which unanswered points each worker slot holds.
+        assigned: this.pool.slots.map(() => new Set()),
+        answer: (index, result, error, cache = true) => {
+          if (!active.pending.delete(index)) return; // answered already (a re-dealt point)
+          for (const a of active.assigned) a.delete(index);
+          if (cache) {
+            if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value);
+            this.cache.set(SimClient.key(calls[index]), { result, error });
+          }
           done++;
           onPoint(index, result, error);
           onProgress(done, total);
-        },
-        done: () => {
-          pending -= 1;
-          if (pending === 0) {
-            this.active = null;
+          if (active.pending.size === 0) {
+            if (this.active === active) this.active = null;
             resolve();
           }
         },
-        fail: reject,
       };
-      this.workers.forEach((worker, w) => {
-        if (shares[w].length === 0) worker.postMessage({ type: "cancel", channel: this.channel });
-        else worker.postMessage({ type: "job", channel: this.channel, id, calls: shares[w].map((i) => calls[i]) });
-      });
+      this.active = active;
+      const live = this.pool.live();
+      // Point k of the missing ones goes to live worker k mod N; each worker's share keeps its order.
+      missing.forEach((index, k) => live.length && active.assigned[live[k % live.length]].add(index));
+      for (const w of this.pool.slots.keys()) this.send(w);
+      if (live.length === 0) this.failAll();
     });
   }
 
-  receive(worker, message) {
+  /** Sends slot `w` every point it holds of the active run (replacing its job there), or a cancel. */
+  send(w) {
     const active = this.active;
-    if (!active || message.id !== active.id) return;
-    if (message.type === "point") active.point(worker, message.index, message.result, message.error);
-    else if (message.type === "done") active.done();
+    const held = active?.assigned[w];
+    if (!held?.size) {
+      this.pool.post(w, { type: "cancel", channel: this.channel });
+      return;
+    }
+    const indices = [...held].sort((a, b) => a - b);
+    this.pool.post(w, { type: "job", channel: this.channel, id: active.id, indices, calls: indices.map((i) => active.calls[i]) });
+    this.pool.watch();
   }
+
+  /** Slot `w` lost its worker: its points go to the workers left (a new one in its slot, if any). */
+  redeal(w) {
+    const active = this.active;
+    if (!active) return;
+    const orphans = [...active.assigned[w]];
+    active.assigned[w].clear();
+    const live = this.pool.live();
+    if (live.length === 0) return this.failAll();
+    const touched = new Set();
+    orphans.forEach((index, k) => {
+      const to = live[k % live.length];
+      active.assigned[to].add(index);
+      touched.add(to);
+    });
+    for (const to of touched) this.send(to);
+  }
+
+  /** No worker left: every waiting point answers with an error (not cached), and the page hears why. */
+  failAll() {
+    const active = this.active;
+    if (!active) return;
+    const message = `the simulation workers stopped (${this.pool.reason ?? "no worker could start"})`;
+    this.onTrouble(`${message}; reload the page to try again`);
+    for (const index of [...active.pending]) active.answer(index, undefined, message, false);
+  }
+
+  receive(w, message) {
+    const active = this.active;
+    if (!active || message.id !== active.id || message.type !== "point") return;
+    active.answer(message.index, message.result, message.error);
+  }
+
+  /** Drops the active run, on every worker. */
+  cancel() {
+    this.active = null;
+    for (const w of this.pool.slots.keys()) this.pool.post(w, { type: "cancel", channel: this.channel });
+  }
+
+  /** The section is gone: its jobs are dropped on every worker and nothing more is sent. */
+  close() {
+    this.cancel();
+    this.closed = true;
+    this.cache.clear();
+    clients.delete(this.channel);
+  }
+}
+
+/** What the page's workers hold, for tests: `{ workers, clients, waiting }` (points not answered). */
+export function labWorkStatus() {
+  let waiting = 0;
+  for (const c of clients.values()) waiting += c.active?.pending.size ?? 0;
+  return { workers: shared ? shared.live().length : 0, clients: clients.size, waiting };
+}
+
+/**
+ * Asks every live worker how many jobs it still holds; resolves to their sum. A worker answers
+ * after the messages sent before it, so a cancel sent earlier is counted. (For tests.)
+ */
+export function labWorkerJobs() {
+  if (!shared) return Promise.resolve(0);
+  const live = shared.slots.filter(Boolean);
+  return Promise.all(live.map((slot) => new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = ({ data }) => { port1.close(); resolve(data.jobs); };
+    slot.worker.postMessage({ type: "status" }, [port2]);
+  }))).then((counts) => counts.reduce((a, b) => a + b, 0));
 }

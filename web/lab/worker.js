@@ -5,9 +5,12 @@
 // own on a two-core machine.
 //
 // Protocol (messages from the page), per `channel` (one per section):
-//   { type: "job", channel, id, calls: [{ fn, args: [...] }, ...] }  replaces that channel's job
-//   { type: "cancel", channel }                                         drops it
-// Replies: { type: "point", channel, id, index, result | error }, then { type: "done", channel, id }.
+//   { type: "job", channel, id, indices, calls: [{ fn, args: [...] }, ...] }
+//                                     replaces that channel's job (indices: the calls' numbers)
+//   { type: "cancel", channel }       drops it
+//   { type: "status" } with a port    answers { jobs } on the port (for tests)
+// Replies: { type: "point", channel, id, index, result | error } for each call, in order, with
+// the index the page gave it; { type: "fatal", error } if the core cannot start here.
 
 import * as api from "../pkg/tail_lab.js";
 import { loadCore } from "../wasm.js";
@@ -23,6 +26,7 @@ const CALLS = {
 };
 
 const ready = loadCore();
+ready.catch(() => {}); // handled in pump, which says so to the page
 const jobs = new Map();
 let pumping = false;
 
@@ -30,22 +34,26 @@ const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function step(channel, job) {
   const { fn, args } = job.calls[job.index];
+  const index = job.indices[job.index];
   try {
     if (!Object.hasOwn(CALLS, fn)) throw new TypeError(`unknown call ${fn}`);
-    postMessage({ type: "point", channel, id: job.id, index: job.index, result: CALLS[fn](...args) });
+    postMessage({ type: "point", channel, id: job.id, index, result: CALLS[fn](...args) });
   } catch (err) {
-    postMessage({ type: "point", channel, id: job.id, index: job.index, error: `${err.name}: ${err.message}` });
+    postMessage({ type: "point", channel, id: job.id, index, error: `${err.name}: ${err.message}` });
   }
   job.index += 1;
-  if (job.index >= job.calls.length) {
-    jobs.delete(channel);
-    postMessage({ type: "done", channel, id: job.id });
-  }
+  if (job.index >= job.calls.length) jobs.delete(channel);
 }
 
 async function pump() {
   pumping = true;
-  await ready;
+  try {
+    await ready;
+  } catch (err) {
+    // No core here: the page replaces this worker and deals its points elsewhere.
+    postMessage({ type: "fatal", error: `the simulation core could not start in a worker: ${err.message}` });
+    return;
+  }
   while (jobs.size > 0) {
     // One point for each channel in turn; messages that arrived meanwhile replace jobs.
     for (const [channel, job] of [...jobs]) {
@@ -58,7 +66,11 @@ async function pump() {
 
 self.onmessage = (event) => {
   const m = event.data;
-  if (m.type === "job") jobs.set(m.channel, { id: m.id, calls: m.calls, index: 0 });
+  if (m.type === "status") {
+    event.ports[0]?.postMessage({ jobs: jobs.size });
+    return;
+  }
+  if (m.type === "job") jobs.set(m.channel, { id: m.id, calls: m.calls, indices: m.indices, index: 0 });
   else if (m.type === "cancel") jobs.delete(m.channel);
   if (!pumping) pump();
 };

@@ -22,6 +22,12 @@ export function blockSize(fanout) {
 const DEPTH = 2;
 /** A channel stops being fed when its panel has not asked for a frame for this long (ms). */
 const IDLE_MS = 250;
+/**
+ * How long a worker holding blocks may stay silent before it counts as lost (ms). A block is a
+ * few ms of work, and a worker's first one also loads the core and calibrates a run (well under
+ * a second): generous, so a busy machine loses nothing.
+ */
+const DEADLINE_MS = 10_000;
 
 let shared = null;
 
@@ -31,18 +37,70 @@ export function sharedPool(workers = defaultWorkers()) {
   return shared;
 }
 
+/** What the pool holds, for tests: `{ workers, channels, inflight }` (blocks handed out, not back). */
+export function tailWorkStatus() {
+  if (!shared) return { workers: 0, channels: 0, inflight: 0 };
+  return { workers: shared.workers.length, channels: shared.channels.size, inflight: shared.workers.reduce((n, w) => n + w.inflight.size, 0) };
+}
+
+const blockKey = (m) => `${m.channel}/${m.generation}/${m.index}`;
+
+/**
+ * The workers. One can be lost: it fails to start (an error event), or it stops answering
+ * without a word (a worker that closes itself or is killed sends no event): one that holds
+ * blocks and has said nothing for DEADLINE_MS counts as lost. Its blocks go to the workers left,
+ * so the histograms are the same bits; with none left, every panel accumulates on the main
+ * thread from the blocks merged so far, as with a block that fails.
+ */
 class Pool {
   constructor(size) {
-    this.workers = Array.from({ length: size }, () => {
-      const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-      w.busy = 0;
-      w.onmessage = ({ data }) => { w.busy -= 1; this.channels.get(data.channel)?.receive(data); this.feed(); };
-      w.onerror = (e) => { w.busy = Math.max(0, w.busy - 1); for (const c of this.channels.values()) c.fail(e.message || "worker error"); };
-      return w;
-    });
+    this.workers = [];
     this.channels = new Map();
     this.nextChannel = 0;
     this.turn = 0;
+    this.timer = null;
+    this.reason = null;
+    for (let i = 0; i < size; i++) this.start();
+  }
+
+  start() {
+    let w;
+    try {
+      w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    } catch (err) {
+      this.reason = err.message;
+      return;
+    }
+    w.inflight = new Map(); // block key → the block's message
+    w.heard = performance.now(); // its last message
+    w.asked = null; // when it was first handed a block it has not answered since
+    w.onmessage = ({ data }) => {
+      w.heard = performance.now();
+      w.asked = null;
+      w.inflight.delete(blockKey(data));
+      this.channels.get(data.channel)?.receive(data);
+      this.feed();
+    };
+    w.onerror = (e) => {
+      e.preventDefault?.();
+      this.lose(w, e.message || "a worker failed");
+    };
+    this.workers.push(w);
+  }
+
+  /** `w` is gone: its blocks go back to their channels for the workers left. */
+  lose(w, reason) {
+    const at = this.workers.indexOf(w);
+    if (at < 0) return;
+    this.workers.splice(at, 1);
+    w.onmessage = null;
+    w.onerror = null;
+    w.terminate();
+    this.reason = reason;
+    console.warn(`Tail: ${reason}; ${this.workers.length} worker(s) left`);
+    for (const m of w.inflight.values()) this.channels.get(m.channel)?.retry(m);
+    if (this.workers.length === 0) for (const c of this.channels.values()) c.fail(`no worker left (${reason})`);
+    else this.feed();
   }
 
   /** A channel for one panel. */
@@ -56,15 +114,33 @@ class Pool {
   feed() {
     const now = performance.now();
     const wanting = () => [...this.channels.values()].filter((c) => c.wants(now));
-    for (;;) {
-      const worker = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
-      if (worker.busy >= DEPTH) return;
+    while (this.workers.length > 0) {
+      const worker = this.workers.reduce((a, b) => (b.inflight.size < a.inflight.size ? b : a));
+      if (worker.inflight.size >= DEPTH) return;
       const open = wanting();
       if (open.length === 0) return;
       const c = open[this.turn++ % open.length];
-      worker.busy += 1;
-      worker.postMessage(c.nextBlock());
+      const block = c.nextBlock();
+      worker.inflight.set(blockKey(block), block);
+      worker.asked ??= performance.now();
+      worker.postMessage(block);
+      this.watch();
     }
+  }
+
+  /** Watches the deadline while any worker holds blocks. */
+  watch() {
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const now = performance.now();
+      for (const w of [...this.workers]) {
+        if (w.inflight.size > 0 && now - Math.max(w.heard, w.asked ?? -Infinity) >= DEADLINE_MS) {
+          this.lose(w, `a worker stopped answering for ${DEADLINE_MS / 1000} s`);
+        }
+      }
+      if (this.workers.some((w) => w.inflight.size > 0)) this.watch();
+    }, DEADLINE_MS / 4);
   }
 }
 
@@ -89,7 +165,8 @@ class Channel {
     this.issued = 0; // blocks handed out
     this.merged = 0; // blocks taken, in order
     this.ready = new Map(); // index → block, arrived but not yet taken
-    this.error = null;
+    this.retries = []; // blocks a lost worker held, to hand out again
+    this.error = this.pool.workers.length > 0 ? null : `no worker left (${this.pool.reason ?? "none could start"})`;
     this.pool.feed();
   }
 
@@ -100,16 +177,26 @@ class Channel {
   }
 
   wants(now) {
-    return this.options !== null && this.error === null && now - this.lastWanted < IDLE_MS && this.nextFirst < this.cap;
+    return this.options !== null && this.error === null && now - this.lastWanted < IDLE_MS &&
+      (this.retries.length > 0 || this.nextFirst < this.cap);
   }
 
   nextBlock() {
+    // A lost worker's block first: the merge waits for its index.
+    if (this.retries.length > 0) return this.retries.shift();
     const index = this.issued++;
     const first = this.nextFirst;
     const count = Math.min(this.nextSize, this.cap - first);
     this.nextFirst += count;
     this.nextSize = Math.min(this.size, this.nextSize * 2);
     return { channel: this.id, generation: this.generation, index, options: this.options, first, count };
+  }
+
+  /** A block a lost worker held: handed out again (the same range, so the same result). */
+  retry(block) {
+    if (block.generation !== this.generation || this.options === null) return;
+    this.retries.push(block);
+    this.retries.sort((a, b) => a.index - b.index);
   }
 
   receive(data) {

@@ -12,6 +12,7 @@
 import { loadCore } from "../wasm.js";
 
 const ready = loadCore();
+ready.catch(() => {}); // each block's handler reports it
 /**
  * Runs by profile and seed (what their calibration depends on), newest last. A change of
  * fan-out or fix reconfigures the run, reusing its calibration; a few runs are kept so

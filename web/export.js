@@ -15,16 +15,35 @@ function download(blob, filename) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
-const cell = (v) => {
+/** A number as CSV writes it (a spreadsheet reads it back as the same number). */
+const NUMERIC = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * One CSV field. Text that a spreadsheet would run as a formula (starting with = + - @, a tab or
+ * a carriage return, unless it is a plain number) gets a leading apostrophe; a field with a
+ * comma, a quote or a line break is quoted, its quotes doubled. Missing and non-finite numbers
+ * are empty.
+ */
+export function csvCell(v) {
   if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v))) return "";
-  const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
+  let s = String(v);
+  if (typeof v !== "number" && typeof v !== "bigint" && /^[=+\-@\t\r]/.test(s) && !NUMERIC.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * A `# …` header line: one line however the text runs (line breaks become spaces), and one CSV
+ * field, quoted when it holds a comma or a quote, so no part of it can start a cell of its own.
+ */
+function comment(text) {
+  const line = `# ${String(text).replace(/[\r\n]+/g, " ")}`;
+  return /[",]/.test(line) ? `"${line.replace(/"/g, '""')}"` : line;
+}
 
 /** CSV text: `# key=value` lines for `meta`, then the header and the rows. */
 export function toCsv({ title, meta, header, rows }) {
-  const lines = [`# ${title}`, ...Object.entries(meta).map(([k, v]) => `# ${k}=${v}`), header.join(",")];
-  for (const r of rows) lines.push(r.map(cell).join(","));
+  const lines = [comment(title), ...Object.entries(meta).map(([k, v]) => comment(`${k}=${v}`)), header.map(csvCell).join(",")];
+  for (const r of rows) lines.push(r.map(csvCell).join(","));
   return `${lines.join("\n")}\n`;
 }
 

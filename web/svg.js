@@ -2,8 +2,22 @@
 // drawing code uses, written out as SVG. Drawing a chart onto it gives the same picture as on
 // screen, as vectors, for the "SVG" download.
 
-const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-const num = (x) => Number(x.toFixed(2));
+/**
+ * Text as SVG character data or an attribute value: & < > " ' escaped, and the characters XML
+ * does not allow (controls other than tab and line breaks, lone surrogates, U+FFFE/U+FFFF) left
+ * out, so no text drawn on a chart can end an attribute, open an element or spoil the file.
+ */
+export function escapeXml(s) {
+  return String(s)
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
+    .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+const esc = escapeXml;
+/** A number for an attribute: rounded to 0.01, and 0 for anything that is not a finite number. */
+const num = (x) => {
+  const v = Number(x);
+  return Number.isFinite(v) ? Number(v.toFixed(2)) : 0;
+};
 
 class SvgContext {
   constructor(width, height) {
@@ -68,15 +82,15 @@ class SvgContext {
   }
   common() {
     const s = this.state;
-    return `${s.globalAlpha < 1 ? ` opacity="${s.globalAlpha}"` : ""}${s.clip ? ` clip-path="url(#${s.clip})"` : ""}`;
+    return `${s.globalAlpha < 1 ? ` opacity="${num(s.globalAlpha)}"` : ""}${s.clip ? ` clip-path="url(#${s.clip})"` : ""}`;
   }
   fill() {
     if (this.path.length) this.parts.push(`<path d="${this.path.join("")}" fill="${esc(this.state.fillStyle)}"${this.common()}/>`);
   }
   stroke() {
     if (!this.path.length) return;
-    const dash = this.state.dash.length ? ` stroke-dasharray="${this.state.dash.join(" ")}"` : "";
-    this.parts.push(`<path d="${this.path.join("")}" fill="none" stroke="${esc(this.state.strokeStyle)}" stroke-width="${this.state.lineWidth}"${dash}${this.common()}/>`);
+    const dash = this.state.dash.length ? ` stroke-dasharray="${this.state.dash.map(num).join(" ")}"` : "";
+    this.parts.push(`<path d="${this.path.join("")}" fill="none" stroke="${esc(this.state.strokeStyle)}" stroke-width="${num(this.state.lineWidth)}"${dash}${this.common()}/>`);
   }
 
   // --- shapes and text
@@ -85,7 +99,7 @@ class SvgContext {
     this.parts.push(`<rect x="${num(x + this.state.tx)}" y="${num(y + this.state.ty)}" width="${num(w)}" height="${num(h)}" fill="${esc(this.state.fillStyle)}"${this.common()}/>`);
   }
   strokeRect(x, y, w, h) {
-    this.parts.push(`<rect x="${num(x + this.state.tx)}" y="${num(y + this.state.ty)}" width="${num(w)}" height="${num(h)}" fill="none" stroke="${esc(this.state.strokeStyle)}" stroke-width="${this.state.lineWidth}"${this.common()}/>`);
+    this.parts.push(`<rect x="${num(x + this.state.tx)}" y="${num(y + this.state.ty)}" width="${num(w)}" height="${num(h)}" fill="none" stroke="${esc(this.state.strokeStyle)}" stroke-width="${num(this.state.lineWidth)}"${this.common()}/>`);
   }
   fillText(text, x, y) {
     const anchor = { center: "middle", right: "end", end: "end" }[this.state.textAlign] ?? "start";
@@ -95,7 +109,8 @@ class SvgContext {
   }
 
   toString() {
-    return `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height}" viewBox="0 0 ${this.width} ${this.height}">${this.parts.join("")}</svg>`;
+    const [w, h] = [num(this.width), num(this.height)];
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${this.parts.join("")}</svg>`;
   }
 }
 

@@ -25,7 +25,7 @@ export const params = [
   ...OWN.map(([name, , min, max, step, value]) => ({ name, type: "float", min, max, step, default: value })),
 ];
 
-export function mount(root, { client, values, prefix = "", onChange = () => {}, link }) {
+export function mount(root, { client, values, prefix = "", onChange = () => {}, link, signal }) {
   const start = initial(params, values);
   const ui = panel(root, { chartHeight: 320, chartLabel: "Latency survival with and without the hedge" });
   const delayQ = slider(ui.controls, {
@@ -108,7 +108,15 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
   exportBar(ui.tools, {
     link,
     name: "hedge", title: "Latency survival with and without the hedge", canvas: ui.canvas, draw,
-    meta: () => ({ seed: SEED, requests: REQUESTS, delay_q: delayQ.input.value, delay_ms: result?.delayMs, service: JSON.stringify(options().service ?? "lab") }),
+    meta: () => {
+      const own = preset.value === "own" ? ownSliders.map((x) => Number(x.input.value)) : null;
+      return {
+        seed: SEED, requests: REQUESTS, delay_q: delayQ.input.value, delay_ms: result?.delayMs, service: preset.value,
+        ...(own && {
+          body_median_ms: own[0], body_sigma: own[1], slow_p: own[2], slow_median_ms: own[3], slow_sigma: own[4],
+        }),
+      };
+    },
     table: () => ({
       header: ["t_ms", "sim_survival_no_hedge", "sim_survival_hedged", "theory_S(t)", "theory_S(t)S(t-d)"],
       rows: result ? Array.from(result.curves.tMs, (t, i) => [t, result.curves.before[i], result.curves.after[i], result.curves.theoryBefore[i], result.curves.theoryAfter[i]]) : [],
@@ -117,6 +125,6 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
   delayQ.input.addEventListener("input", update);
   preset.addEventListener("change", update);
   for (const s of ownSliders) s.input.addEventListener("input", update);
-  redrawOnResize(ui.canvas, draw);
+  redrawOnResize(ui.canvas, draw, signal);
   update();
 }

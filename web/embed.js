@@ -8,11 +8,26 @@
 // its charts), or a Lab section: "fanout", "hedge", "loaded", "balance", "code". Every panel on a
 // page shares one wasm instance and one frame scheduler; each sits in its own shadow root, so
 // the host page's styles and ids never collide with it.
+//
+// What a host page can rely on:
+// - only the panel's own settings are read (`kind` and that kind's parameters), each checked as
+//   a URL parameter is (clamped or dropped, with a notice); no outside text becomes markup, an
+//   attribute name or code;
+// - a setting changed after the panel is on the page (`setAttribute("fanout", "1")`) is applied,
+//   and a new `kind` mounts the new panel;
+// - a removed panel releases everything: its frame task, observers, workers' jobs and wasm
+//   objects (the page's live wasm heap goes back to what it was); added again, it mounts again;
+// - panels mount one after another, a task at a time, so thirty panels start without a long task.
+//
+// `panel.source = (name) => string | null` (set before the element is added) makes the panel read
+// its settings from there instead of its attributes: panel.html passes its URL query this way.
 
 import { exportBar } from "./export.js";
 import { readParams } from "./params.js";
 import { SECTIONS } from "./lab/sections.js";
+import { applyValues } from "./lab/section.js";
 import { SimClient } from "./lab/sim.js";
+import { nextTask } from "./scheduler.js";
 import { mountTail, tailParams } from "./tail/piece.js";
 import { loadCore } from "./wasm.js";
 
@@ -23,17 +38,24 @@ const TAIL_PARTS = {
   strip: ["strip"],
 };
 const TITLES = { arena: "One request", histograms: "Leaf and parent histograms", strip: "Parent percentiles against fan-out" };
+const KINDS = [...Object.keys(TAIL_PARTS), ...Object.keys(SECTIONS)];
 const STYLE = new URL("./style.css", import.meta.url);
 const HOME = new URL("./", import.meta.url);
 let count = 0;
-const labels = new Map();
+const labelsInUse = new Set();
 
-/** A landmark label no other panel on the page has ("…", then "… (2)"). */
+/** A landmark label no other panel on the page has ("…", then "… (2)"); `release` frees it. */
 function uniqueLabel(label) {
-  const n = (labels.get(label) ?? 0) + 1;
-  labels.set(label, n);
-  return n === 1 ? label : `${label} (${n})`;
+  let n = 1;
+  while (labelsInUse.has(n === 1 ? label : `${label} (${n})`)) n++;
+  const unique = n === 1 ? label : `${label} (${n})`;
+  labelsInUse.add(unique);
+  return { label: unique, release: () => labelsInUse.delete(unique) };
 }
+
+/** The names of every setting any kind reads (the element's observed attributes). */
+const TAIL_NAMES = ["fanout", "profile", "fix", "speed", "seed", "requests"];
+const SETTING_NAMES = [...new Set([...TAIL_NAMES, ...Object.values(SECTIONS).flatMap((s) => (s.params ?? []).map((p) => p.name))])];
 
 /** The iframe URL that shows the same panel with the same settings. */
 export function panelUrl(kind, settings) {
@@ -43,53 +65,156 @@ export function panelUrl(kind, settings) {
   return url.href;
 }
 
+/** Panels mount one at a time, each starting in a task of its own (see `mount`). */
+let queue = Promise.resolve();
+function inTurn(job) {
+  const turn = queue.then(job);
+  queue = turn.catch(() => {}).then(nextTask);
+  return turn;
+}
+
+const aborted = (e) => e?.name === "AbortError";
+
 class TailLabPanel extends HTMLElement {
+  static observedAttributes = ["kind", ...SETTING_NAMES];
+
+  constructor() {
+    super();
+    /** The mounted panel: `{ controller, kind, specs, read, apply, settled }`, or null. */
+    this.live = null;
+  }
+
+  /** A setting as the page gave it: from `source` when set, else the attribute. */
+  setting(name) {
+    return typeof this.source === "function" ? this.source(name) : this.getAttribute(name);
+  }
+
   connectedCallback() {
-    if (this.shadowRoot) return;
-    const shadow = this.attachShadow({ mode: "open" });
-    shadow.innerHTML = `<link rel="stylesheet" href="${STYLE}"><div class="embed" role="region"></div>`;
-    this.mount(shadow.querySelector(".embed")).catch((e) => {
-      shadow.querySelector(".embed").textContent = `Tail Latency Lab could not start: ${e.message}`;
+    if (!this.live) this.start();
+  }
+
+  disconnectedCallback() {
+    // A move (removed and added back in one task) keeps the panel as it is.
+    queueMicrotask(() => { if (!this.isConnected) this.stop(); });
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (!this.live || before === after || typeof this.source === "function") return;
+    if (name === "kind") {
+      this.stop();
+      if (this.isConnected) this.start();
+    } else if (this.live.ready) {
+      this.live.update();
+    } else {
+      this.live.changedWhileMounting = true;
+    }
+  }
+
+  /** Builds the panel in a fresh shadow root (mounting waits its turn). */
+  start() {
+    const shadow = this.shadowRoot ?? this.attachShadow({ mode: "open" });
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = STYLE.href;
+    const root = document.createElement("div");
+    root.className = "embed";
+    root.setAttribute("role", "region");
+    shadow.replaceChildren(link, root);
+    const controller = new AbortController();
+    const live = { controller, ready: false, changedWhileMounting: false, release: () => {}, update: () => {} };
+    this.live = live;
+    delete this.dataset.ready;
+    inTurn(() => this.mount(root, live)).catch((e) => {
+      if (aborted(e) || controller.signal.aborted) return;
+      root.textContent = `Tail Latency Lab could not start: ${e.message}`;
     });
   }
 
-  async mount(root) {
-    const kind = this.getAttribute("kind") ?? "histograms";
+  /** Unmounts: everything the panel holds is released. */
+  stop() {
+    const live = this.live;
+    if (!live) return;
+    this.live = null;
+    live.controller.abort();
+    live.release();
+    this.shadowRoot?.replaceChildren();
+    delete this.dataset.ready;
+  }
+
+  async mount(root, live) {
+    const { signal } = live.controller;
+    signal.throwIfAborted();
     const api = await loadCore();
+    signal.throwIfAborted();
+    const raw = this.setting("kind");
+    const kind = raw === null ? "histograms" : String(raw).trim();
     const prefix = `tlp${++count}-`;
-    const get = (name) => this.getAttribute(name);
+    const get = (name) => this.setting(name);
     const notice = document.createElement("p");
     notice.className = "embed-notice";
     notice.setAttribute("role", "status");
     const credit = document.createElement("p");
     credit.className = "embed-credit";
-    credit.innerHTML = `<a href="${HOME}" target="_blank" rel="noopener">Tail Latency Lab</a>: simulated live in this page`;
+    const home = document.createElement("a");
+    home.href = HOME.href;
+    home.target = "_blank";
+    home.rel = "noopener";
+    home.textContent = "Tail Latency Lab";
+    credit.append(home, ": simulated live in this page");
     let settings = {};
     const link = () => panelUrl(kind, settings);
-    if (TAIL_PARTS[kind]) {
-      root.setAttribute("aria-label", uniqueLabel(`Tail Latency Lab: ${TITLES[kind] ?? "the Tail piece"}`));
-      const { values, notices } = readParams(tailParams(api), get);
+    // Own keys only: "__proto__" or "toString" is an unknown kind like any other.
+    if (Object.hasOwn(TAIL_PARTS, kind)) {
+      const label = uniqueLabel(`Tail Latency Lab: ${Object.hasOwn(TITLES, kind) ? TITLES[kind] : "the Tail piece"}`);
+      live.release = label.release;
+      root.setAttribute("aria-label", label.label);
+      const specs = tailParams(api);
+      let { values, notices } = readParams(specs, get);
       notice.textContent = notices.join("; ");
       root.append(notice);
-      const piece = await mountTail(root, { api, values, parts: TAIL_PARTS[kind], prefix, onChange: (s) => { settings = s; } });
+      const piece = await mountTail(root, { api, values, parts: TAIL_PARTS[kind], prefix, signal, onChange: (s) => { settings = s; } });
+      signal.throwIfAborted();
       for (const [name, canvas] of Object.entries(piece.canvases)) {
         exportBar(canvas.closest("figure"), {
           name: `tail-${name}`, title: TITLES[name], canvas, link,
           draw: (target) => piece.drawOnto(name, target), table: () => piece.table(name), meta: () => piece.settings(),
         });
       }
-    } else if (SECTIONS[kind]) {
+      // A changed attribute: read every setting again (with its notice), apply what changed.
+      live.update = () => {
+        const next = readParams(specs, get);
+        notice.textContent = next.notices.join("; ");
+        const changed = Object.fromEntries(Object.entries(next.values).filter(([k, v]) => v !== values[k]));
+        values = next.values;
+        if (Object.keys(changed).length > 0) piece.set(changed);
+      };
+    } else if (Object.hasOwn(SECTIONS, kind)) {
       const section = SECTIONS[kind];
-      root.setAttribute("aria-label", uniqueLabel(`Tail Latency Lab: ${kind}`));
+      const label = uniqueLabel(`Tail Latency Lab: ${kind}`);
+      const client = new SimClient({ onTrouble: (message) => { notice.textContent = `The simulation stopped: ${message}.`; } });
+      live.release = () => { label.release(); client.close(); };
+      root.setAttribute("aria-label", label.label);
       root.dataset.section = kind;
-      const { values, notices } = readParams(section.params ?? [], get);
+      const specs = section.params ?? [];
+      let { values, notices } = readParams(specs, get);
       notice.textContent = notices.join("; ");
       root.append(notice);
-      section.mount(root, { client: new SimClient(), api, values, prefix, link, onChange: (s) => { settings = { ...settings, ...s }; } });
+      section.mount(root, { client, api, values, prefix, link, signal, onChange: (s) => { settings = { ...settings, ...s }; } });
+      live.update = () => {
+        const next = readParams(specs, get);
+        notice.textContent = next.notices.join("; ");
+        const changed = Object.fromEntries(Object.entries(next.values).filter(([k, v]) => v !== values[k]));
+        values = next.values;
+        applyValues(root, prefix, specs, changed);
+      };
     } else {
-      throw new Error(`kind must be one of ${[...Object.keys(TAIL_PARTS), ...Object.keys(SECTIONS)].join(", ")} (got “${kind}”)`);
+      const shown = kind.length > 40 ? `${kind.slice(0, 40)}…` : kind;
+      throw new Error(`kind must be one of ${KINDS.join(", ")} (got “${shown}”)`);
     }
     root.append(credit);
+    live.ready = true;
+    // Attributes changed while the panel was being built are applied now.
+    if (live.changedWhileMounting) live.update();
     this.dataset.ready = "true";
   }
 }

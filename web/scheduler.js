@@ -2,11 +2,19 @@
 // the panels that are on screen and have work; panels scrolled out of view pause
 // (IntersectionObserver), a hidden tab pauses everything, and when no panel has anything to do
 // the loop stops asking for frames at all.
+//
+// A frame also has a ceiling on its script time (FRAME_SLICE_MS): with thirty panels on a page,
+// the panels (and the Lab's queued redraws, `soon`) that do not fit in this frame go first in
+// the next one, so no frame becomes a long task however many panels there are.
 
 /** Main-thread time per frame spent simulating, shared by all panels (ms). */
 export const FRAME_BUDGET_MS = 12;
+/** Script time after which a frame leaves the remaining panels and redraws to the next (ms). */
+const FRAME_SLICE_MS = 8;
 
 const tasks = new Set();
+/** One-off jobs (a chart's redraw), each at most once per frame, in the order asked. */
+const queued = new Set();
 let frameRequested = false;
 let wakeTimer = null;
 
@@ -20,15 +28,35 @@ const observer = new IntersectionObserver((entries) => {
 function frame(now) {
   frameRequested = false;
   if (document.hidden) return;
+  const start = performance.now();
+  const full = () => performance.now() - start > FRAME_SLICE_MS;
   const due = [...tasks].filter((t) => t.visible && t.want(now) === true);
   const budget = FRAME_BUDGET_MS / Math.max(1, due.filter((t) => t.hasWork()).length);
-  for (const t of due) t.frame(now, budget);
+  let ran = 0;
+  for (const t of due) {
+    if (ran > 0 && full()) break;
+    t.frame(now, budget);
+    ran++;
+    // Served: to the back of the line, so the ones left over go first next frame.
+    if (tasks.delete(t)) tasks.add(t);
+  }
+  for (const job of [...queued]) {
+    if (ran > 0 && full()) break;
+    queued.delete(job);
+    job();
+    ran++;
+  }
   wake();
 }
 
 /** Asks for a frame if any visible panel wants one now, or sets a timer for the earliest wish. */
 export function wake() {
   if (frameRequested || document.hidden) return;
+  if (queued.size > 0) {
+    frameRequested = true;
+    requestAnimationFrame(frame);
+    return;
+  }
   const now = performance.now();
   let earliest = Infinity;
   for (const t of tasks) {
@@ -62,6 +90,16 @@ export function register({ element, want, hasWork, frame: onFrame }) {
     tasks.delete(task);
     observer.unobserve(element);
   };
+}
+
+/**
+ * Runs `job` in a coming frame, once however often it is asked for before then (a dragged
+ * slider's input events and a burst of worker answers become one redraw). Jobs share the
+ * frame's ceiling with the panels: those that do not fit run in the next frame.
+ */
+export function soon(job) {
+  queued.add(job);
+  wake();
 }
 
 /** Resolves in a new task (a MessageChannel hop: no 4 ms timer clamp), letting input and paint in. */

@@ -19,7 +19,7 @@ export function palette(element) {
   return out;
 }
 
-/** Calls `redraw` whenever the colour scheme changes. */
-export function onThemeChange(redraw) {
-  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", redraw);
+/** Calls `redraw` whenever the colour scheme changes, until `signal` (if given) aborts. */
+export function onThemeChange(redraw, signal) {
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", redraw, { signal });
 }

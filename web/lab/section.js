@@ -2,6 +2,7 @@
 // line, created inside the root the section is given (never looked up document-wide), so a
 // section can be mounted into any page.
 
+import { soon } from "../scheduler.js";
 import { onThemeChange } from "../theme.js";
 
 export { el } from "../dom.js";
@@ -70,30 +71,46 @@ export function readout(parent, { name, label, theory = false }) {
 
 /**
  * `fn`, called at most once per animation frame however often it is asked for: a dragged
- * slider's input events and a burst of worker answers become one update and one redraw.
+ * slider's input events and a burst of worker answers become one update and one redraw. The
+ * page's frame loop runs it (scheduler.js), within the frame's ceiling shared by every panel.
  */
 export function perFrame(fn) {
-  let queued = false;
-  return () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => {
-      queued = false;
-      fn();
-    });
-  };
+  const job = () => fn();
+  return () => soon(job);
 }
 
-/** Calls `draw` whenever the canvas changes width or the colour scheme changes. */
-export function redrawOnResize(canvas, draw) {
+/**
+ * Redraws whenever the canvas changes width or the colour scheme changes (in the next frame),
+ * until `signal` aborts (the section was removed).
+ */
+export function redrawOnResize(canvas, draw, signal) {
   let width = 0;
-  new ResizeObserver(() => {
+  const job = () => draw();
+  const resized = new ResizeObserver(() => {
     if (canvas.clientWidth !== width) {
       width = canvas.clientWidth;
-      draw();
+      soon(job);
     }
-  }).observe(canvas);
-  onThemeChange(() => draw());
+  });
+  resized.observe(canvas);
+  signal?.addEventListener("abort", () => resized.disconnect());
+  onThemeChange(() => soon(job), signal);
+}
+
+/**
+ * Puts settings changed from outside (`values`, already checked by params.js) into a mounted
+ * section's controls, as a reader would: each control gets its value and its own event, so the
+ * section answers exactly as it does to the reader. A spec's `control(value)` gives the control's
+ * value where the two differ (a log slider).
+ */
+export function applyValues(root, prefix, specs, values) {
+  for (const [name, value] of Object.entries(values)) {
+    const spec = specs.find((s) => s.name === name);
+    const input = root.querySelector(`#${CSS.escape(`${prefix}${name}`)}`);
+    if (!spec || !input) continue;
+    input.value = spec.control ? spec.control(value) : String(value);
+    input.dispatchEvent(new Event(input.tagName === "SELECT" ? "change" : "input", { bubbles: true }));
+  }
 }
 
 /** A section's settings from `values` (params.js), falling back to each spec's default. */

@@ -52,14 +52,37 @@ function digest(...arrays) {
   return h.toString(16).padStart(8, "0");
 }
 
-/** Calibration draws per task while a run is prepared (2^22 in all): a few ms each. */
-const CALIBRATION_STEP = 1 << 18;
+/**
+ * Calibration draws per task while a run is prepared (2^22 in all): the first step takes 2^15,
+ * and each next one is sized from the last one's time to take about STEP_MS, growing at most
+ * twofold a step (a fast machine takes 2^18 draws in a few ms; a slow one, or one whose cores
+ * the workers share, in 15–25).
+ */
+const STEP_MS = 4;
+const MIN_STEP = 1 << 13;
+const MAX_STEP = 1 << 19;
 
-/** A TailRun prepared over several tasks, so start-up has no long task. */
-async function prepareRun(api, options) {
+/**
+ * A TailRun prepared over several tasks, so start-up has no long task. The builder is freed as
+ * soon as it has given its run, or when `signal` aborts (the panel was removed), which throws
+ * an AbortError.
+ */
+async function prepareRun(api, options, signal) {
+  signal?.throwIfAborted();
   const builder = api.TailRun.prepare(options);
-  while (!builder.step(CALIBRATION_STEP)) await nextTask();
-  return builder.finish();
+  try {
+    for (let draws = 1 << 15; ;) {
+      const t0 = performance.now();
+      if (builder.step(draws)) break;
+      const ms = performance.now() - t0;
+      draws = Math.round(Math.min(MAX_STEP, 2 * draws, Math.max(MIN_STEP, (draws * STEP_MS) / Math.max(ms, 0.1))));
+      await nextTask();
+      signal?.throwIfAborted();
+    }
+    return builder.finish();
+  } finally {
+    builder.free();
+  }
 }
 
 /**
@@ -67,16 +90,24 @@ async function prepareRun(api, options) {
  * "histograms", "strip" to show; `values`: the settings (see tailParams); `prefix` makes the
  * control ids unique on a page with several panels; `onChange(values)` hears every change
  * (the page writes it to its URL); `workers`: how many workers accumulate requests (the
- * page's shared pool; 0 accumulates on the main thread instead, within the frame budget).
- * Returns `{ table, drawOnto, canvases, settings }` for the export buttons.
+ * page's shared pool; 0 accumulates on the main thread instead, within the frame budget);
+ * `signal`: aborting it unmounts the piece (an embed removed from its page): its frame task,
+ * observers, worker channel and wasm objects are all released, and a mount still preparing
+ * stops with an AbortError.
+ * Returns `{ table, drawOnto, canvases, settings, set }` for the export buttons and for
+ * settings changed from outside (`set(values)`, e.g. an embed's attribute).
  */
-export async function mountTail(root, { api, values, parts, prefix = "", onChange = () => {}, workers = defaultWorkers() }) {
+export async function mountTail(root, { api, values, parts, prefix = "", onChange = () => {}, workers = defaultWorkers(), signal }) {
   const id = (name) => `${prefix}${name}`;
   const part = (name, make) => root.querySelector(`[data-part="${name}"]`) ?? (parts.includes(name) ? root.appendChild(make()) : null);
   const settings = { ...values };
   // `let`: a new profile or seed swaps in a run prepared over several tasks (see reconfigure).
-  let run = await prepareRun(api, { fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
+  let run = await prepareRun(api, { fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed }, signal);
   await nextTask();
+  if (signal?.aborted) {
+    run.free();
+    signal.throwIfAborted();
+  }
   const edges = api.binEdges();
   const runOptions = () => ({ fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
   // Accumulation in the workers when there are any; a page that cannot start one (or asked for
@@ -118,6 +149,8 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
 
   // ---- controls (each with a real label)
   const inputs = {};
+  /** Shows settings changed from outside in the controls. */
+  let showInControls = () => {};
   if (controls) {
     const field = (name, label, input, extra = []) => {
       input.id = id(name);
@@ -143,6 +176,15 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       el("button", { id: id("reset"), type: "button", text: "reset" }),
       seedError,
     );
+    showInControls = (v) => {
+      if ("fanout" in v) { inputs.fanout.value = String(v.fanout); fanoutOut.textContent = inputs.fanout.value; }
+      for (const name of ["profile", "fix", "speed"]) if (name in v) inputs[name].value = v[name];
+      if ("seed" in v) {
+        inputs.seed.value = String(v.seed);
+        inputs.seed.setAttribute("aria-invalid", "false");
+        seedError.textContent = "";
+      }
+    };
     inputs.fanout.addEventListener("input", () => { fanoutOut.textContent = inputs.fanout.value; reconfigure({ fanout: Number(inputs.fanout.value) }); });
     inputs.profile.addEventListener("change", () => reconfigure({ profile: inputs.profile.value }));
     inputs.fix.addEventListener("change", () => reconfigure({ fix: inputs.fix.value }));
@@ -236,8 +278,14 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       const token = {};
       preparing = token;
       root.dataset.preparing = "true";
-      const next = await prepareRun(api, runOptions());
-      if (preparing !== token) { next.free(); return; }
+      let next;
+      try {
+        next = await prepareRun(api, runOptions(), signal);
+      } catch (err) {
+        if (err.name === "AbortError") return; // the panel was removed meanwhile
+        throw err;
+      }
+      if (preparing !== token || signal?.aborted) { next.free(); return; }
       preparing = null;
       root.dataset.preparing = "false";
       run.free();
@@ -376,7 +424,7 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   }
 
   const moving = () => settings.speed !== "paused";
-  register({
+  const unregister = register({
     element: root,
     hasWork: () => run.requests < settings.requests,
     want(now) {
@@ -418,14 +466,57 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     canvas.dataset.chart = name;
     charts.observe(canvas);
   }
-  onThemeChange(() => { invalidate(); wake(); });
-  new ResizeObserver(() => { invalidate(); wake(); }).observe(root);
+  onThemeChange(() => { invalidate(); wake(); }, signal);
+  const resized = new ResizeObserver(() => { invalidate(); wake(); });
+  resized.observe(root);
+  // Unmounted: nothing of the piece is left running or allocated (its wasm run is freed; the
+  // workers drop its blocks as they come back; a calibration under way stops at its next step).
+  signal?.addEventListener("abort", () => {
+    unregister();
+    charts.disconnect();
+    resized.disconnect();
+    channel?.close();
+    channel = null;
+    preparing = null;
+    run.free();
+  }, { once: true });
 
   refreshCurves();
   show(0, performance.now());
   onChange({ ...settings });
 
   return {
+    /**
+     * Applies settings changed from outside (already checked, see tailParams), as if the reader
+     * had moved the controls; settings that did not change are left alone.
+     */
+    set(values) {
+      const options = {};
+      for (const name of ["fanout", "profile", "fix", "seed"]) {
+        if (name in values && values[name] !== settings[name]) options[name] = values[name];
+      }
+      const shown = { ...options };
+      if ("speed" in values && values.speed !== settings.speed) {
+        settings.speed = shown.speed = values.speed;
+        state.since = performance.now();
+      }
+      const recount = "requests" in values && values.requests !== settings.requests;
+      if (recount) settings.requests = values.requests;
+      showInControls(shown);
+      if (Object.keys(options).length > 0) {
+        reconfigure(options); // starts the run again from request 0, with the new cap
+      } else if (recount) {
+        // A new cap: the run starts again, so it stops at exactly that many requests.
+        run.reset();
+        restartWorkers();
+        state.announced = 0;
+        unsettle();
+        show(state.shown, performance.now());
+        changed();
+      } else {
+        changed();
+      }
+    },
     /** The numbers a part draws, for CSV export: `{ header, rows }`. */
     table(name) {
       if (name === "strip") {

@@ -22,7 +22,7 @@ export const params = [
   { name: "balance-d", type: "enum", values: ["1", "2", "3"], default: "2" },
 ];
 
-export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link }) {
+export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link, signal }) {
   const start = initial(params, values);
   const ui = panel(root, { chartHeight: 320, chartLabel: "Mean time in system against arrival rate" });
   const lambda = slider(ui.controls, { id: `${prefix}balance-lambda`, label: "arrival rate λ", min: 0.1, max: 0.99, step: 0.01, value: start["balance-lambda"], format: (v) => v.toFixed(2) });
@@ -32,6 +32,8 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     theory: readout(ui.readouts, { name: "theory", label: "fixed point (N → ∞)" }),
   };
   const results = new Map();
+  /** Why points are missing, when no worker could compute them (shown as "—", not "…"). */
+  let failure = null;
   const key = (l, k) => `${l}|${k}`;
   const chosenLambda = () => Number(Number(lambda.input.value).toFixed(2));
   const xs = Array.from({ length: 200 }, (_, i) => 0.005 * (i + 1));
@@ -69,7 +71,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     const x = results.get(key(l, k));
     const theory = api.fixedPointMeanTime(l, k);
     r.theory.set(formatNumber(theory));
-    r.mean.set(x ? formatNumber(x.meanTime) : "…");
+    r.mean.set(x ? formatNumber(x.meanTime) : failure ? "—" : "…");
     ui.canvas.setAttribute("aria-label",
       `Mean time in system against λ for d = 1, 2, 3 on 100 servers. At λ = ${l.toFixed(2)}, d = ${k}: simulated ${x ? formatNumber(x.meanTime) : "pending"}, fixed point ${formatNumber(theory)}.`);
   }
@@ -86,9 +88,13 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
       ...lambdas.flatMap((l) => CHOICES.filter((c) => c.d !== k).map((c) => [l, c.d])),
     ];
     const calls = order.map(([l, dd]) => ({ fn: "simulateBalance", args: [{ lambda: l, d: dd, arrivals: ARRIVALS, seed: SEED }] }));
+    failure = null;
     client.run(calls, {
       onPoint: (_, x, error) => {
-        if (error) return r.mean.set("error", error);
+        if (error) {
+          failure = error;
+          return r.mean.set("error", error);
+        }
         results.set(key(x.lambda, x.d), x);
       },
       // One redraw per batch of answers (cached ones arrive together), not one per point.
@@ -111,6 +117,6 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
   });
   lambda.input.addEventListener("input", perFrame(update));
   d.addEventListener("change", update);
-  redrawOnResize(ui.canvas, draw);
+  redrawOnResize(ui.canvas, draw, signal);
   update();
 }

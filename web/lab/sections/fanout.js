@@ -17,11 +17,12 @@ const pOf = (v) => Number((10 ** v).toPrecision(3));
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
-  { name: "fanout-p", type: "float", min: 0.001, max: 0.2, default: 0.01 },
+  // The slider holds log10 p.
+  { name: "fanout-p", type: "float", min: 0.001, max: 0.2, default: 0.01, control: (p) => Math.log10(p).toFixed(3) },
   { name: "fanout-n", type: "int", min: 1, max: 1000, default: 100 },
 ];
 
-export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link }) {
+export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link, signal }) {
   const start = initial(params, values);
   const ui = panel(root, { chartHeight: 300, chartLabel: "Share of slow requests against fan-out" });
   const p = slider(ui.controls, {
@@ -92,6 +93,6 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
   const scheduled = perFrame(update);
   p.input.addEventListener("input", scheduled);
   n.input.addEventListener("input", scheduled);
-  redrawOnResize(ui.canvas, draw);
+  redrawOnResize(ui.canvas, draw, signal);
   update();
 }

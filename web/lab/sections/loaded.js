@@ -32,7 +32,7 @@ export const params = [
   { name: "loaded-basis", type: "enum", values: ["loaded", "idle"], default: "loaded" },
 ];
 
-export function mount(root, { client, values, prefix = "", onChange = () => {}, link }) {
+export function mount(root, { client, values, prefix = "", onChange = () => {}, link, signal }) {
   const start = initial(params, values);
   const ui = panel(root, { chartHeight: 340, chartLabel: "Latency against load for three policies" });
   const load = slider(ui.controls, { id: `${prefix}loaded-load`, label: "load", min: 0.05, max: 0.95, step: 0.05, value: start["loaded-load"], format: (v) => formatPct(v, 0) });
@@ -50,6 +50,8 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
     state: readout(ui.readouts, { name: "loaded-state", label: "replicas" }),
   };
   let results = new Map();
+  /** Why the points are missing, when no worker could compute them (shown as "—", not "…"). */
+  let failure = null;
 
   const key = (l, p) => `${l}|${p}`;
   const chosenLoad = () => Number(Number(load.input.value).toFixed(2));
@@ -92,7 +94,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
     onChange({ "loaded-load": chosenLoad(), "loaded-policy": policy.value, "loaded-cancel": cancel.value, "loaded-basis": basis.value });
     const x = results.get(key(chosenLoad(), policy.value));
     if (!x) {
-      for (const k of ["p50", "p99", "work", "delay", "state"]) r[k].set("…");
+      for (const k of ["p50", "p99", "work", "delay", "state"]) r[k].set(failure ? "—" : "…");
       return;
     }
     r.p50.set(x.stable ? formatMs(x.p50) : "unstable");
@@ -109,6 +111,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
 
   function sweep() {
     results = new Map();
+    failure = null;
     const chosen = chosenLoad();
     const order = [chosen, ...LOADS.filter((l) => l !== chosen)];
     const calls = order.flatMap((l) => POLICIES.map((p) => ({
@@ -117,7 +120,10 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
     })));
     client.run(calls, {
       onPoint: (_, x, error) => {
-        if (error) return r.state.set("error", error);
+        if (error) {
+          failure = error;
+          return r.state.set("error", error);
+        }
         results.set(key(x.load, x.policy), x);
       },
       // One redraw per batch of answers (cached ones arrive together), not one per point.
@@ -151,6 +157,6 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
   policy.addEventListener("change", () => { showChosen(); draw(); });
   cancel.addEventListener("change", sweep);
   basis.addEventListener("change", sweep);
-  redrawOnResize(ui.canvas, draw);
+  redrawOnResize(ui.canvas, draw, signal);
   sweep();
 }

@@ -34,6 +34,10 @@ class Pool {
   constructor(size) {
     this.respawns = size; // replacements left, shared by every slot
     this.slots = Array.from({ length: size }, (_, w) => this.spawn(w));
+    // A frozen page freezes its workers and timers alike: the deadline starts again on resume.
+    const restart = () => { for (const slot of this.slots) if (slot) slot.heard = performance.now(); };
+    document.addEventListener("resume", restart);
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) restart(); });
     this.timer = null;
     this.reason = null;
   }

@@ -61,6 +61,10 @@ class Pool {
     this.timer = null;
     this.reason = null;
     for (let i = 0; i < size; i++) this.start();
+    // A frozen page freezes its workers and timers alike: the deadline starts again on resume.
+    const restart = () => { for (const w of this.workers) w.heard = performance.now(); };
+    document.addEventListener("resume", restart);
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) restart(); });
   }
 
   start() {

@@ -16,6 +16,7 @@ const tasks = new Set();
 /** One-off jobs (a chart's redraw), each at most once per frame, in the order asked. */
 const queued = new Set();
 let frameRequested = false;
+let jobsFirst = false;
 let wakeTimer = null;
 
 const observer = new IntersectionObserver((entries) => {
@@ -33,19 +34,27 @@ function frame(now) {
   const due = [...tasks].filter((t) => t.visible && t.want(now) === true);
   const budget = FRAME_BUDGET_MS / Math.max(1, due.filter((t) => t.hasWork()).length);
   let ran = 0;
-  for (const t of due) {
-    if (ran > 0 && full()) break;
-    t.frame(now, budget);
-    ran++;
-    // Served: to the back of the line, so the ones left over go first next frame.
-    if (tasks.delete(t)) tasks.add(t);
-  }
-  for (const job of [...queued]) {
-    if (ran > 0 && full()) break;
-    queued.delete(job);
-    job();
-    ran++;
-  }
+  const runTasks = () => {
+    for (const t of due) {
+      if (ran > 0 && full()) return;
+      t.frame(now, budget);
+      ran++;
+      // Served: to the back of the line, so the ones left over go first next frame.
+      if (tasks.delete(t)) tasks.add(t);
+    }
+  };
+  const runJobs = () => {
+    for (const job of [...queued]) {
+      if (ran > 0 && full()) return;
+      queued.delete(job);
+      job();
+      ran++;
+    }
+  };
+  // Jobs left over go before the panels next frame, and the other way round, so under load
+  // neither can starve the other.
+  if (jobsFirst) { runJobs(); runTasks(); } else { runTasks(); runJobs(); }
+  jobsFirst = queued.size > 0 && !jobsFirst;
   wake();
 }
 

@@ -1,4 +1,4 @@
-// The Lab's simulation worker: one per page, shared by every section. It runs the core's API
+// The Lab's simulation worker: one of the page's pool, shared by every section. It runs the core's API
 // calls off the main thread one point at a time, taking turns between the sections' jobs, so a
 // newer request from a slider supersedes a sweep between two points and no section waits for
 // another's whole sweep. One worker (not one per section) leaves the main thread a core of its

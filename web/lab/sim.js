@@ -186,7 +186,7 @@ export class SimClient {
       };
       this.active = active;
       const live = this.pool.live();
-      // Point k of the missing ones goes to live worker k mod N; each worker's share keeps its order.
+      // Point k of the missing ones goes to live worker k mod N, each share in its order.
       missing.forEach((index, k) => live.length && active.assigned[live[k % live.length]].add(index));
       for (const w of this.pool.slots.keys()) this.send(w);
       if (live.length === 0) this.failAll();

@@ -1,8 +1,8 @@
-// The Lab's simulation worker: one of the page's pool, shared by every section. It runs the core's API
-// calls off the main thread one point at a time, taking turns between the sections' jobs, so a
-// newer request from a slider supersedes a sweep between two points and no section waits for
-// another's whole sweep. One worker (not one per section) leaves the main thread a core of its
-// own on a two-core machine.
+// A Lab simulation worker, one of the page's pool (lab/sim.js), shared by every section. It runs
+// the core's API calls off the main thread one point at a time, taking turns between the
+// sections' jobs, so a newer request from a slider supersedes a sweep between two points and no
+// section waits for another's whole sweep. The pool has one worker per core but one, so the main
+// thread keeps a core of its own.
 //
 // Protocol (messages from the page), per `channel` (one per section):
 //   { type: "job", channel, id, indices, calls: [{ fn, args: [...] }, ...] }

@@ -166,3 +166,77 @@ test("inherited keys are not options: a polluted Object.prototype changes nothin
     for (const k of Object.keys(polluted)) delete Object.prototype[k];
   }
 });
+
+test("a call made from inside a call while a reset is pending is refused, and nothing is wedged", () => {
+  // A getter inside simulateFanout makes a panic happen (the reset is now pending) and then
+  // calls the module again, several levels deep. Before the fix the inner call swapped in a
+  // fresh instance under the outer one, and every later call threw `null`.
+  const api = faulty;
+  let inner = 0;
+  const deep = { get seed() { if (++inner < 40) { try { api.requestAt(0, deep); } catch { /* refused */ } } return 1; } };
+  quietly(() => {
+    // The outer call carries on in its own instance (the panic was the inner call's) and
+    // answers; the reset happens at the next call from the top.
+    const outer = api.simulateFanout({
+      requests: 100,
+      get n() {
+        try { api.injectPanic(); } catch { /* the panic: a reset is pending */ }
+        assert.throws(() => api.requestAt(0, deep), /resetting after a failure/);
+        const made = (() => { try { return new api.TailRun({ fanout: 1 }); } catch (e) { return e; } })();
+        assert.ok(made instanceof Error, "no object is made in the instance being replaced");
+        return 7;
+      },
+    });
+    assert.equal(outer.n, 7);
+  });
+  for (let i = 0; i < 100; i++) assert.ok(Math.abs(api.slowShare(0.01, 100) - exactShare) < 1e-12);
+  assert.deepEqual(fingerprint(api), fingerprint(api));
+});
+
+test("misusing one object (double free, use after free, recursive use, a foreign this) leaves the others alive", () => {
+  const bystander = new pkg.TailRun({ fanout: 3 });
+  bystander.run(10);
+  const a = new pkg.TailRun({ fanout: 3 });
+  a.free();
+  a.free(); // a second free does nothing
+  assert.throws(() => a.run(1), /was freed/);
+  assert.throws(() => a.requests, /was freed/);
+  const getter = Object.getOwnPropertyDescriptor(pkg.TailRun.prototype, "requests").get;
+  assert.throws(() => getter.call({}), TypeError);
+  assert.throws(() => pkg.TailRun.prototype.run.call(null, 1), TypeError);
+  // Recursive use: the run is busy inside its own call.
+  const b = new pkg.TailRun({ fanout: 3 });
+  assert.throws(() => b.reconfigure({ get fanout() { b.run(1); return 4; } }), /in use by a call that has not returned/);
+  b.free();
+  // None of that reset the module: the bystander still runs.
+  bystander.run(10);
+  assert.equal(bystander.requests, 20);
+  bystander.free();
+});
+
+test("a replaced array iterator makes the call throw, never return null", () => {
+  const iterator = Array.prototype[Symbol.iterator];
+  const boom = new Error("iterator");
+  let thrown = null;
+  let result;
+  Array.prototype[Symbol.iterator] = function () { throw boom; };
+  try {
+    result = pkg.simulateFanout({ n: 2, requests: 10 });
+  } catch (e) {
+    thrown = e;
+  } finally {
+    Array.prototype[Symbol.iterator] = iterator;
+  }
+  assert.equal(result, undefined);
+  assert.equal(thrown, boom);
+  assert.deepEqual(fingerprint(), before);
+});
+
+test("a getter on service.slow runs once", () => {
+  let reads = 0;
+  const slow = { p: 0.01, get medianMs() { reads++; return reads === 1 ? 900 : 5; }, sigma: 0.3 };
+  const r = pkg.simulateHedge({ requests: 2000, service: { body: { medianMs: 7, sigma: 0.5 }, slow } });
+  assert.equal(reads, 1);
+  const same = pkg.simulateHedge({ requests: 2000, service: { body: { medianMs: 7, sigma: 0.5 }, slow: { p: 0.01, medianMs: 900, sigma: 0.3 } } });
+  assert.deepEqual({ ...r, curves: null }, { ...same, curves: null });
+});

@@ -175,8 +175,9 @@ test("each call's work is bounded, and the error says the bound and how to stay 
   throwsLike(() => new pkg.TailRun({ fanout: 100 }).run(10_000_000), RangeError,
     /^requests × fanout must be at most 150000000 work units per call, about 2 s \(got 1000000000\); split the work over several calls$/);
   throwsLike(() => pkg.simulateFanout({ n: 1024, requests: 1e7 }), RangeError, /^requests × n must be at most 150000000 work units per call/);
-  // The supermarket counts its events: 8 units an arrival and its departure, 2 a choice.
-  throwsLike(() => pkg.simulateBalance({ arrivals: 1e9 }), RangeError, /^arrivals × \(8 \+ 2·d\), or × \(8 \+ 8·d\) above 16384 servers, must be at most 150000000 work units per call, about 2 s \(got 12000000000\)/);
+  // The supermarket counts its events: 8 units an arrival and its departure, 3 a server drawn
+  // (d = 2 of 100 servers takes 2 + 1/99 draws).
+  throwsLike(() => pkg.simulateBalance({ arrivals: 1e9 }), RangeError, /^arrivals × \(8 \+ 3 a server drawn, or 8 above 16384 servers\) must be at most 150000000 work units per call, about 2 s \(got 14030303030\.3\d*\)/);
   throwsLike(() => pkg.simulateLoaded({ requests: 26843546 }), RangeError, /^requests must be an integer in 1000\.\.=2000000 \(got 26843546\)/);
   // Large d is O(d) an arrival now (it was O(servers)): every one of 16,000 servers sampled.
   const r = pkg.simulateBalance({ servers: 16_000, d: 16_000, arrivals: 1000, lambda: 0.5 });

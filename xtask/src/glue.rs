@@ -25,29 +25,88 @@
 use std::path::Path;
 
 /// What the glue gets at its top: the wrapper for raw exports (uses the glue's own
-/// `__wbg_reinit_scheduled`, defined further down in the same module scope).
+/// `__wbg_reinit_scheduled`, defined further down in the same module scope), and the depth of
+/// calls in progress.
 const GUARD: &str = r#"
 // tail-lab: added by xtask/src/glue.rs. Any exception that leaves a raw wasm export has
 // unwound through wasm frames (their cleanup did not run): reset before the next call. The
 // built-ins it uses are taken when the module loads, so a page that replaces them later
-// cannot break a reset.
+// cannot break a reset. `__tl_depth` counts raw calls in progress: a reset never happens
+// while one is (page code running inside a call, or the panic report, cannot swap the
+// instance out from under it).
 const __tl_keys = Object.keys;
 const __tl_apply = Reflect.apply;
+const __tl_own = Object.getOwnPropertyDescriptor;
+const __tl_define = Object.defineProperty;
+const __tl_busy = Symbol("tail-lab busy");
+let __tl_depth = 0;
 function __tl_guard_exports(exports) {
     const guarded = { __proto__: null };
     for (const name of __tl_keys(exports)) {
         const value = exports[name];
         guarded[name] = typeof value !== "function" ? value : function () {
+            __tl_depth++;
             try {
                 return __tl_apply(value, undefined, arguments);
             } catch (e) {
                 __wbg_reinit_scheduled = true;
                 throw e;
+            } finally {
+                __tl_depth--;
             }
         };
     }
     return guarded;
 }
+"#;
+
+/// What the glue gets at its end: every exported class's methods and accessors check, before
+/// anything reaches wasm, that the object is one of this module's, not freed, and not already
+/// in a call (wasm-bindgen reports those misuses by throwing *through* wasm, which would now
+/// reset the module and every other object with it). `{CLASSES}` is replaced by the class
+/// names.
+const CLASS_GUARD: &str = r#"
+// tail-lab: added by xtask/src/glue.rs. Misuse of one object is refused in JS, so it never
+// unwinds through wasm and resets the module under every other object.
+function __tl_guard_class(C) {
+    const proto = C.prototype;
+    const free = proto.free;
+    for (const key of Reflect.ownKeys(proto)) {
+        if (key === "constructor" || key === "__destroy_into_raw") continue;
+        const d = __tl_own(proto, key);
+        const guard = (f, isFree) => function () {
+            __wbg_call_guard();
+            if (this === null || typeof this !== "object" || !("__wbg_ptr" in this)) {
+                throw new TypeError(`${C.name}.${String(key)} was called on something that is not a ${C.name}`);
+            }
+            if (this.__wbg_inst !== undefined && this.__wbg_inst !== __wbg_instance_id) {
+                if (isFree) { this.__wbg_ptr = 0; return; }
+                throw new Error('Invalid stale object from previous Wasm instance');
+            }
+            if (!this.__wbg_ptr) {
+                if (isFree) return;
+                throw new Error(`this ${C.name} was freed`);
+            }
+            if (this[__tl_busy]) {
+                throw new Error(`this ${C.name} is in use by a call that has not returned (recursive use)`);
+            }
+            this[__tl_busy] = true;
+            try {
+                return __tl_apply(f, this, arguments);
+            } finally {
+                this[__tl_busy] = false;
+            }
+        };
+        if (typeof d.value === "function") {
+            d.value = guard(d.value, d.value === free);
+        } else {
+            if (d.get) d.get = guard(d.get, false);
+            if (d.set) d.set = guard(d.set, false);
+        }
+        __tl_define(proto, key, d);
+    }
+}
+{CLASSES}
 "#;
 
 const STALE: &str = "if (this.__wbg_inst !== undefined && this.__wbg_inst !== __wbg_instance_id) {";
@@ -61,13 +120,26 @@ fn patches() -> Vec<(&'static str, String, usize)> {
             "    wasm = __tl_guard_exports(instance.exports);\n".into(),
             1,
         ),
-        (
-            "    wasm = wasmInstance.exports;\n",
-            "    wasm = __tl_guard_exports(wasmInstance.exports);\n".into(),
-            1,
-        ),
         // 2. The reset first, then the staleness check.
         (STALE, format!("__wbg_call_guard();\n        {STALE}"), 10),
+        // Never reset while a call is in progress; a failed reset is tried again.
+        (
+            "function __wbg_call_guard() {\n    if (__wbg_reinit_scheduled) {\n        __wbg_reset_state();\n",
+            "function __wbg_call_guard() {\n    if (__wbg_reinit_scheduled) {\n        \
+             if (__tl_depth > 0) throw new Error(\"tail-lab: the module is resetting after a \
+             failure; call it again once the current call has returned\");\n        \
+             __wbg_reset_state();\n"
+                .into(),
+            1,
+        ),
+        (
+            "    __wbg_reinit_scheduled = false;\n    wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());\n    wasm = wasmInstance.exports;\n    wasm.__wbindgen_start();\n",
+            "    wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());\n    \
+             wasm = __tl_guard_exports(wasmInstance.exports);\n    wasm.__wbindgen_start();\n    \
+             __wbg_reinit_scheduled = false;\n"
+                .into(),
+            1,
+        ),
         // 3. A stale object's free() frees nothing in the fresh instance.
         (
             "    free() {\n        const ptr = this.__destroy_into_raw();\n        __wbg_call_guard();\n",
@@ -108,6 +180,19 @@ pub fn harden(text: &str) -> Result<String, String> {
     // After the `@ts-self-types` line, which must stay first.
     let at = out.find('\n').map_or(0, |i| i + 1);
     out.insert_str(at, GUARD);
+    let classes: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("export class "))
+        .filter_map(|rest| rest.split([' ', '{']).next())
+        .collect();
+    if classes.is_empty() {
+        return Err("the generated glue exports no class; review xtask/src/glue.rs".into());
+    }
+    let calls: String = classes
+        .iter()
+        .map(|c| format!("__tl_guard_class({c});\n"))
+        .collect();
+    out.push_str(&CLASS_GUARD.replace("{CLASSES}", &calls));
     Ok(out)
 }
 

@@ -94,6 +94,33 @@ extern "C" {
     fn own_enumerable_keys(o: &JsValue) -> Result<js_sys::Array, JsValue>;
     #[wasm_bindgen(js_namespace = Object, js_name = getPrototypeOf, catch)]
     fn prototype_of(o: &JsValue) -> Result<JsValue, JsValue>;
+    /// A `Float64Array` the module made, seen only for its `set`.
+    #[wasm_bindgen(js_name = Float64Array)]
+    type OwnFloat64Array;
+    #[wasm_bindgen(method, js_class = "Float64Array", js_name = set, catch)]
+    fn set_from(this: &OwnFloat64Array, source: &JsValue) -> Result<(), JsValue>;
+}
+
+/// A `Float64Array` argument copied into the module. Its `length` is read once (through a
+/// catching import) and checked by `check`; the values are then copied into a fresh array of
+/// that length with `set`, also catching, so a subclass or Proxy whose length changes between
+/// reads gets a `RangeError`, never a panic.
+pub fn float64_values(
+    param: &'static str,
+    v: &JsValue,
+    expected: &'static str,
+    check: impl FnOnce(f64) -> Result<usize, JsValue>,
+) -> Result<Vec<f64>, JsValue> {
+    if v.dyn_ref::<js_sys::Float64Array>().is_none() {
+        return Err(wrong_type(param, expected, v));
+    }
+    let length = Reflect::get(v, &JsValue::from_str("length"))?
+        .as_f64()
+        .unwrap_or(f64::NAN);
+    let n = check(length)?;
+    let own = js_sys::Float64Array::new_with_length(n as u32);
+    own.unchecked_ref::<OwnFloat64Array>().set_from(v)?;
+    Ok(own.to_vec())
 }
 
 /// An options object, read once: a plain object (or `undefined`/`null`, meaning "all
@@ -176,15 +203,18 @@ fn is_plain_object(v: &JsValue) -> Result<bool, JsValue> {
 
 /// Builds a plain object from key/value pairs. Built with `Object.fromEntries`, which defines
 /// properties rather than assigning them, so no setter on `Object.prototype` runs page code
-/// while the module is busy.
+/// while the module is busy. `Object.fromEntries` only fails when the page has replaced a
+/// built-in it uses (the array iterator, say): then the page's exception is thrown on, which
+/// resets the module like any exception through wasm, rather than a `null` result.
 pub fn object(pairs: &[(&str, JsValue)]) -> JsValue {
     let entries = js_sys::Array::new();
     for (k, v) in pairs {
         entries.push(&js_sys::Array::of2(&JsValue::from_str(k), v));
     }
-    Object::from_entries(&entries)
-        .map(JsValue::from)
-        .unwrap_or(JsValue::NULL)
+    match Object::from_entries(&entries) {
+        Ok(o) => o.into(),
+        Err(e) => wasm_bindgen::throw_val(e),
+    }
 }
 
 /// A number or `null` for `None`.

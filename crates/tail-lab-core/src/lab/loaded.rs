@@ -34,7 +34,7 @@ use crate::error::{ParamError, check_count, check_open, check_range};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::sampling::address::{RequestKey, Stream};
-use crate::sampling::histogram::{Histogram, shared_bins};
+use crate::sampling::histogram::{BIN_COUNT, Histogram, shared_bins};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -269,14 +269,17 @@ pub struct LoadedResult {
     /// The most requests in flight at once (arrived, and not yet answered with every copy
     /// finished): the simulation's memory is proportional to this, not to `requests`.
     pub peak_in_flight: u64,
-    /// Why the run is unstable; `None` when it is stable.
+    /// Why the run is unstable, or has latencies past the histogram's top ([`Unstable`]);
+    /// `None` when it is stable.
     pub unstable: Option<Unstable>,
 }
 
-/// Most requests a loaded run holds in flight. A run whose queues pass it is stopped there
-/// and reported unstable ([`Unstable::Runaway`]): memory stays bounded (about 50 MB) however
-/// long the run. No run of at most this many requests can reach it, so every such run's
-/// numbers are the same as without the bound.
+/// Most requests a loaded run lets wait for an answer at once, unless the closed form says it
+/// is stable. A run whose backlog passes it takes no more arrivals: the requests that did
+/// arrive are served to the end (so its work and costs are whole), and it is reported
+/// unstable ([`Unstable::Runaway`]). Its memory stays bounded however long the run. No run of
+/// at most this many requests can reach it, so every such run's numbers are the same as
+/// without the bound.
 pub const MAX_IN_FLIGHT: usize = 200_000;
 
 /// Why a loaded run is reported unstable.
@@ -291,11 +294,15 @@ pub enum Unstable {
     /// Measured: the mean latency climbed from each quarter of the run to the next, to more
     /// than twice the first quarter's.
     Drifting,
-    /// More than [`MAX_IN_FLIGHT`] requests were in flight at once: the run was stopped there.
+    /// More than [`MAX_IN_FLIGHT`] requests waited for an answer at once: no more arrived, and
+    /// those that had were served to the end.
     Runaway {
-        /// Requests that had arrived when it was stopped.
+        /// Requests that had arrived when arrivals stopped.
         arrived: u64,
     },
+    /// Some measured latencies passed the top of the shared histogram (2^20 ms, about 17
+    /// minutes): its percentiles would be clamped there, so none are reported.
+    OffScale,
 }
 
 impl Unstable {
@@ -314,9 +321,14 @@ impl Unstable {
                 "the mean latency kept climbing through the run, to more than twice its first quarter's".into()
             }
             Unstable::Runaway { arrived } => format!(
-                "more than {MAX_IN_FLIGHT} requests were in flight at once; the run was stopped \
-                 after {arrived} arrivals"
+                "more than {MAX_IN_FLIGHT} requests were waiting at once; arrivals stopped after \
+                 {arrived}, and those were served to the end"
             ),
+            Unstable::OffScale => {
+                "some latencies passed the histogram's top (1048576 ms, about 17 minutes), so its \
+                 percentiles cannot be measured"
+                    .into()
+            }
         }
     }
 }
@@ -553,8 +565,14 @@ struct Simulation<'a> {
     requests: VecDeque<Request>,
     first: u64,
     peak_in_flight: usize,
-    /// Set when the queues passed [`MAX_IN_FLIGHT`]: the arrivals so far, and the run stops.
+    /// Set when the backlog passed [`MAX_IN_FLIGHT`]: the arrivals so far; no more arrive.
     runaway: Option<u64>,
+    /// Requests arrived and not yet answered.
+    unanswered: usize,
+    /// True when a measured latency passed the histogram's top edge.
+    off_scale: bool,
+    /// Stability known in closed form, when it is.
+    stable_by_theory: Option<bool>,
     arrival_rate: f64,
     latency: Histogram,
     latency_sum: f64,
@@ -593,6 +611,9 @@ impl<'a> Simulation<'a> {
             first: 0,
             peak_in_flight: 0,
             runaway: None,
+            unanswered: 0,
+            off_scale: false,
+            stable_by_theory: None,
             arrival_rate: config.load * f64::from(config.replicas) / mean,
             latency: Histogram::new(),
             latency_sum: 0.0,
@@ -644,11 +665,9 @@ impl<'a> Simulation<'a> {
 
     fn run(mut self) -> LoadedResult {
         let stable_by_theory = self.theory_stable();
+        self.stable_by_theory = stable_by_theory;
         self.schedule(self.gap(0), Event::Arrival(0));
         while let Some(Scheduled { time, event, .. }) = self.heap.pop() {
-            if self.runaway.is_some() {
-                break;
-            }
             match event {
                 Event::Arrival(k) => self.arrive(time, k),
                 Event::HedgeTimer(k) => self.hedge(time, k),
@@ -700,7 +719,8 @@ impl<'a> Simulation<'a> {
             Some(d) => self.schedule(now + d, Event::HedgeTimer(k)),
             None => {}
         }
-        if self.requests.len() > MAX_IN_FLIGHT {
+        self.unanswered += 1;
+        if self.unanswered > MAX_IN_FLIGHT && self.stable_by_theory != Some(true) {
             self.runaway = Some(k + 1);
         } else if k + 1 < self.config.requests {
             let next = now + self.gap(k + 1);
@@ -850,8 +870,10 @@ impl<'a> Simulation<'a> {
         }
         r.answered = true;
         let (arrival, copies) = (r.arrival, r.copies);
+        self.unanswered -= 1;
         let latency = now - arrival;
         if k >= self.warmup {
+            self.off_scale |= latency > shared_bins().edges()[BIN_COUNT];
             self.latency.record(shared_bins(), latency);
             self.latency_sum += latency;
             self.measured += 1;
@@ -906,6 +928,7 @@ impl<'a> Simulation<'a> {
             (Some(arrived), _) => Some(Unstable::Runaway { arrived }),
             (None, Some(false)) => Some(Unstable::Overloaded),
             (None, None) if drifting => Some(Unstable::Drifting),
+            _ if self.off_scale => Some(Unstable::OffScale),
             // Warm-up is a tenth of at least 1,000 requests, so a finished run measured some.
             _ => None,
         };
@@ -1160,7 +1183,17 @@ mod tests {
             panic!("{:?}", r.unstable);
         };
         assert!(!r.stable && r.latency.is_none());
-        assert_eq!(r.peak_in_flight, MAX_IN_FLIGHT as u64 + 1);
+        // Memory follows the backlog, which stopped growing: waiting requests, and answered
+        // ones whose never-cancelled copy still runs.
+        assert!(
+            r.peak_in_flight < 3 * MAX_IN_FLIGHT as u64,
+            "{}",
+            r.peak_in_flight
+        );
+        // Every arrived request was served to the end: the work is whole, so the backlog's
+        // demand shows, past 1, as documented.
+        assert!(r.utilisation > 2.0, "{}", r.utilisation);
+        assert!(r.extra_work > 0.95, "{}", r.extra_work);
         assert!(
             arrived > MAX_IN_FLIGHT as u64 && arrived < 400_000,
             "{arrived}"
@@ -1213,5 +1246,43 @@ mod tests {
                 .describe()
                 .contains("200000")
         );
+    }
+
+    #[test]
+    fn a_stable_run_on_many_replicas_is_never_stopped() {
+        // 1,000 replicas at load 0.5 for 400,000 requests: the window from the oldest
+        // unfinished request is long (one hiccup holds it open), but few requests wait.
+        for policy in [
+            LoadedPolicy::None,
+            LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap(),
+        ] {
+            let r = LoadedConfig::new(1000, 0.5, policy, 400_000, 2)
+                .unwrap()
+                .run();
+            assert_eq!(r.unstable, None, "{policy:?}");
+            assert!(r.stable && r.latency.is_some());
+        }
+    }
+
+    #[test]
+    fn latencies_past_the_histogram_are_not_reported_as_percentiles() {
+        use crate::sampling::lognormal::LogNormalMs;
+        // A slow mode rare enough to pass the service bound (p99.99 is the body's), yet
+        // minutes long: requests queue behind it past the histogram's top.
+        let body = LogNormalMs::new(7.7, 0.5).unwrap();
+        let slow = LogNormalMs::new(5e7, 0.35).unwrap();
+        let model = ServiceModel::new(body, 5e-5, slow).unwrap();
+        let r = LoadedConfig::new(10, 0.5, LoadedPolicy::None, 100_000, 1)
+            .unwrap()
+            .with_service(LoadedService::Lab(model))
+            .unwrap()
+            .run();
+        assert_eq!(r.unstable, Some(Unstable::OffScale));
+        assert!(r.latency.is_none() && !r.stable);
+        // The default model never comes near it.
+        let d = LoadedConfig::new(10, 0.9, LoadedPolicy::None, 100_000, 1)
+            .unwrap()
+            .run();
+        assert_eq!(d.unstable, None);
     }
 }

@@ -119,17 +119,26 @@ impl SupermarketConfig {
 
     /// What a run costs, in work units of about 10 ns of wasm in Chromium on a 2-core machine
     /// (see BENCHMARKS.md), measured per event rather than per arrival. An arrival and its
-    /// departure cost 8 units (two exponential clocks, the queue and busy-list updates), and
-    /// each of the `d` choices 2 more, or 8 above [`Self::CACHE_SERVERS`] servers, where every
-    /// queue it looks at is a cache miss. Measured idle: 90 ns an arrival at d = 1 on one
-    /// server, 165 ns at d = 1 and 325 ns at d = 3 on 100,000 servers.
+    /// departure cost 8 units (two exponential clocks, the queue and busy-list updates). Each
+    /// random draw of a server costs 3 more, or 8 above [`Self::CACHE_SERVERS`] servers, where
+    /// every queue it looks at is a cache miss. Up to 8 choices are drawn by rejection, which
+    /// takes `Σ_{i<d} n/(n − i)` draws for `d` distinct of `n` servers (21.7 for 8 of 8);
+    /// more are drawn by Floyd's method, one draw each. Measured idle: 90 ns an arrival at
+    /// d = 1 on one server, 165 ns at d = 1 and 325 ns at d = 3 on 100,000 servers; 450 ns at
+    /// d = 8 on 8 servers.
     pub fn work_units(&self) -> f64 {
-        let per_choice = if self.servers > Self::CACHE_SERVERS {
+        let per_draw = if self.servers > Self::CACHE_SERVERS {
             8.0
         } else {
-            2.0
+            3.0
         };
-        self.arrivals as f64 * (8.0 + per_choice * f64::from(self.choices))
+        let n = f64::from(self.servers);
+        let draws: f64 = if self.choices <= 8 {
+            (0..self.choices).map(|i| n / (n - f64::from(i))).sum()
+        } else {
+            f64::from(self.choices)
+        };
+        self.arrivals as f64 * (8.0 + per_draw * draws)
     }
 
     /// Simulates the chain.

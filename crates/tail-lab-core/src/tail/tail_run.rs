@@ -64,28 +64,30 @@ pub struct TailRun {
 /// Most requests × fan-out a run may hold: leaf counts are `f64`, exact up to 2^53.
 pub const MAX_LEAVES: u64 = 1 << 53;
 
-/// Most separate request ranges one block may name (a run's ranges coalesce when they touch).
+/// Most separate request ranges a run (and so a block) may hold; ranges coalesce when they
+/// touch, so a run fed in order holds one.
 pub const MAX_BLOCK_RANGES: usize = 1 << 16;
 
-/// Adds `first..end` to sorted, disjoint, coalesced `ranges`; false (and no change) when it
-/// overlaps one of them.
-fn insert_range(ranges: &mut Vec<(u64, u64)>, first: u64, end: u64) -> bool {
-    if first >= end {
-        return true;
-    }
-    // `ranges[..at]` end before `first`; `ranges[at..to]` overlap or touch `first..end`.
-    let at = ranges.partition_point(|&(_, e)| e < first);
-    let to = at + ranges[at..].partition_point(|&(f, _)| f <= end);
-    let (mut lo, mut hi) = (first, end);
-    for &(f, e) in &ranges[at..to] {
-        if f < end && first < e {
-            return false;
+/// The union of two sorted, disjoint, coalesced range lists, in one pass; `None` when a
+/// range of one overlaps a range of the other.
+fn merge_ranges(a: &[(u64, u64)], b: &[(u64, u64)]) -> Option<Vec<(u64, u64)>> {
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let next = if j == b.len() || (i < a.len() && a[i].0 < b[j].0) {
+            i += 1;
+            a[i - 1]
+        } else {
+            j += 1;
+            b[j - 1]
+        };
+        match out.last_mut() {
+            Some(last) if next.0 < last.1 => return None,
+            Some(last) if next.0 == last.1 => last.1 = next.1,
+            _ => out.push(next),
         }
-        lo = lo.min(f);
-        hi = hi.max(e);
     }
-    ranges.splice(at..to, [(lo, hi)]);
-    true
+    Some(out)
 }
 
 impl TailRun {
@@ -153,13 +155,22 @@ impl TailRun {
                 expected: "at most 2^53 leaves in one run (fan-out × requests)",
             });
         }
-        if !insert_range(&mut self.ranges, first, end) {
+        let Some(ranges) = merge_ranges(&self.ranges, &[(first, end)][..usize::from(first < end)])
+        else {
             return Err(ParamError::OutOfRange {
                 param: "first",
                 got: first as f64,
                 expected: "a range of requests this run does not hold yet",
             });
+        };
+        if ranges.len() > MAX_BLOCK_RANGES {
+            return Err(ParamError::OutOfRange {
+                param: "first",
+                got: first as f64,
+                expected: "a range that touches one this run holds (it holds 65536 separate ones)",
+            });
         }
+        self.ranges = ranges;
         // Leaves are counted in integers and moved into the `f64` histogram once per stretch
         // of requests small enough for the tally's `u32` counts.
         let stretch = BinTally::CAPACITY / u64::from(fanout);
@@ -260,15 +271,19 @@ impl TailRun {
                 "at most 2^53 leaves in one run (fan-out × requests)",
             );
         }
-        let mut merged = self.ranges.clone();
-        for &(first, end) in &block.ranges {
-            if !insert_range(&mut merged, first, end) {
-                return out_of_range(
-                    "ranges",
-                    first as f64,
-                    "requests this run does not hold yet (a block is merged once)",
-                );
-            }
+        let Some(merged) = merge_ranges(&self.ranges, &block.ranges) else {
+            return out_of_range(
+                "ranges",
+                block.ranges.len() as f64,
+                "requests this run does not hold yet (a block is merged once)",
+            );
+        };
+        if merged.len() > MAX_BLOCK_RANGES {
+            return out_of_range(
+                "ranges",
+                merged.len() as f64,
+                "at most 65536 separate ranges in one run, once merged",
+            );
         }
         let whole = |counts: &[f64], want: f64| {
             counts.len() == BIN_COUNT
@@ -660,6 +675,9 @@ mod tests {
 
     #[test]
     fn ranges_coalesce_and_overlaps_are_found() {
+        fn insert_range(r: &mut Vec<(u64, u64)>, first: u64, end: u64) -> bool {
+            merge_ranges(r, &[(first, end)]).map(|m| *r = m).is_some()
+        }
         let mut r = Vec::new();
         assert!(insert_range(&mut r, 10, 20));
         assert!(insert_range(&mut r, 30, 40));
@@ -675,5 +693,26 @@ mod tests {
         assert_eq!(r, vec![(0, 5), (10, 40), (50, 60)]);
         assert!(insert_range(&mut r, 5, 10));
         assert_eq!(r, vec![(0, 40), (50, 60)]);
+    }
+
+    #[test]
+    fn a_run_holds_at_most_65536_separate_ranges() {
+        let model = hedged_model(4);
+        let mut run = TailRun::from_model(model.clone());
+        // Every other request: each range stands alone.
+        for k in 0..MAX_BLOCK_RANGES as u64 {
+            run.run_range(2 * k, 1).unwrap();
+        }
+        assert_eq!(run.ranges.len(), MAX_BLOCK_RANGES);
+        let far = 2 * MAX_BLOCK_RANGES as u64 + 10;
+        assert_eq!(run.run_range(far, 1).unwrap_err().param(), "first");
+        // One that touches a held range still merges.
+        run.run_range(1, 1).unwrap();
+        assert_eq!(run.ranges.len(), MAX_BLOCK_RANGES - 1);
+        // A block that would take it past the cap is refused.
+        let mut other = TailRun::from_model(model);
+        other.run_range(far, 1).unwrap();
+        other.run_range(far + 2, 1).unwrap();
+        assert_eq!(run.absorb(&other.block()).unwrap_err().param(), "ranges");
     }
 }

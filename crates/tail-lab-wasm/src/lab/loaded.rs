@@ -53,9 +53,10 @@ export interface LoadedResult {
    * arrival, so it passes 1 (up to about 4 with duplicates never cancelled): there it reads as
    * the work demanded per unit of the capacity available while requests arrived. */
   utilisation: number;
-  /** Why the run is unstable, in a sentence (null when stable): overloaded, a hedge with no
-   * p95 to wait for (so it sends no backups), latencies that kept climbing, or queues past
-   * 200,000 requests in flight (the run is then stopped there, so memory stays bounded). */
+  /** Why the run has no latencies, in a sentence (null when stable): overloaded, a hedge with
+   * no p95 to wait for (so it sends no backups), latencies that kept climbing, more than
+   * 200,000 requests waiting (arrivals then stop, and those that came are served to the end,
+   * so memory stays bounded), or latencies past the histogram's top (2^20 ms). */
   unstableReason: string | null;
 }
 "#;

@@ -48,9 +48,13 @@ fn lognormal(
     names: [&'static str; 2],
     known: &'static [&'static str],
 ) -> Result<LogNormalMs, JsValue> {
-    let o = Options::read(param, v, known)?;
-    let median = number(names[0], &required(&o, "medianMs", names[0])?)?;
-    let sigma = number(names[1], &required(&o, "sigma", names[1])?)?;
+    lognormal_of(&Options::read(param, v, known)?, names)
+}
+
+/// The lognormal of options already read (each key read once).
+fn lognormal_of(o: &Options, names: [&'static str; 2]) -> Result<LogNormalMs, JsValue> {
+    let median = number(names[0], &required(o, "medianMs", names[0])?)?;
+    let sigma = number(names[1], &required(o, "sigma", names[1])?)?;
     LogNormalMs::new(median, sigma)
         .map_err(|e| renamed(e, &[("median_ms", names[0]), ("sigma", names[1])]))
 }
@@ -74,12 +78,8 @@ pub fn service(v: Option<JsValue>) -> Result<ServiceModel, JsValue> {
         Some(slow) => {
             let so = Options::read("service.slow", &slow, &["p", "medianMs", "sigma"])?;
             let p = number("service.slow.p", &required(&so, "p", "service.slow.p")?)?;
-            let mode = lognormal(
-                "service.slow",
-                &slow,
-                ["service.slow.medianMs", "service.slow.sigma"],
-                &["p", "medianMs", "sigma"],
-            )?;
+            // The keys were read once, above: a getter on `slow` runs once.
+            let mode = lognormal_of(&so, ["service.slow.medianMs", "service.slow.sigma"])?;
             ServiceModel::new(body, p, mode)
                 .map_err(|e| renamed(e, &[("slow_probability", "service.slow.p")]))
         }

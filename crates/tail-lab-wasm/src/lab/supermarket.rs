@@ -88,7 +88,7 @@ pub fn simulate_balance(
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     let config = SupermarketConfig::new(servers, lambda, d, arrivals, seed).map_err(range)?;
     crate::convert::check_work(
-        "arrivals × (8 + 2·d), or × (8 + 8·d) above 16384 servers,",
+        "arrivals × (8 + 3 a server drawn, or 8 above 16384 servers)",
         config.work_units(),
     )?;
     let r = config.run();

@@ -179,17 +179,16 @@ impl JsTailRun {
         let o = Options::read("block", &block, BLOCK_KEYS)?;
         let counts = |key: &'static str| -> Result<Vec<f64>, JsValue> {
             let v = o.get(key).unwrap_or(JsValue::UNDEFINED);
-            let array = v
-                .dyn_ref::<Float64Array>()
-                .ok_or_else(|| crate::error::wrong_type(key, "a Float64Array of 840 counts", &v))?;
-            if array.length() as usize != BIN_COUNT {
-                return Err(js_sys::RangeError::new(&format!(
-                    "{key} must hold 840 counts (got {})",
-                    array.length()
-                ))
-                .into());
-            }
-            Ok(array.to_vec())
+            crate::convert::float64_values(key, &v, "a Float64Array of 840 counts", |n| {
+                if n == BIN_COUNT as f64 {
+                    Ok(BIN_COUNT)
+                } else {
+                    Err(
+                        js_sys::RangeError::new(&format!("{key} must hold 840 counts (got {n})"))
+                            .into(),
+                    )
+                }
+            })
         };
         let whole = |key: &'static str| -> Result<f64, JsValue> {
             let v = o.get(key).unwrap_or(JsValue::UNDEFINED);
@@ -218,18 +217,22 @@ impl JsTailRun {
             })?;
         let ranges = {
             let v = o.get("ranges").unwrap_or(JsValue::UNDEFINED);
-            let array = v.dyn_ref::<Float64Array>().ok_or_else(|| {
-                crate::error::wrong_type("ranges", "a Float64Array of [first, end] pairs", &v)
-            })?;
-            let max = 2 * tail_lab_core::tail::tail_run::MAX_BLOCK_RANGES as u32;
-            if array.length() % 2 != 0 || array.length() > max {
-                return Err(js_sys::RangeError::new(&format!(
-                    "ranges must hold an even number of values, at most {max} (got {})",
-                    array.length()
-                ))
-                .into());
-            }
-            let values = array.to_vec();
+            let max = 2 * tail_lab_core::tail::tail_run::MAX_BLOCK_RANGES;
+            let values = crate::convert::float64_values(
+                "ranges",
+                &v,
+                "a Float64Array of [first, end] pairs",
+                |n| {
+                    if n.fract() == 0.0 && n >= 0.0 && n <= max as f64 && n % 2.0 == 0.0 {
+                        Ok(n as usize)
+                    } else {
+                        Err(js_sys::RangeError::new(&format!(
+                            "ranges must hold an even number of values, at most {max} (got {n})"
+                        ))
+                        .into())
+                    }
+                },
+            )?;
             let mut pairs = Vec::with_capacity(values.len() / 2);
             for pair in values.chunks_exact(2) {
                 for &x in pair {

@@ -1,6 +1,6 @@
 //! Hardens the JS glue that wasm-bindgen generates, after every build of the package.
 //!
-//! wasm-bindgen 0.2.130's reset machinery (`schedule_reinit`) has three holes that no Rust code
+//! wasm-bindgen 0.2.130's reset machinery (`schedule_reinit`) has holes that no Rust code
 //! can close, because they sit in the generated JS:
 //!
 //! 1. **An exception that unwinds through wasm is not noticed.** A JS exception thrown inside a
@@ -11,12 +11,19 @@
 //!    exception that leaves one has passed through wasm, so it schedules the same reset a
 //!    panic does before it is rethrown. Errors the module throws on purpose (`RangeError`,
 //!    `TypeError`) are thrown by the glue *after* wasm returned, and do not reset.
-//! 2. **A stale object is checked before the reset.** The first method call on an old object
-//!    after a panic compared instance ids *before* `__wbg_call_guard()` replaced the
-//!    instance, so it passed and then used its pointer in the fresh instance. The guard now
-//!    runs first.
-//! 3. **`free()` has no staleness check.** An old object's `free()` freed whatever lived at its
-//!    pointer in the fresh instance. A stale `free()` now only forgets the pointer.
+//! 2. **A reset can swap the instance under a running call.** Page code running inside a
+//!    call (a getter, `tailLabOnPanic`) that calls the module while a reset is pending got a
+//!    fresh instance while the outer call still ran in the old one. The wrapper counts calls
+//!    in progress, and a pending reset waits until there are none; a reset that fails to
+//!    instantiate is tried again at the next call.
+//! 3. **Objects are checked in the wrong order, or not at all.** A method compared instance
+//!    ids *before* `__wbg_call_guard()` replaced the instance, so an old object's first call
+//!    after a failure used its pointer in the fresh instance; `free()` had no check at all, and
+//!    freed whatever lived there. Misuse (a second `free()`, use after free, a foreign `this`,
+//!    recursive use) was reported by throwing *through* wasm, which with (1) would reset every
+//!    other object. Every method and accessor of every exported class now runs the reset
+//!    first, then refuses stale, freed, foreign or busy objects in JS; a stale `free()` only
+//!    forgets its pointer.
 //!
 //! Each patch is an exact text replacement that must match: a wasm-bindgen that generates
 //! other text fails the build with a message, rather than shipping unpatched glue.
@@ -80,7 +87,7 @@ function __tl_guard_class(C) {
                 throw new TypeError(`${C.name}.${String(key)} was called on something that is not a ${C.name}`);
             }
             if (this.__wbg_inst !== undefined && this.__wbg_inst !== __wbg_instance_id) {
-                if (isFree) { this.__wbg_ptr = 0; return; }
+                if (isFree) { this.__destroy_into_raw(); return; }
                 throw new Error('Invalid stale object from previous Wasm instance');
             }
             if (!this.__wbg_ptr) {
@@ -109,8 +116,6 @@ function __tl_guard_class(C) {
 {CLASSES}
 "#;
 
-const STALE: &str = "if (this.__wbg_inst !== undefined && this.__wbg_inst !== __wbg_instance_id) {";
-
 /// The patches: (what the generated glue says, what it says after, how many times at least).
 fn patches() -> Vec<(&'static str, String, usize)> {
     vec![
@@ -120,9 +125,7 @@ fn patches() -> Vec<(&'static str, String, usize)> {
             "    wasm = __tl_guard_exports(instance.exports);\n".into(),
             1,
         ),
-        // 2. The reset first, then the staleness check.
-        (STALE, format!("__wbg_call_guard();\n        {STALE}"), 10),
-        // Never reset while a call is in progress; a failed reset is tried again.
+        // 2. Never reset while a call is in progress; a failed reset is tried again.
         (
             "function __wbg_call_guard() {\n    if (__wbg_reinit_scheduled) {\n        __wbg_reset_state();\n",
             "function __wbg_call_guard() {\n    if (__wbg_reinit_scheduled) {\n        \
@@ -139,16 +142,6 @@ fn patches() -> Vec<(&'static str, String, usize)> {
              __wbg_reinit_scheduled = false;\n"
                 .into(),
             1,
-        ),
-        // 3. A stale object's free() frees nothing in the fresh instance.
-        (
-            "    free() {\n        const ptr = this.__destroy_into_raw();\n        __wbg_call_guard();\n",
-            format!(
-                "    free() {{\n        __wbg_call_guard();\n        {STALE}\n            \
-                 this.__destroy_into_raw();\n            return;\n        }}\n        \
-                 const ptr = this.__destroy_into_raw();\n"
-            ),
-            2,
         ),
     ]
 }

@@ -324,11 +324,11 @@ impl Unstable {
                 "more than {MAX_IN_FLIGHT} requests were waiting at once; arrivals stopped after \
                  {arrived}, and those were served to the end"
             ),
-            Unstable::OffScale => {
-                "some latencies passed the histogram's top (1048576 ms, about 17 minutes), so its \
-                 percentiles cannot be measured"
-                    .into()
-            }
+            Unstable::OffScale => format!(
+                "some latencies passed the histogram's top ({} ms, about 17 minutes), so its \
+                 percentiles cannot be measured",
+                shared_bins().edges()[BIN_COUNT]
+            ),
         }
     }
 }
@@ -664,8 +664,7 @@ impl<'a> Simulation<'a> {
     }
 
     fn run(mut self) -> LoadedResult {
-        let stable_by_theory = self.theory_stable();
-        self.stable_by_theory = stable_by_theory;
+        self.stable_by_theory = self.theory_stable();
         self.schedule(self.gap(0), Event::Arrival(0));
         while let Some(Scheduled { time, event, .. }) = self.heap.pop() {
             match event {
@@ -674,7 +673,7 @@ impl<'a> Simulation<'a> {
                 Event::Completion { replica, copy } => self.complete(time, replica, copy),
             }
         }
-        self.result(stable_by_theory)
+        self.result()
     }
 
     /// Stability known in closed form: no backups → ρ < 1; every request duplicated and never
@@ -912,7 +911,7 @@ impl<'a> Simulation<'a> {
         self.retire();
     }
 
-    fn result(self, stable_by_theory: Option<bool>) -> LoadedResult {
+    fn result(self) -> LoadedResult {
         let capacity = f64::from(self.config.replicas) * self.last_arrival.max(f64::MIN_POSITIVE);
         // Empirical instability: the mean latency keeps climbing from block to block and the
         // last quarter waits at least twice as long as the first. A stable queue's block means
@@ -924,7 +923,7 @@ impl<'a> Simulation<'a> {
             .map(|(s, c)| s / c.max(1) as f64)
             .collect();
         let drifting = means.windows(2).all(|w| w[1] > w[0]) && means[3] > 2.0 * means[0];
-        let unstable = match (self.runaway, stable_by_theory) {
+        let unstable = match (self.runaway, self.stable_by_theory) {
             (Some(arrived), _) => Some(Unstable::Runaway { arrived }),
             (None, Some(false)) => Some(Unstable::Overloaded),
             (None, None) if drifting => Some(Unstable::Drifting),

@@ -9,6 +9,9 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 export const WEB = join(ROOT, "web");
+/** The site the browser tests serve: web/, or another copy with TAIL_LAB_WEB=dir (an older
+ * one, say, to see a test fail without its fix). */
+export const SITE = process.env.TAIL_LAB_WEB ?? WEB;
 
 /** The wasm package, initialised synchronously for node (the page uses the async init). */
 export async function loadPackage() {

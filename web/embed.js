@@ -23,12 +23,12 @@
 // its settings from there instead of its attributes: panel.html passes its URL query this way.
 
 import { exportBar } from "./export.js";
-import { readParams } from "./params.js";
+import { quoted, readParams } from "./params.js";
 import { SECTIONS } from "./lab/sections.js";
 import { applyValues } from "./lab/section.js";
 import { SimClient } from "./lab/sim.js";
 import { nextTask } from "./scheduler.js";
-import { mountTail, tailParams } from "./tail/piece.js";
+import { TAIL_SETTING_NAMES, mountTail, tailParams } from "./tail/piece.js";
 import { loadCore } from "./wasm.js";
 
 const TAIL_PARTS = {
@@ -54,8 +54,7 @@ function uniqueLabel(label) {
 }
 
 /** The names of every setting any kind reads (the element's observed attributes). */
-const TAIL_NAMES = ["fanout", "profile", "fix", "speed", "seed", "requests"];
-const SETTING_NAMES = [...new Set([...TAIL_NAMES, ...Object.values(SECTIONS).flatMap((s) => (s.params ?? []).map((p) => p.name))])];
+const SETTING_NAMES = [...new Set([...TAIL_SETTING_NAMES, ...Object.values(SECTIONS).flatMap((s) => (s.params ?? []).map((p) => p.name))])];
 
 /** The iframe URL that shows the same panel with the same settings. */
 export function panelUrl(kind, settings) {
@@ -75,12 +74,30 @@ function inTurn(job) {
 
 const aborted = (e) => e?.name === "AbortError";
 
+/**
+ * Reads `specs` through `get` into `notice`, and returns the values with an `update()` that
+ * reads them again (an attribute changed) and hands what changed to `apply(changed)`.
+ */
+function watchSettings(specs, get, notice, apply) {
+  let { values, notices } = readParams(specs, get);
+  notice.textContent = notices.join("; ");
+  const update = () => {
+    const next = readParams(specs, get);
+    notice.textContent = next.notices.join("; ");
+    const changed = Object.fromEntries(Object.entries(next.values).filter(([k, v]) => v !== values[k]));
+    values = next.values;
+    if (Object.keys(changed).length > 0) apply(changed);
+  };
+  return { values, update };
+}
+
 class TailLabPanel extends HTMLElement {
   static observedAttributes = ["kind", ...SETTING_NAMES];
 
   constructor() {
     super();
-    /** The mounted panel: `{ controller, kind, specs, read, apply, settled }`, or null. */
+    /** The mounted panel: `{ controller, pending, release, update }`, or null. Until it is
+     * built, `update` only notes that an attribute changed (`pending`). */
     this.live = null;
   }
 
@@ -103,10 +120,8 @@ class TailLabPanel extends HTMLElement {
     if (name === "kind") {
       this.stop();
       if (this.isConnected) this.start();
-    } else if (this.live.ready) {
-      this.live.update();
     } else {
-      this.live.changedWhileMounting = true;
+      this.live.update();
     }
   }
 
@@ -121,7 +136,7 @@ class TailLabPanel extends HTMLElement {
     root.setAttribute("role", "region");
     shadow.replaceChildren(link, root);
     const controller = new AbortController();
-    const live = { controller, ready: false, changedWhileMounting: false, release: () => {}, update: () => {} };
+    const live = { controller, pending: false, release: () => {}, update: () => { live.pending = true; } };
     this.live = live;
     delete this.dataset.ready;
     inTurn(() => this.mount(root, live)).catch((e) => {
@@ -162,17 +177,17 @@ class TailLabPanel extends HTMLElement {
     home.textContent = "Tail Latency Lab";
     credit.append(home, ": simulated live in this page");
     let settings = {};
+    let settled;
     const link = () => panelUrl(kind, settings);
     // Own keys only: "__proto__" or "toString" is an unknown kind like any other.
     if (Object.hasOwn(TAIL_PARTS, kind)) {
       const label = uniqueLabel(`Tail Latency Lab: ${Object.hasOwn(TITLES, kind) ? TITLES[kind] : "the Tail piece"}`);
       live.release = label.release;
       root.setAttribute("aria-label", label.label);
-      const specs = tailParams(api);
-      let { values, notices } = readParams(specs, get);
-      notice.textContent = notices.join("; ");
+      let piece;
+      const { values, update } = watchSettings(tailParams(api), get, notice, (changed) => piece.set(changed));
       root.append(notice);
-      const piece = await mountTail(root, { api, values, parts: TAIL_PARTS[kind], prefix, signal, onChange: (s) => { settings = s; } });
+      piece = await mountTail(root, { api, values, parts: TAIL_PARTS[kind], prefix, signal, onChange: (s) => { settings = s; } });
       signal.throwIfAborted();
       for (const [name, canvas] of Object.entries(piece.canvases)) {
         exportBar(canvas.closest("figure"), {
@@ -180,14 +195,7 @@ class TailLabPanel extends HTMLElement {
           draw: (target) => piece.drawOnto(name, target), table: () => piece.table(name), meta: () => piece.settings(),
         });
       }
-      // A changed attribute: read every setting again (with its notice), apply what changed.
-      live.update = () => {
-        const next = readParams(specs, get);
-        notice.textContent = next.notices.join("; ");
-        const changed = Object.fromEntries(Object.entries(next.values).filter(([k, v]) => v !== values[k]));
-        values = next.values;
-        if (Object.keys(changed).length > 0) piece.set(changed);
-      };
+      settled = update;
     } else if (Object.hasOwn(SECTIONS, kind)) {
       const section = SECTIONS[kind];
       const label = uniqueLabel(`Tail Latency Lab: ${kind}`);
@@ -196,25 +204,18 @@ class TailLabPanel extends HTMLElement {
       root.setAttribute("aria-label", label.label);
       root.dataset.section = kind;
       const specs = section.params ?? [];
-      let { values, notices } = readParams(specs, get);
-      notice.textContent = notices.join("; ");
+      const { values, update } = watchSettings(specs, get, notice, (changed) => applyValues(root, prefix, specs, changed));
       root.append(notice);
       section.mount(root, { client, api, values, prefix, link, signal, onChange: (s) => { settings = { ...settings, ...s }; } });
-      live.update = () => {
-        const next = readParams(specs, get);
-        notice.textContent = next.notices.join("; ");
-        const changed = Object.fromEntries(Object.entries(next.values).filter(([k, v]) => v !== values[k]));
-        values = next.values;
-        applyValues(root, prefix, specs, changed);
-      };
+      settled = update;
     } else {
-      const shown = kind.length > 40 ? `${kind.slice(0, 40)}…` : kind;
-      throw new Error(`kind must be one of ${KINDS.join(", ")} (got “${shown}”)`);
+      throw new Error(`kind must be one of ${KINDS.join(", ")} (got “${quoted(kind)}”)`);
     }
     root.append(credit);
-    live.ready = true;
-    // Attributes changed while the panel was being built are applied now.
-    if (live.changedWhileMounting) live.update();
+    // From now on a changed attribute is read again and applied; one changed while the panel
+    // was being built is applied now.
+    live.update = settled;
+    if (live.pending) settled();
     this.dataset.ready = "true";
   }
 }

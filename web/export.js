@@ -24,7 +24,7 @@ const NUMERIC = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
  * comma, a quote or a line break is quoted, its quotes doubled. Missing and non-finite numbers
  * are empty.
  */
-export function csvCell(v) {
+function csvCell(v) {
   if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v))) return "";
   let s = String(v);
   if (typeof v !== "number" && typeof v !== "bigint" && /^[=+\-@\t\r]/.test(s) && !NUMERIC.test(s)) s = `'${s}`;
@@ -33,12 +33,10 @@ export function csvCell(v) {
 
 /**
  * A `# …` header line: one line however the text runs (line breaks become spaces), and one CSV
- * field, quoted when it holds a comma or a quote, so no part of it can start a cell of its own.
+ * field (`csvCell` quotes it when it holds a comma or a quote; a `#` never starts a formula), so
+ * no part of it can start a cell of its own.
  */
-function comment(text) {
-  const line = `# ${String(text).replace(/[\r\n]+/g, " ")}`;
-  return /[",]/.test(line) ? `"${line.replace(/"/g, '""')}"` : line;
-}
+const comment = (text) => csvCell(`# ${String(text).replace(/[\r\n]+/g, " ")}`);
 
 /** CSV text: `# key=value` lines for `meta`, then the header and the rows. */
 export function toCsv({ title, meta, header, rows }) {

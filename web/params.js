@@ -12,31 +12,33 @@ function snap(spec, x) {
   return Number((spec.min + k * spec.step).toFixed(6));
 }
 
+/** What was given, as a notice quotes it: at most 40 characters, so a long value cannot flood the page. */
+export const quoted = (text) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
 /** Reads one value; returns [value, notice or null]. */
 function readOne(spec, raw) {
   const fallback = (why) => [spec.default, `${spec.name}: ${why}; using ${spec.default}`];
   if (raw === null || raw === undefined) return [spec.default, null];
   const text = String(raw).trim();
-  // Notices quote what was given, shortened: a long link value cannot flood the page.
-  const quoted = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  const shown = quoted(text);
   switch (spec.type) {
     case "enum":
       return spec.values.map(String).includes(text)
         ? [spec.values.find((v) => String(v) === text), null]
-        : fallback(`“${quoted}” is not one of ${spec.values.join(", ")}`);
+        : fallback(`“${shown}” is not one of ${spec.values.join(", ")}`);
     case "seed": {
-      if (!/^\d+$/.test(text)) return fallback(`“${quoted}” is not a whole number from 0 to 18446744073709551615`);
+      if (!/^\d+$/.test(text)) return fallback(`“${shown}” is not a whole number from 0 to 18446744073709551615`);
       const big = BigInt(text);
-      if (big > MAX_SEED) return fallback(`${quoted} is above 18446744073709551615`);
+      if (big > MAX_SEED) return fallback(`${shown} is above 18446744073709551615`);
       return [big > BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big), null];
     }
     default: {
       const x = Number(text);
-      if (text === "" || !Number.isFinite(x)) return fallback(`“${quoted}” is not a number`);
+      if (text === "" || !Number.isFinite(x)) return fallback(`“${shown}” is not a number`);
       let v = spec.type === "int" ? Math.round(x) : snap(spec, x);
-      let notice = v !== x && spec.type === "int" ? `${spec.name}=${quoted} is not a whole number; using ${v}` : null;
-      if (v < spec.min) { v = spec.min; notice = `${spec.name}=${quoted} is below the smallest value, ${spec.min}; using ${v}`; }
-      if (v > spec.max) { v = spec.max; notice = `${spec.name}=${quoted} is above the largest value, ${spec.max}; using ${v}`; }
+      let notice = v !== x && spec.type === "int" ? `${spec.name}=${shown} is not a whole number; using ${v}` : null;
+      if (v < spec.min) { v = spec.min; notice = `${spec.name}=${shown} is below the smallest value, ${spec.min}; using ${v}`; }
+      if (v > spec.max) { v = spec.max; notice = `${spec.name}=${shown} is above the largest value, ${spec.max}; using ${v}`; }
       return [v, notice];
     }
   }

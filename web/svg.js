@@ -7,12 +7,11 @@
  * does not allow (controls other than tab and line breaks, lone surrogates, U+FFFE/U+FFFF) left
  * out, so no text drawn on a chart can end an attribute, open an element or spoil the file.
  */
-export function escapeXml(s) {
+function esc(s) {
   return String(s)
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
     .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
-const esc = escapeXml;
 /** A number for an attribute: rounded to 0.01, and 0 for anything that is not a finite number. */
 const num = (x) => {
   const v = Number(x);

@@ -20,3 +20,78 @@ export function workersFromUrl(min) {
   const n = asked !== null && /^[0-8]$/.test(asked) ? Number(asked) : NaN;
   return n >= min ? n : defaultWorkers();
 }
+
+/**
+ * How long a worker holding work may stay silent before it counts as lost (ms). A Lab point or
+ * a Tail block takes well under a second (the core bounds a call at about two); starting a
+ * worker and its core takes a few seconds on a busy machine. Generous, so a slow machine loses
+ * nothing. A worker that closes itself, or is killed, sends no event: the deadline is how its
+ * loss is noticed.
+ */
+export const WORKER_DEADLINE_MS = 10_000;
+
+/**
+ * A module Worker whose silence is watched: `{ worker, heard, asked, post, overdue, stop }`,
+ * or `{ error }` when it cannot be constructed. `heard` is when its last message came, `asked`
+ * when it was first sent work it has not answered since; `post(message, work)` sends (work
+ * starts `asked`), `overdue(now)` says it has held work past the deadline, `stop()` detaches
+ * and terminates it. `onMessage(data)` hears each message; `onLost(message)` an error event.
+ */
+export function watchedWorker(url, { onMessage, onLost }) {
+  let worker;
+  try {
+    worker = new Worker(url, { type: "module" });
+  } catch (err) {
+    return { error: err.message };
+  }
+  const watched = {
+    worker,
+    heard: performance.now(),
+    asked: null,
+    post(message, work, transfer) {
+      if (work) watched.asked ??= performance.now();
+      worker.postMessage(message, transfer ?? []);
+    },
+    overdue: (now) => now - Math.max(watched.heard, watched.asked ?? -Infinity) >= WORKER_DEADLINE_MS,
+    stop() {
+      worker.onmessage = null;
+      worker.onerror = null;
+      worker.terminate();
+    },
+  };
+  worker.onmessage = ({ data }) => {
+    watched.heard = performance.now();
+    watched.asked = null;
+    onMessage(data);
+  };
+  worker.onerror = (event) => {
+    event.preventDefault?.();
+    onLost(event.message);
+  };
+  return watched;
+}
+
+/**
+ * `restart()` whenever a frozen or hidden page comes back: it froze its workers and timers
+ * alike, so deadlines start again.
+ */
+export function onPageResume(restart) {
+  document.addEventListener("resume", restart);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) restart(); });
+}
+
+/**
+ * A deadline watch: the returned `arm()` runs `tick(now)` a quarter deadline later, and again
+ * while it returns true; one timer at a time.
+ */
+export function deadlineWatch(tick) {
+  let timer = null;
+  const arm = () => {
+    if (timer !== null) return;
+    timer = setTimeout(() => {
+      timer = null;
+      if (tick(performance.now())) arm();
+    }, WORKER_DEADLINE_MS / 4);
+  };
+  return arm;
+}

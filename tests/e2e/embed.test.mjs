@@ -11,7 +11,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { formatPct } from "../../web/format.js";
-import { ROOT, WEB, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { ROOT, SITE, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const SHOTS = join(ROOT, "tests", "screenshots");
 const KINDS = ["tail", "arena", "histograms", "strip", "fanout", "hedge", "loaded", "balance", "code"];
@@ -20,7 +20,7 @@ let server, browser;
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await serveWeb(process.env.TAIL_LAB_WEB ?? WEB);
+  server = await serveWeb(SITE);
   browser = await launchChromium();
 });
 after(async () => {
@@ -184,7 +184,8 @@ test("removed panels give back their wasm heap, their workers and their frames; 
   await addPanels(page, Array.from({ length: 40 }, (_, i) => KINDS[i % KINDS.length]));
   await allReady(page);
   const full = await heap(page);
-  assert.ok(full > base + 20 * 100_000, `forty panels hold their runs: ${base} → ${full} B`);
+  // They hold something (so "back to the base" below says something).
+  assert.ok(full > base, `forty panels hold their runs: ${base} → ${full} B`);
   await removeAdded(page);
   await settleFrames(page);
   assert.equal(await heap(page), base, "the core's live heap after removing forty panels");
@@ -199,7 +200,9 @@ test("removed panels give back their wasm heap, their workers and their frames; 
   // Removed while still being prepared: nothing is left either.
   await page.evaluate(() => { window.__added = []; });
   await addPanels(page, Array.from({ length: 6 }, () => "tail"));
-  await page.waitForTimeout(300);
+  // Removed as soon as the first of them holds anything in the core, the rest still queued or
+  // calibrating.
+  await page.waitForFunction(async (b) => (await import("./pkg/tail_lab.js")).heapBytes() > b, base, { timeout: 60_000 });
   await removeAdded(page);
   await page.waitForFunction(async (b) => (await import("./pkg/tail_lab.js")).heapBytes() === b, base, { timeout: 60_000 });
 

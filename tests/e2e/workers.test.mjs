@@ -9,12 +9,12 @@
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { WEB, launchChromium, serveWeb } from "../support.mjs";
+import { SITE, launchChromium, serveWeb } from "../support.mjs";
 
 let server, browser;
 
 before(async () => {
-  server = await serveWeb(process.env.TAIL_LAB_WEB ?? WEB);
+  server = await serveWeb(SITE);
   browser = await launchChromium();
 });
 after(async () => {

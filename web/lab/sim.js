@@ -9,21 +9,15 @@
 //
 // A worker can be lost: it fails to load (an error event), its core fails to start (it says
 // so), or it stops answering without a word (a worker that closes itself, or is killed, sends
-// no event). A worker that holds points and has said nothing for DEADLINE_MS counts as lost.
+// no event). A worker that holds points and has said nothing for WORKER_DEADLINE_MS counts as lost.
 // A lost worker is replaced by a new one (at most once per slot, on average), and the points
 // it held go to the workers left, so the numbers are the same. With no worker left, every
 // point still waiting answers with an error, the sections say so, and `onTrouble` tells the
 // page: no "…" forever, no unhandled rejection, and never a simulation on the main thread.
 
-import { workersFromUrl } from "../workers.js";
+import { WORKER_DEADLINE_MS, deadlineWatch, onPageResume, watchedWorker, workersFromUrl } from "../workers.js";
 
 const CACHE_LIMIT = 4000;
-/**
- * How long a worker holding points may stay silent before it counts as lost (ms). A point takes
- * well under a second (the core bounds a call at about two); starting a worker and its core,
- * a few seconds on a busy machine. Generous, so a slow machine loses nothing.
- */
-const DEADLINE_MS = 10_000;
 
 let shared = null;
 const clients = new Map();
@@ -34,35 +28,31 @@ class Pool {
   constructor(size) {
     this.respawns = size; // replacements left, shared by every slot
     this.slots = Array.from({ length: size }, (_, w) => this.spawn(w));
-    // A frozen page freezes its workers and timers alike: the deadline starts again on resume.
-    const restart = () => { for (const slot of this.slots) if (slot) slot.heard = performance.now(); };
-    document.addEventListener("resume", restart);
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) restart(); });
-    this.timer = null;
+    onPageResume(() => { for (const slot of this.slots) if (slot) slot.heard = performance.now(); });
+    /** Watches the deadline while any worker holds points. */
+    this.watch = deadlineWatch((now) => {
+      let waiting = false;
+      this.slots.forEach((slot, w) => {
+        if (!slot || !this.holding(w)) return;
+        if (slot.overdue(now)) this.lose(w, slot, `a simulation worker stopped answering for ${WORKER_DEADLINE_MS / 1000} s`);
+        else waiting = true;
+      });
+      return waiting;
+    });
     this.reason = null;
   }
 
   spawn(w) {
-    let worker;
-    try {
-      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    } catch (err) {
-      this.reason = err.message;
-      return null;
-    }
-    // `heard`: its last message; `asked`: when it was first sent work it has not answered since.
-    const slot = { worker, heard: performance.now(), asked: null };
-    worker.onmessage = ({ data }) => {
-      slot.heard = performance.now();
-      slot.asked = null;
-      if (data.type === "fatal") this.lose(w, slot, data.error);
-      else clients.get(data.channel)?.receive(w, data);
-    };
-    worker.onerror = (event) => {
-      event.preventDefault?.();
-      this.lose(w, slot, event.message || "the simulation worker failed to start");
-    };
-    return slot;
+    const slot = watchedWorker(new URL("./worker.js", import.meta.url), {
+      onMessage: (data) => {
+        if (data.type === "fatal") this.lose(w, slot, data.error);
+        else clients.get(data.channel)?.receive(w, data);
+      },
+      onLost: (message) => this.lose(w, slot, message || "the simulation worker failed to start"),
+    });
+    if (slot.error === undefined) return slot;
+    this.reason = slot.error;
+    return null;
   }
 
   live() {
@@ -72,8 +62,7 @@ class Pool {
   post(w, message) {
     const slot = this.slots[w];
     if (!slot) return;
-    if (message.type === "job") slot.asked ??= performance.now();
-    slot.worker.postMessage(message);
+    slot.post(message, message.type === "job");
   }
 
   /** Whether slot `w` holds unanswered points of any client. */
@@ -82,28 +71,10 @@ class Pool {
     return false;
   }
 
-  /** Watches the deadline while any worker holds points. */
-  watch() {
-    if (this.timer !== null) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const now = performance.now();
-      let waiting = false;
-      this.slots.forEach((slot, w) => {
-        if (!slot || !this.holding(w)) return;
-        if (now - Math.max(slot.heard, slot.asked ?? -Infinity) >= DEADLINE_MS) this.lose(w, slot, `a simulation worker stopped answering for ${DEADLINE_MS / 1000} s`);
-        else waiting = true;
-      });
-      if (waiting) this.watch();
-    }, DEADLINE_MS / 4);
-  }
-
   /** Slot `w`'s worker is lost: replace it if a replacement is left, and re-deal its points. */
   lose(w, slot, reason) {
     if (this.slots[w] !== slot) return; // already replaced
-    slot.worker.onmessage = null;
-    slot.worker.onerror = null;
-    slot.worker.terminate();
+    slot.stop();
     this.reason = reason;
     this.slots[w] = null;
     if (this.respawns > 0) {

@@ -21,6 +21,10 @@ const STRIP_MAX_FANOUT = 256;
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** The piece's settings, as URL parameters and embed attributes. */
+/** The names of the Tail settings, in `tailParams`'s order: known before the core loads (an
+ * embed observes these attributes from its first moment). */
+export const TAIL_SETTING_NAMES = ["fanout", "profile", "fix", "speed", "seed", "requests"];
+
 export function tailParams(api) {
   return [
     { name: "fanout", type: "int", min: 1, max: STRIP_MAX_FANOUT, default: 100 },

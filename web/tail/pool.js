@@ -9,7 +9,7 @@
 // index order (`take`). Merged histograms are exact sums of whole counts, and the hedge work sums are
 // added in a fixed order, so the run is the same bits for 1, 2 or 4 workers.
 
-import { defaultWorkers } from "../workers.js";
+import { WORKER_DEADLINE_MS, deadlineWatch, defaultWorkers, onPageResume, watchedWorker } from "../workers.js";
 
 export { defaultWorkers };
 
@@ -22,12 +22,6 @@ export function blockSize(fanout) {
 const DEPTH = 2;
 /** A channel stops being fed when its panel has not asked for a frame for this long (ms). */
 const IDLE_MS = 250;
-/**
- * How long a worker holding blocks may stay silent before it counts as lost (ms). A block is a
- * few ms of work, and a worker's first one also loads the core and calibrates a run (well under
- * a second): generous, so a busy machine loses nothing.
- */
-const DEADLINE_MS = 10_000;
 
 let shared = null;
 
@@ -48,7 +42,7 @@ const blockKey = (m) => `${m.channel}/${m.generation}/${m.index}`;
 /**
  * The workers. One can be lost: it fails to start (an error event), or it stops answering
  * without a word (a worker that closes itself or is killed sends no event): one that holds
- * blocks and has said nothing for DEADLINE_MS counts as lost. Its blocks go to the workers left,
+ * blocks and has said nothing for WORKER_DEADLINE_MS counts as lost. Its blocks go to the workers left,
  * so the histograms are the same bits; with none left, every panel accumulates on the main
  * thread from the blocks merged so far, as with a block that fails.
  */
@@ -58,37 +52,32 @@ class Pool {
     this.channels = new Map();
     this.nextChannel = 0;
     this.turn = 0;
-    this.timer = null;
     this.reason = null;
     for (let i = 0; i < size; i++) this.start();
-    // A frozen page freezes its workers and timers alike: the deadline starts again on resume.
-    const restart = () => { for (const w of this.workers) w.heard = performance.now(); };
-    document.addEventListener("resume", restart);
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) restart(); });
+    onPageResume(() => { for (const w of this.workers) w.heard = performance.now(); });
+    /** Watches the deadline while any worker holds blocks. */
+    this.watch = deadlineWatch((now) => {
+      for (const w of [...this.workers]) {
+        if (w.inflight.size > 0 && w.overdue(now)) this.lose(w, `a worker stopped answering for ${WORKER_DEADLINE_MS / 1000} s`);
+      }
+      return this.workers.some((w) => w.inflight.size > 0);
+    });
   }
 
   start() {
-    let w;
-    try {
-      w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    } catch (err) {
-      this.reason = err.message;
+    const w = watchedWorker(new URL("./worker.js", import.meta.url), {
+      onMessage: (data) => {
+        w.inflight.delete(blockKey(data));
+        this.channels.get(data.channel)?.receive(data);
+        this.feed();
+      },
+      onLost: (message) => this.lose(w, message || "a worker failed"),
+    });
+    if (w.error !== undefined) {
+      this.reason = w.error;
       return;
     }
     w.inflight = new Map(); // block key → the block's message
-    w.heard = performance.now(); // its last message
-    w.asked = null; // when it was first handed a block it has not answered since
-    w.onmessage = ({ data }) => {
-      w.heard = performance.now();
-      w.asked = null;
-      w.inflight.delete(blockKey(data));
-      this.channels.get(data.channel)?.receive(data);
-      this.feed();
-    };
-    w.onerror = (e) => {
-      e.preventDefault?.();
-      this.lose(w, e.message || "a worker failed");
-    };
     this.workers.push(w);
   }
 
@@ -97,9 +86,7 @@ class Pool {
     const at = this.workers.indexOf(w);
     if (at < 0) return;
     this.workers.splice(at, 1);
-    w.onmessage = null;
-    w.onerror = null;
-    w.terminate();
+    w.stop();
     this.reason = reason;
     console.warn(`Tail: ${reason}; ${this.workers.length} worker(s) left`);
     for (const m of w.inflight.values()) this.channels.get(m.channel)?.retry(m);
@@ -126,25 +113,9 @@ class Pool {
       const c = open[this.turn++ % open.length];
       const block = c.nextBlock();
       worker.inflight.set(blockKey(block), block);
-      worker.asked ??= performance.now();
-      worker.postMessage(block);
+      worker.post(block, true);
       this.watch();
     }
-  }
-
-  /** Watches the deadline while any worker holds blocks. */
-  watch() {
-    if (this.timer !== null) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const now = performance.now();
-      for (const w of [...this.workers]) {
-        if (w.inflight.size > 0 && now - Math.max(w.heard, w.asked ?? -Infinity) >= DEADLINE_MS) {
-          this.lose(w, `a worker stopped answering for ${DEADLINE_MS / 1000} s`);
-        }
-      }
-      if (this.workers.some((w) => w.inflight.size > 0)) this.watch();
-    }, DEADLINE_MS / 4);
   }
 }
 

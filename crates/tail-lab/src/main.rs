@@ -74,40 +74,41 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut seen: Vec<&str> = Vec::new();
     while let Some(arg) = it.next() {
         let flag = arg.as_str();
-        if matches!(flag, "--json" | "--seed" | "--requests" | "--threads") {
-            if seen.contains(&flag) {
-                return Err(format!(
-                    "{flag} is given more than once: give each flag at most once"
-                ));
-            }
-            seen.push(flag);
+        // Anything but a known flag ends the parse below the first time it is seen, and values
+        // are taken by `number`, so only flags reach this list.
+        if seen.contains(&flag) {
+            return Err(format!(
+                "{flag} is given more than once: give each flag at most once"
+            ));
         }
+        seen.push(flag);
         match flag {
             "--json" => options.json = true,
             "--seed" => options.seed = number(&mut it, "--seed", "an integer in 0..=2^64-1")?,
             "--requests" => {
-                options.requests = number(&mut it, "--requests", "an integer in 1..=100000000")?;
-                if !(1..=100_000_000).contains(&options.requests) {
-                    return Err(format!(
-                        "--requests must be an integer in 1..=100000000 (got {})",
-                        options.requests
-                    ));
-                }
+                options.requests = bounded(&mut it, "--requests", 1..=100_000_000)?;
             }
-            "--threads" => {
-                let n = number(&mut it, "--threads", "an integer in 1..=1024")?;
-                if !(1..=1024).contains(&n) {
-                    return Err(format!(
-                        "--threads must be an integer in 1..=1024 (got {n})"
-                    ));
-                }
-                options.threads = n as usize;
-            }
+            "--threads" => options.threads = bounded(&mut it, "--threads", 1..=1024)? as usize,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     Ok(options)
+}
+
+/// A flag's value in `range`: "an integer in lo..=hi", said the same way in every message.
+fn bounded<'a>(
+    it: &mut impl Iterator<Item = &'a String>,
+    name: &str,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<u64, String> {
+    let expected = format!("an integer in {}..={}", range.start(), range.end());
+    let n = number(it, name, &expected)?;
+    if range.contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{name} must be {expected} (got {n})"))
+    }
 }
 
 fn number<'a>(
@@ -215,9 +216,15 @@ impl ProgressBar {
     /// Ends a bar drawn in place with a newline, so the shell's prompt starts on its own line.
     fn finish(&self, err: &mut dyn Write) {
         if self.drawn && self.terminal && !self.broken {
-            let _ = writeln!(err).and_then(|()| err.flush());
+            say(err, format_args!(""));
         }
     }
+}
+
+/// Writes a line to stderr and flushes it; a failure is dropped (there is nowhere left to
+/// report it, and the exit status still tells).
+fn say(err: &mut dyn Write, line: std::fmt::Arguments<'_>) {
+    let _ = writeln!(err, "{line}").and_then(|()| err.flush());
 }
 
 /// The whole command, from its arguments (after the program's name) to its exit status. The
@@ -233,7 +240,7 @@ fn run(
         Ok(o) => o,
         Err(message) if message.is_empty() => return written(out, &format!("{USAGE}\n"), err),
         Err(message) => {
-            let _ = writeln!(err, "tail-lab: {message}\n\n{USAGE}").and_then(|()| err.flush());
+            say(err, format_args!("tail-lab: {message}\n\n{USAGE}"));
             return 2;
         }
     };
@@ -245,7 +252,7 @@ fn run(
         Ok(r) if options.json => format!("{}\n", json::report(&r)),
         Ok(r) => table::report(&r),
         Err(e) => {
-            let _ = writeln!(err, "tail-lab: {e}").and_then(|()| err.flush());
+            say(err, format_args!("tail-lab: {e}"));
             return 2;
         }
     };
@@ -260,8 +267,7 @@ fn written(out: &mut dyn Write, text: &str, err: &mut dyn Write) -> u8 {
         Ok(()) => 0,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            let _ =
-                writeln!(err, "tail-lab: cannot write to stdout: {e}").and_then(|()| err.flush());
+            say(err, format_args!("tail-lab: cannot write to stdout: {e}"));
             1
         }
     }
@@ -448,7 +454,7 @@ mod tests {
     struct Failing {
         kind: io::ErrorKind,
         accept: usize,
-        taken: Vec<u8>,
+        taken: usize,
         failures: usize,
     }
 
@@ -457,7 +463,7 @@ mod tests {
             Failing {
                 kind,
                 accept,
-                taken: Vec::new(),
+                taken: 0,
                 failures: 0,
             }
         }
@@ -465,12 +471,12 @@ mod tests {
 
     impl Write for Failing {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            let n = buf.len().min(self.accept - self.taken.len());
+            let n = buf.len().min(self.accept - self.taken);
             if n == 0 && !buf.is_empty() {
                 self.failures += 1;
                 return Err(self.kind.into());
             }
-            self.taken.extend_from_slice(&buf[..n]);
+            self.taken += n;
             Ok(n)
         }
 
@@ -492,35 +498,43 @@ mod tests {
 
     const SMALL: &str = "report --requests 2000 --threads 2";
 
+    /// The report, the JSON report and the usage, each written to a stdout that fails with
+    /// `kind` before its first byte and after 100: (command line, status, stderr).
+    fn with_failing_stdout(kind: io::ErrorKind) -> Vec<(String, u8, String)> {
+        let mut outcomes = Vec::new();
+        for line in [
+            SMALL.to_string(),
+            format!("{SMALL} --json"),
+            "--help".into(),
+        ] {
+            for accept in [0, 100] {
+                let mut out = Failing::new(kind, accept);
+                let mut err = Vec::new();
+                let status = run_with(&line, &mut out, &mut err);
+                assert!(out.failures > 0, "{line}: stdout was written to");
+                outcomes.push((line.clone(), status, String::from_utf8(err).unwrap()));
+            }
+        }
+        outcomes
+    }
+
     #[test]
     fn a_closed_pipe_on_stdout_is_status_0_and_says_nothing() {
-        for line in [SMALL, &format!("{SMALL} --json"), "--help"] {
-            // Closed before the first byte, and after part of the output.
-            for accept in [0, 100] {
-                let mut out = Failing::new(io::ErrorKind::BrokenPipe, accept);
-                let mut err = Vec::new();
-                assert_eq!(run_with(line, &mut out, &mut err), 0, "{line}");
-                assert!(out.failures > 0, "{line}: the pipe was written to");
-                assert_eq!(String::from_utf8_lossy(&err), "", "{line}");
-            }
+        for (line, status, err) in with_failing_stdout(io::ErrorKind::BrokenPipe) {
+            assert_eq!((status, err.as_str()), (0, ""), "{line}");
         }
     }
 
     #[test]
     fn a_full_device_is_one_line_on_stderr_and_status_1() {
-        for line in [SMALL, &format!("{SMALL} --json"), "--help"] {
-            for accept in [0, 100] {
-                let mut out = Failing::new(io::ErrorKind::StorageFull, accept);
-                let mut err = Vec::new();
-                assert_eq!(run_with(line, &mut out, &mut err), 1, "{line}");
-                let err = String::from_utf8(err).unwrap();
-                assert!(
-                    err.starts_with("tail-lab: cannot write to stdout: ")
-                        && err.ends_with('\n')
-                        && err.lines().count() == 1,
-                    "{line}: {err:?}"
-                );
-            }
+        for (line, status, err) in with_failing_stdout(io::ErrorKind::StorageFull) {
+            assert_eq!(status, 1, "{line}");
+            assert!(
+                err.starts_with("tail-lab: cannot write to stdout: ")
+                    && err.ends_with('\n')
+                    && err.lines().count() == 1,
+                "{line}: {err:?}"
+            );
         }
         // Any other write error is the same status, with its own words.
         let mut out = Failing::new(io::ErrorKind::PermissionDenied, 0);

@@ -81,27 +81,16 @@ fn a_small_report_is_written_with_status_0() {
     assert!(output.stdout.starts_with(b"{") && output.stdout.ends_with(b"}\n"));
 }
 
-/// `tail-lab report | true`: the reader closes its end at once.
-#[test]
-fn a_pipe_closed_by_its_reader_at_once_is_status_0_and_quiet() {
-    for extra in [&[][..], &["--json"]] {
-        let mut child = tail_lab(&small(extra))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let output = child.wait_with_output().unwrap();
-        assert_no_panic(&output, "closed pipe");
-        assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
-        assert_eq!(stderr_of(&output), "", "a closed pipe is not reported");
-    }
+/// The report, the JSON report and the usage.
+fn outputs() -> [Vec<&'static str>; 3] {
+    [small(&[]), small(&["--json"]), vec!["--help"]]
 }
 
-/// The same with the reader surely gone before the first write, for the report and the usage.
+/// `tail-lab report | true`, with the reader surely gone before the first write (no race with
+/// it), for the report and the usage.
 #[test]
 fn a_pipe_whose_reader_has_gone_is_status_0_and_quiet() {
-    for args in [small(&[]), small(&["--json"]), vec!["--help"]] {
+    for args in outputs() {
         let output = tail_lab(&args).stdout(closed_pipe()).output().unwrap();
         assert_no_panic(&output, &args.join(" "));
         assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
@@ -116,7 +105,7 @@ fn a_pipe_whose_reader_has_gone_is_status_0_and_quiet() {
 /// `tail-lab report > /dev/full`: one clear line, status 1.
 #[test]
 fn a_full_device_is_one_line_on_stderr_and_status_1() {
-    for args in [small(&[]), small(&["--json"]), vec!["--help"]] {
+    for args in outputs() {
         let Some(full) = dev_full() else { return };
         let output = tail_lab(&args).stdout(full).output().unwrap();
         assert_no_panic(&output, &args.join(" "));
@@ -172,32 +161,15 @@ fn assert_usage_error(args: &[&str], says: &[&str]) {
     assert!(err.contains("usage: tail-lab report"), "{args:?}: {err}");
 }
 
+/// The binary's own status for bad arguments; every case of the parse is a unit test in main.rs.
 #[test]
-fn a_repeated_flag_is_status_2_naming_it() {
-    assert_usage_error(&small(&["--json", "--json"]), &["--json", "more than once"]);
+fn a_repeated_flag_or_a_signed_number_is_status_2_naming_it() {
     assert_usage_error(
         &["report", "--seed", "1", "--seed", "2"],
         &["--seed", "more than once"],
     );
     assert_usage_error(
-        &small(&["--requests", "2000"]),
-        &["--requests", "more than once"],
+        &["report", "--requests", "+5000"],
+        &["--requests", "1..=100000000", "plain decimal digits"],
     );
-    assert_usage_error(
-        &small(&["--threads", "1"]),
-        &["--threads", "more than once"],
-    );
-}
-
-#[test]
-fn a_signed_or_zero_padded_number_is_status_2() {
-    for value in ["+5000", "05000", " 5000", "5000 "] {
-        assert_usage_error(
-            &["report", "--requests", value],
-            &["--requests", "1..=100000000", "plain decimal digits"],
-        );
-    }
-    assert_usage_error(&["report", "--seed", "+1"], &["--seed", "0..=2^64-1"]);
-    assert_usage_error(&["report", "--seed", "00"], &["--seed", "0..=2^64-1"]);
-    assert_usage_error(&["report", "--threads", "02"], &["--threads", "1..=1024"]);
 }

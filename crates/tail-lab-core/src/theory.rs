@@ -81,9 +81,25 @@ pub fn hedged_quantile(survival: impl Fn(f64) -> f64, delay_ms: f64, q: f64) -> 
 /// service time until it answers or is cancelled, over the primary's full service time,
 /// `E[min(S₂, S₁ − d); S₁ > d] / E[S₁]`. For independent attempts that is
 /// `∫₀^∞ S(s)·S(s + d) ds / mean` (`survival` in ms, `delay_ms`, `mean_ms`), integrated here
-/// with the trapezoid rule in log time from 0.1 µs to 10^6 ms.
+/// with the trapezoid rule in log time, 800 points a decade. The range is 0.1 µs to 10^6 ms,
+/// widened a decade at a time while either cut-off piece could exceed 10⁻⁹ of the mean, so
+/// the answer holds at any scale the models accept (medians from 1 ns to 10^9 ms, log-spreads
+/// up to 5), not only around milliseconds.
 pub fn idle_hedge_extra_work(survival: impl Fn(f64) -> f64, delay_ms: f64, mean_ms: f64) -> f64 {
-    let (lo, hi, steps) = (1e-4f64, 1e6f64, 8000);
+    const POINTS_PER_DECADE: u32 = 800;
+    let tolerance = 1e-9 * mean_ms;
+    let (mut lo, mut hi, mut decades) = (1e-4f64, 1e6f64, 10u32);
+    // Below `lo` the integral is taken as `lo · S(d)`, off by at most `lo · (1 − S(lo))`.
+    while lo * (1.0 - survival(lo)) > tolerance && lo > 1e-290 {
+        lo /= 10.0;
+        decades += 1;
+    }
+    // Above `hi` the integrand is at most `S(s)`; `hi · S(hi)` stands for what is left of it.
+    while hi * survival(hi) > tolerance && hi < 1e290 {
+        hi *= 10.0;
+        decades += 1;
+    }
+    let steps = decades * POINTS_PER_DECADE;
     let h = libm::log(hi / lo) / f64::from(steps);
     let integrand = |u: f64| {
         let s = lo * libm::exp(u);
@@ -151,9 +167,19 @@ pub fn mm1_sojourn_survival(t_ms: f64, mean_service_ms: f64, rho: f64) -> Option
 }
 
 /// Finds `t` (ms) where a decreasing survival function crosses `target`, by bisection in
-/// log-time between 1 µs and 10^7 ms.
+/// log-time. The bracket starts at 1 µs to 10^7 ms and widens a decade at a time (to at most
+/// 10^±290 ms) until it holds the crossing, so a distribution far from milliseconds is
+/// inverted as exactly as one near them.
 pub fn invert_survival(survival: impl Fn(f64) -> f64, target: f64) -> f64 {
     let (mut lo, mut hi) = (libm::log(1e-3), libm::log(1e7));
+    let decade = core::f64::consts::LN_10;
+    let limit = 290.0 * decade;
+    while survival(libm::exp(lo)) <= target && lo > -limit {
+        lo -= decade;
+    }
+    while survival(libm::exp(hi)) > target && hi < limit {
+        hi += decade;
+    }
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
         if survival(libm::exp(mid)) > target {
@@ -258,6 +284,38 @@ mod tests {
         let (m, d) = (10.0, 7.0);
         let got = idle_hedge_extra_work(|s| libm::exp(-s / m), d, m);
         assert!((got - 0.5 * libm::exp(-d / m)).abs() < 1e-6, "{got}");
+    }
+
+    #[test]
+    fn idle_hedge_extra_work_holds_far_from_milliseconds() {
+        // The ratio has no unit, so it must not depend on the time scale. Before the range
+        // widened, a mean of 1e-6 ms gave 50 (the piece under 0.1 µs divided by the mean),
+        // and one of 1e8 ms lost everything past 10^6 ms.
+        for m in [1e-6, 1e-3, 1e4, 1e8] {
+            let d = 0.7 * m;
+            let got = idle_hedge_extra_work(|s| libm::exp(-s / m), d, m);
+            let want = 0.5 * libm::exp(-0.7);
+            assert!((got - want).abs() < 1e-6 * want, "mean {m}: {got} vs {want}");
+        }
+        // A lognormal with a wide spread: the same value at 1 ms and at 10^-5 ms.
+        let model = |m: f64| crate::sampling::lognormal::LogNormalMs::new(m, 3.0).unwrap();
+        let at = |m: f64| {
+            let x = model(m);
+            idle_hedge_extra_work(|t| x.survival(t), x.quantile(0.9), x.mean_ms())
+        };
+        let (one, tiny) = (at(1.0), at(1e-5));
+        assert!((one - tiny).abs() < 1e-6 * one, "{one} vs {tiny}");
+    }
+
+    #[test]
+    fn invert_survival_finds_crossings_outside_its_first_bracket() {
+        // The first bracket is 1 µs..10^7 ms; a lognormal's quantiles are exact either side.
+        for (median, q) in [(1e-5f64, 0.5), (0.2, 0.001), (1e6, 0.999), (1e9, 0.5)] {
+            let x = crate::sampling::lognormal::LogNormalMs::new(median, 2.0).unwrap();
+            let got = invert_survival(|t| x.survival(t), 1.0 - q);
+            let want = x.quantile(q);
+            assert!((got / want - 1.0).abs() < 1e-9, "median {median} q {q}: {got} vs {want}");
+        }
     }
 
     #[test]

@@ -35,9 +35,13 @@ impl Default for ServiceModel {
 /// histogram, and no percentile is silently clamped at the top edge.
 pub const MAX_SERVICE_P9999_MS: f64 = 100_000.0;
 
+/// The shortest median (ms) a service model may have: twice the shared histogram's first edge
+/// (2^-4 ms), so that no reported percentile (p50 and up) is silently clamped at the bottom.
+pub const MIN_SERVICE_P50_MS: f64 = 0.125;
+
 impl ServiceModel {
     /// A model from its parts; `slow_probability` is a fraction in 0..=1. Refused when its
-    /// p99.99 passes [`MAX_SERVICE_P9999_MS`].
+    /// p99.99 passes [`MAX_SERVICE_P9999_MS`] or its median is under [`MIN_SERVICE_P50_MS`].
     pub fn new(
         body: LogNormalMs,
         slow_probability: f64,
@@ -62,6 +66,15 @@ impl ServiceModel {
                 got: p9999,
                 expected: "a model whose p99.99 is at most 100000 ms (latencies past the \
                            histogram's top, 1048576 ms, could not be measured)",
+            });
+        }
+        let p50 = model.quantile(0.5);
+        if p50.is_nan() || p50 < MIN_SERVICE_P50_MS {
+            return Err(ParamError::OutOfRange {
+                param: "service",
+                got: p50,
+                expected: "a model whose median is at least 0.125 ms (shorter latencies fall \
+                           under the histogram's first edge, 0.0625 ms, and could not be measured)",
             });
         }
         Ok(model)
@@ -174,6 +187,25 @@ mod tests {
         // p95 is in the body: about 18.4 ms.
         assert!((m.quantile(0.95) - 18.4).abs() < 0.2);
         assert!(ServiceModel::new(m.body(), 1.5, m.slow()).is_err());
+        // Its median is the body's 0.5/0.99 quantile: the 1% slow mode all lies above it.
+        let z = crate::sampling::normal::quantile(0.5 / 0.99);
+        assert!((m.quantile(0.5) / (7.7 * libm::exp(0.5 * z)) - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn models_the_histogram_cannot_measure_are_refused() {
+        let lognormal = |m, s| LogNormalMs::new(m, s).unwrap();
+        // A median under 0.125 ms would put the median and below under the first edge.
+        let err = ServiceModel::new(lognormal(0.1, 0.5), 0.0, lognormal(10.0, 0.5)).unwrap_err();
+        assert_eq!(err.param(), "service");
+        assert!(err.to_string().contains("at least 0.125 ms"), "{err}");
+        assert!(ServiceModel::new(lognormal(0.13, 0.5), 0.0, lognormal(10.0, 0.5)).is_ok());
+        // The floor is on the mixture's median, not the body's.
+        assert!(ServiceModel::new(lognormal(0.1, 0.5), 0.6, lognormal(1.0, 0.5)).is_ok());
+        // A wide spread's low quantiles sit far under 1 µs and are still exact.
+        let wide = ServiceModel::new(lognormal(0.2, 3.0), 0.0, lognormal(1.0, 0.5)).unwrap();
+        let want = 0.2 * libm::exp(3.0 * crate::sampling::normal::quantile(0.001));
+        assert!((wide.quantile(0.001) / want - 1.0).abs() < 1e-9);
     }
 
     #[test]

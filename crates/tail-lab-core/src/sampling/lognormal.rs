@@ -1,7 +1,7 @@
 //! The lognormal distribution in milliseconds, parameterised the way people describe latency:
 //! a median (ms) and the spread `sigma` of its logarithm.
 
-use crate::error::{ParamError, check_open};
+use crate::error::{ParamError, check_open, check_range};
 use crate::sampling::inverse_cdf::InverseCdfTable;
 use crate::sampling::normal;
 
@@ -13,14 +13,16 @@ pub struct LogNormalMs {
 }
 
 impl LogNormalMs {
-    /// A lognormal with median `median_ms` (ms, > 0) and log-spread `sigma` (in (0, 5]).
+    /// A lognormal with median `median_ms` (ms, 1e-6..=1e9) and log-spread `sigma` (in (0, 5]).
     pub fn new(median_ms: f64, sigma: f64) -> Result<Self, ParamError> {
-        check_open(
+        // A floor of 1 ns: below it a mean underflows toward the subnormals, and ratios
+        // over it (extra work per unit of work) overflow.
+        check_range(
             "median_ms",
             median_ms,
-            0.0,
+            1e-6,
             1e9,
-            "a number of milliseconds in (0, 1e9)",
+            "a number of milliseconds in 1e-6..=1e9",
         )?;
         check_open("sigma", sigma, 0.0, 5.000_000_1, "a number in (0, 5]")?;
         Ok(LogNormalMs { median_ms, sigma })

@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::Instant;
 use tail_lab_core::lab::loaded::{DelayBasis, LoadedConfig, LoadedPolicy};
 use tail_lab_core::lab::supermarket::SupermarketConfig;
-use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::sampling::address::SampleStream;
 use tail_lab_core::tail::mitigation::Mitigation;
 use tail_lab_core::tail::profile::{LeafProfile, LeafSampler, ProfileId};
 use tail_lab_core::tail::request::{TailConfig, TailModel};
@@ -70,7 +70,13 @@ fn main() {
     let secs = median_secs(|| {
         let mut acc = 0.0;
         for j in 0..n {
-            acc += sampler.sample(SampleStream::at(1, Stream::TailRequests, j, 0, 0));
+            acc += sampler.sample(SampleStream::at(
+                1,
+                tail_lab_core::tail::request::REQUEST_STREAM,
+                j,
+                0,
+                0,
+            ));
         }
         black_box(acc);
     });

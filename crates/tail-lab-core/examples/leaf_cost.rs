@@ -1,7 +1,7 @@
 //! Breaks the per-leaf cost of the Tail hot loop into its parts (exploration aid).
 use std::hint::black_box;
 use std::time::Instant;
-use tail_lab_core::sampling::address::{RequestKey, Stream, mix64};
+use tail_lab_core::sampling::address::{RequestKey, mix64};
 use tail_lab_core::sampling::histogram::Histogram;
 use tail_lab_core::sampling::histogram::shared_bins;
 use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
@@ -22,7 +22,7 @@ fn main() {
     time("address hash only", || {
         let mut acc = 0u64;
         for k in 0..100_000u64 {
-            let key = RequestKey::new(1, Stream::TailRequests, k);
+            let key = RequestKey::new(1, tail_lab_core::tail::request::REQUEST_STREAM, k);
             for i in 0..100 {
                 acc ^= key.sample(i, 0).next_bits();
             }
@@ -32,7 +32,7 @@ fn main() {
     time("hash x3 (address + 2 draws)", || {
         let mut acc = 0u64;
         for k in 0..100_000u64 {
-            let key = RequestKey::new(1, Stream::TailRequests, k);
+            let key = RequestKey::new(1, tail_lab_core::tail::request::REQUEST_STREAM, k);
             for i in 0..100 {
                 let mut st = key.sample(i, 0);
                 acc ^= st.next_bits() ^ st.next_bits();
@@ -43,7 +43,7 @@ fn main() {
     time("sample (max only)", || {
         let mut acc = 0.0;
         for k in 0..100_000u64 {
-            let key = RequestKey::new(1, Stream::TailRequests, k);
+            let key = RequestKey::new(1, tail_lab_core::tail::request::REQUEST_STREAM, k);
             let mut m: f64 = 0.0;
             for i in 0..100 {
                 m = m.max(s.sample(key.sample(i, 0)));
@@ -56,7 +56,7 @@ fn main() {
         let mut acc = 0.0;
         let mut b = 0usize;
         for k in 0..100_000u64 {
-            let key = RequestKey::new(1, Stream::TailRequests, k);
+            let key = RequestKey::new(1, tail_lab_core::tail::request::REQUEST_STREAM, k);
             let mut m: f64 = 0.0;
             for i in 0..100 {
                 let t = s.sample(key.sample(i, 0));
@@ -71,7 +71,7 @@ fn main() {
         let mut h = Histogram::new();
         let mut acc = 0.0;
         for k in 0..100_000u64 {
-            let key = RequestKey::new(1, Stream::TailRequests, k);
+            let key = RequestKey::new(1, tail_lab_core::tail::request::REQUEST_STREAM, k);
             let mut m: f64 = 0.0;
             for i in 0..100 {
                 let t = s.sample(key.sample(i, 0));

@@ -4,7 +4,7 @@
 #[path = "../tests/common/vectors.rs"]
 mod vectors;
 
-use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::sampling::address::SampleStream;
 use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 
 fn hex(x: f64) -> String {
@@ -12,7 +12,8 @@ fn hex(x: f64) -> String {
 }
 
 fn main() {
-    let bits = SampleStream::at(1, Stream::TailRequests, 400, 7, 0).next_bits();
+    let bits =
+        SampleStream::at(1, tail_lab_core::tail::request::REQUEST_STREAM, 400, 7, 0).next_bits();
     println!("STREAM_BITS: {bits:#018x}");
     for p in ProfileId::ALL {
         let v: Vec<String> = vectors::LEAF_ADDRESSES
@@ -29,7 +30,13 @@ fn main() {
             (
                 k,
                 i,
-                s.sample(SampleStream::at(1, Stream::TailRequests, k, i, 0)),
+                s.sample(SampleStream::at(
+                    1,
+                    tail_lab_core::tail::request::REQUEST_STREAM,
+                    k,
+                    i,
+                    0,
+                )),
             )
         })
         .find(|&(_, _, t)| t > 40.0)

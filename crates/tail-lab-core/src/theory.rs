@@ -295,7 +295,10 @@ mod tests {
             let d = 0.7 * m;
             let got = idle_hedge_extra_work(|s| libm::exp(-s / m), d, m);
             let want = 0.5 * libm::exp(-0.7);
-            assert!((got - want).abs() < 1e-6 * want, "mean {m}: {got} vs {want}");
+            assert!(
+                (got - want).abs() < 1e-6 * want,
+                "mean {m}: {got} vs {want}"
+            );
         }
         // A lognormal with a wide spread: the same value at 1 ms and at 10^-5 ms.
         let model = |m: f64| crate::sampling::lognormal::LogNormalMs::new(m, 3.0).unwrap();
@@ -314,7 +317,10 @@ mod tests {
             let x = crate::sampling::lognormal::LogNormalMs::new(median, 2.0).unwrap();
             let got = invert_survival(|t| x.survival(t), 1.0 - q);
             let want = x.quantile(q);
-            assert!((got / want - 1.0).abs() < 1e-9, "median {median} q {q}: {got} vs {want}");
+            assert!(
+                (got / want - 1.0).abs() < 1e-9,
+                "median {median} q {q}: {got} vs {want}"
+            );
         }
     }
 

@@ -10,7 +10,7 @@ use rand_distr::Distribution;
 use tail_lab_core::lab::fanout::simulate_slow_share;
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::service::ServiceModel;
-use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::sampling::address::SampleStream;
 use tail_lab_core::sampling::histogram::Histogram;
 use tail_lab_core::sampling::histogram::shared_bins;
 use tail_lab_core::tail::leaf_quantiles::LeafQuantiles;
@@ -60,7 +60,15 @@ fn table_sampler_passes_ks_against_the_exact_cdf_and_rand_distr() {
         let sampler = LeafSampler::new(prof);
         for &seed in &SEEDS {
             let mut table: Vec<f64> = (0..n as u64)
-                .map(|j| sampler.sample(SampleStream::at(seed, Stream::TailRequests, j, 0, 0)))
+                .map(|j| {
+                    sampler.sample(SampleStream::at(
+                        seed,
+                        tail_lab_core::tail::request::REQUEST_STREAM,
+                        j,
+                        0,
+                        0,
+                    ))
+                })
                 .collect();
             table.sort_by(f64::total_cmp);
             // The exact CDF costs a quadrature: evaluate it on a thinned set of order statistics

@@ -9,13 +9,13 @@
 #[path = "common/vectors.rs"]
 mod vectors;
 
-use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::sampling::address::SampleStream;
 use vectors::*;
 
 #[test]
 fn addressed_bits_are_stable() {
     assert_eq!(
-        SampleStream::at(1, Stream::TailRequests, 400, 7, 0).next_bits(),
+        SampleStream::at(1, tail_lab_core::tail::request::REQUEST_STREAM, 400, 7, 0).next_bits(),
         STREAM_BITS
     );
 }

@@ -8,6 +8,9 @@ use crate::error::{ParamError, check_range, check_requests};
 use crate::sampling::address::{RequestKey, Stream, probability_threshold};
 use crate::theory::check_fanout;
 
+/// The random stream of the fan-out experiment's Bernoulli leaves (id 5).
+pub const STREAM: Stream = Stream::new(5);
+
 /// The simulated fraction (0..1) of `requests` parents (1..=10^9) over `n` leaves (1..=1024)
 /// that meet at least one leaf slow with probability `p` (0..=1), under `seed`.
 pub fn simulate_slow_share(p: f64, n: u32, requests: u64, seed: u64) -> Result<f64, ParamError> {
@@ -17,7 +20,7 @@ pub fn simulate_slow_share(p: f64, n: u32, requests: u64, seed: u64) -> Result<f
     let threshold = probability_threshold(p);
     let slow = (0..requests)
         .filter(|&k| {
-            let key = RequestKey::new(seed, Stream::Fanout, k);
+            let key = RequestKey::new(seed, STREAM, k);
             (0..n).any(|i| key.sample(i, 0).next_bits() < threshold)
         })
         .count();

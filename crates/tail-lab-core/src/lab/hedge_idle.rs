@@ -22,6 +22,11 @@ use crate::sampling::histogram::Histogram;
 use crate::sampling::histogram::shared_bins;
 use crate::theory;
 
+/// The random stream of the idle-replica hedge's service times (id 3).
+pub const STREAM: Stream = Stream::new(3);
+/// The random stream that calibrates the idle-replica hedge delay (id 4).
+pub const CALIBRATION_STREAM: Stream = Stream::new(4);
+
 /// Calibration draws behind the hedge delay.
 pub const DELAY_CALIBRATION_DRAWS: usize = 1 << 18;
 
@@ -107,7 +112,7 @@ impl IdleHedge {
         let sampler = ServiceSampler::new(model);
         let delay_ms = sampler.calibrated_quantile(
             seed,
-            Stream::IdleHedgeCalibration,
+            CALIBRATION_STREAM,
             delay_quantile,
             DELAY_CALIBRATION_DRAWS,
         );
@@ -153,7 +158,7 @@ impl IdleHedge {
     /// Request `k`: primary on replica 0 (attempt 0), backup on replica 1 (attempt 1).
     #[inline]
     pub fn request_at(&self, k: u64) -> IdleHedgeOutcome {
-        let key = RequestKey::new(self.seed, Stream::IdleHedge, k);
+        let key = RequestKey::new(self.seed, STREAM, k);
         let first = self.sampler.sample(key.sample(0, 0)).ms;
         if first <= self.delay_ms {
             return IdleHedgeOutcome {

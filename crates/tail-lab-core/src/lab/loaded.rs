@@ -38,6 +38,14 @@ use crate::sampling::histogram::{BIN_COUNT, Histogram, shared_bins};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
+/// The random stream of the loaded-replica simulation (id 6).
+pub const STREAM: Stream = Stream::new(6);
+/// The random stream that calibrates a loaded-replica hedge delay on idle service (id 7).
+pub const CALIBRATION_STREAM: Stream = Stream::new(7);
+/// The random stream of the no-backup run whose latency p95 sets a hedge delay "at the same
+/// load": the same model as [`STREAM`] on other draws (id 9).
+pub const DELAY_CALIBRATION_STREAM: Stream = Stream::new(9);
+
 /// Quantile level of no-backup latency a calibrated hedge waits for (Dean and Barroso's p95).
 pub const HEDGE_QUANTILE: f64 = 0.95;
 
@@ -425,7 +433,7 @@ impl LoadedConfig {
                     policy: LoadedPolicy::None,
                     ..*self
                 };
-                Simulation::new(&calibration, Stream::LoadedDelayCalibration, None)
+                Simulation::new(&calibration, DELAY_CALIBRATION_STREAM, None)
                     .run()
                     .latency
                     .map(|p| p.p95)
@@ -449,7 +457,7 @@ impl LoadedConfig {
     /// Simulates the run (calibrating its hedge delay first when it has one).
     pub fn run(&self) -> LoadedResult {
         let delay = self.delay_ms();
-        let mut result = Simulation::new(self, Stream::LoadedReplicas, delay).run();
+        let mut result = Simulation::new(self, STREAM, delay).run();
         if matches!(self.policy, LoadedPolicy::Hedge(_)) && delay.is_none() {
             // No finite delay to wait for: the no-backup queue it is set from diverges.
             result.stable = false;
@@ -467,7 +475,7 @@ impl LoadedConfig {
 pub fn calibrated_idle_delay(model: ServiceModel, seed: u64) -> f64 {
     ServiceSampler::new(model).calibrated_quantile(
         seed,
-        Stream::LoadedCalibration,
+        CALIBRATION_STREAM,
         HEDGE_QUANTILE,
         1 << 18,
     )

@@ -21,6 +21,9 @@ use crate::sampling::histogram::Histogram;
 use crate::sampling::histogram::shared_bins;
 use std::collections::VecDeque;
 
+/// The random stream of the supermarket model (id 8).
+pub const STREAM: Stream = Stream::new(8);
+
 /// One supermarket run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SupermarketConfig {
@@ -157,7 +160,7 @@ impl SupermarketConfig {
             return result;
         }
         let n = self.servers as usize;
-        let mut rng = SampleStream::at(self.seed, Stream::Supermarket, 0, 0, 0);
+        let mut rng = SampleStream::at(self.seed, STREAM, 0, 0, 0);
         let mut queues: Vec<VecDeque<(f64, bool)>> = vec![VecDeque::new(); n];
         // Busy servers, with each server's position in the list for O(1) removal.
         let mut busy: Vec<u32> = Vec::with_capacity(n);

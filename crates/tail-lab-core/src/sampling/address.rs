@@ -25,28 +25,24 @@ pub const fn mix64(z: u64) -> u64 {
 /// A model that needs numbers for two purposes (the run itself and the calibration of a hedge
 /// delay, say) takes them from different streams, which is what "calibrated on a separate seed"
 /// means throughout the lab: the calibration never reuses a number the run sees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u64)]
-pub enum Stream {
-    /// Leaf latencies of the Tail piece's parent requests.
-    TailRequests = 1,
-    /// Draws that measure a profile's empirical leaf quantiles (hedge thresholds, fan-out strip).
-    TailCalibration = 2,
-    /// Service times of the idle-replica hedging experiment.
-    IdleHedge = 3,
-    /// Calibration of the idle-replica hedge delay.
-    IdleHedgeCalibration = 4,
-    /// Bernoulli leaves of the fan-out experiment.
-    Fanout = 5,
-    /// The loaded-replica queueing simulation.
-    LoadedReplicas = 6,
-    /// Calibration of the loaded-replica hedge delay.
-    LoadedCalibration = 7,
-    /// The supermarket (power of d choices) model.
-    Supermarket = 8,
-    /// The no-backup run whose latency p95 sets a loaded-replica hedge delay "at the same
-    /// load": the same model as [`Stream::LoadedReplicas`] on other draws.
-    LoadedDelayCalibration = 9,
+///
+/// The type is open: each model declares its own streams as constants beside its code
+/// (`tail::request::REQUEST_STREAM`, `lab::fanout::STREAM`, …) and lists them in its
+/// registration ([`crate::model`]), where one test checks that no two models share an id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Stream(u64);
+
+impl Stream {
+    /// The stream with id `id`. Ids are part of every value vector: a model keeps its ids
+    /// forever, and a new model takes an unused one.
+    pub const fn new(id: u64) -> Self {
+        Stream(id)
+    }
+
+    /// The stream's id.
+    pub const fn id(self) -> u64 {
+        self.0
+    }
 }
 
 /// The hashed address of one request: `(seed, stream, request)`.
@@ -60,7 +56,7 @@ impl RequestKey {
     /// Hashes `(seed, stream, request)`.
     #[inline]
     pub fn new(seed: u64, stream: Stream, request: u64) -> Self {
-        let s = mix64(seed ^ mix64((stream as u64).wrapping_mul(GOLDEN_GAMMA)));
+        let s = mix64(seed ^ mix64(stream.0.wrapping_mul(GOLDEN_GAMMA)));
         RequestKey(mix64(s ^ request.wrapping_mul(0xD1B5_4A32_D192_ED03)))
     }
 
@@ -159,27 +155,27 @@ mod tests {
     #[test]
     fn leaf_streams_do_not_depend_on_how_many_leaves_exist() {
         // The address is the whole input: no hidden counter advances between leaves.
-        let key = RequestKey::new(9, Stream::TailRequests, 400);
+        let key = RequestKey::new(9, Stream::new(1), 400);
         let a = key.sample(7, 0).next_bits();
         for _ in 0..3 {
             let _ = key.sample(3, 0).next_bits();
         }
         assert_eq!(key.sample(7, 0).next_bits(), a);
         assert_eq!(
-            SampleStream::at(9, Stream::TailRequests, 400, 7, 0).next_bits(),
+            SampleStream::at(9, Stream::new(1), 400, 7, 0).next_bits(),
             a
         );
     }
 
     #[test]
     fn coordinates_and_streams_give_different_numbers() {
-        let base = SampleStream::at(1, Stream::TailRequests, 5, 2, 0).next_bits();
+        let base = SampleStream::at(1, Stream::new(1), 5, 2, 0).next_bits();
         for other in [
-            SampleStream::at(2, Stream::TailRequests, 5, 2, 0),
-            SampleStream::at(1, Stream::TailCalibration, 5, 2, 0),
-            SampleStream::at(1, Stream::TailRequests, 6, 2, 0),
-            SampleStream::at(1, Stream::TailRequests, 5, 3, 0),
-            SampleStream::at(1, Stream::TailRequests, 5, 2, 1),
+            SampleStream::at(2, Stream::new(1), 5, 2, 0),
+            SampleStream::at(1, Stream::new(2), 5, 2, 0),
+            SampleStream::at(1, Stream::new(1), 6, 2, 0),
+            SampleStream::at(1, Stream::new(1), 5, 3, 0),
+            SampleStream::at(1, Stream::new(1), 5, 2, 1),
         ] {
             assert_ne!(other.clone().next_bits(), base);
         }

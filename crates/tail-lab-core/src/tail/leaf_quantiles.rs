@@ -17,6 +17,10 @@ use crate::sampling::histogram::Histogram;
 use crate::sampling::histogram::shared_bins;
 use crate::tail::profile::LeafSampler;
 
+/// The random stream that measures a profile's empirical leaf quantiles (hedge thresholds, the
+/// fan-out strip): id 2, never a draw the requests see.
+pub const CALIBRATION_STREAM: Stream = Stream::new(2);
+
 /// Calibration draws used unless a caller asks for another depth.
 pub const DEFAULT_CALIBRATION_DRAWS: usize = 1 << 22;
 
@@ -52,13 +56,7 @@ impl Calibration {
         let bins = shared_bins();
         let end = self.next.saturating_add(count).min(self.draws);
         for j in self.next..end {
-            let t = sampler.sample(SampleStream::at(
-                self.seed,
-                Stream::TailCalibration,
-                j,
-                0,
-                0,
-            ));
+            let t = sampler.sample(SampleStream::at(self.seed, CALIBRATION_STREAM, j, 0, 0));
             self.histogram.record(bins, t);
         }
         self.next = end;

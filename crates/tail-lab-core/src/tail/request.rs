@@ -14,6 +14,9 @@ use crate::tail::mitigation::Mitigation;
 use crate::tail::profile::{LeafProfile, LeafSampler};
 use crate::theory::check_fanout;
 
+/// The random stream of the Tail piece's leaf latencies (id 1).
+pub const REQUEST_STREAM: Stream = Stream::new(1);
+
 /// What a Tail run simulates.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TailConfig {
@@ -291,7 +294,7 @@ impl TailModel {
 
     /// Request `k`, in full.
     pub fn request_at(&self, k: u64) -> RequestTrace {
-        let key = RequestKey::new(self.config.seed, Stream::TailRequests, k);
+        let key = RequestKey::new(self.config.seed, REQUEST_STREAM, k);
         let delay = self.hedge_delay_ms.unwrap_or(f64::INFINITY);
         let mut leaves: Vec<LeafOutcome> = (0..self.config.fanout)
             .map(|i| {
@@ -358,7 +361,7 @@ impl TailModel {
         bins: &LogBins,
         mut leaf_sink: impl FnMut(usize),
     ) -> RequestTally {
-        let key = RequestKey::new(self.config.seed, Stream::TailRequests, k);
+        let key = RequestKey::new(self.config.seed, REQUEST_STREAM, k);
         let delay = self.hedge_delay_ms.unwrap_or(f64::INFINITY);
         let mut tally = RequestTally::default();
         scratch.clear();

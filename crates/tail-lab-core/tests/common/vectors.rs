@@ -88,7 +88,7 @@ pub const MODEL_DIGESTS: [(&str, u64); 9] = [
 
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::service::ServiceModel;
-use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::sampling::address::SampleStream;
 use tail_lab_core::tail::mitigation::Mitigation;
 use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 use tail_lab_core::tail::request::{TailConfig, TailModel};
@@ -143,7 +143,13 @@ pub fn idle_hedge_fired_now() -> (u64, u64, u64, u64) {
 pub fn leaf_bits_now(profile: &str, (seed, k, i, a): (u64, u64, u32, u32)) -> u64 {
     let sampler = LeafSampler::new(ProfileId::from_name(profile).unwrap().profile());
     sampler
-        .sample(SampleStream::at(seed, Stream::TailRequests, k, i, a))
+        .sample(SampleStream::at(
+            seed,
+            tail_lab_core::tail::request::REQUEST_STREAM,
+            k,
+            i,
+            a,
+        ))
         .to_bits()
 }
 

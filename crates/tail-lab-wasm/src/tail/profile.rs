@@ -3,7 +3,7 @@
 use crate::convert::{MAX_SAFE, integer, object, seed, string};
 use crate::error::range;
 use js_sys::Array;
-use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::sampling::address::SampleStream;
 use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
 use wasm_bindgen::prelude::*;
 
@@ -67,5 +67,13 @@ pub fn leaf_sample(
         .iter()
         .position(|&p| p == id)
         .expect("known profile");
-    Ok(SAMPLERS.with(|s| s[index].sample(SampleStream::at(seed, Stream::TailRequests, k, i, a))))
+    Ok(SAMPLERS.with(|s| {
+        s[index].sample(SampleStream::at(
+            seed,
+            tail_lab_core::tail::request::REQUEST_STREAM,
+            k,
+            i,
+            a,
+        ))
+    }))
 }

@@ -86,7 +86,8 @@ test("simulateHedge: the simulated tails follow S(t) and S(t)·S(t − d), also 
     assert.ok(Math.abs(r.extraRequests - r.theoryExtraRequests) <= Z * se);
     if (options.delayMs) {
       assert.equal(r.delayMs, 50);
-      assert.equal(r.delayQ, null);
+      // A delay given in ms sits at the exact level 1 − S(d).
+      assert.equal(r.delayQ, 1 - r.theoryExtraRequests);
     }
   }
 });

@@ -14,13 +14,16 @@
 //! - [`lab`] — the Lab's models: the service model, fan-out, idle hedging, hedging on loaded
 //!   replicas (discrete-event simulation), the power of d choices (Markov chain).
 //! - [`theory`] — the closed forms everything is tested against.
-//! - [`report`] — the headline table.
+//! - [`model`] — the one list of models; [`describe`] — each result's fields, written once.
+//! - [`report`] — the headline report, over every registered model.
 //! - [`error`] — the typed parameter error every validating constructor returns.
 //!
 //! Times are in milliseconds and probabilities are fractions in 0..=1 throughout.
 
+pub mod describe;
 pub mod error;
 pub mod lab;
+pub mod model;
 pub mod report;
 pub mod sampling;
 pub mod tail;

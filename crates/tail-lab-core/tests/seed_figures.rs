@@ -113,7 +113,7 @@ fn tail_piece_figures() {
     for (what, profile, fix, figure) in cases {
         let prof = profile.profile();
         for &s in &SEEDS[..2] {
-            let run = report::tail_run(profile, fix, s, requests).unwrap();
+            let run = tail_lab_core::tail::section::tail_run(profile, fix, s, requests).unwrap();
             let survival = parent_survival(prof, fix, run.model().hedge_delay_ms());
             let exact = theory::invert_survival(&survival, 0.01);
             close(what, exact, figure);

@@ -16,6 +16,7 @@
 //! ```
 
 mod convert;
+mod describe;
 mod error;
 mod lab;
 #[cfg(target_arch = "wasm32")]
@@ -23,7 +24,10 @@ mod recovery;
 mod sampling;
 mod tail;
 mod theory;
+#[cfg(test)]
+mod typescript;
 
+pub use describe::models;
 pub use lab::fanout::simulate_fanout;
 pub use lab::hedge_idle::simulate_hedge;
 pub use lab::loaded::simulate_loaded;

@@ -1,74 +1,52 @@
-//! The report as JSON. Keys are stable and documented in the README; times are ms, fractions
-//! are 0..1. Only this crate knows JSON: the core's types carry no serde derives.
+//! The report as JSON, rendered from each entry's description (`tail_lab_core::describe`):
+//! keys are the described `snake_case` keys, times are ms, fractions 0..1. Only this crate
+//! knows JSON: the core's types carry no serde derives.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value as Json};
+use tail_lab_core::describe::{Field, Value};
 use tail_lab_core::report::Report;
 
-/// The whole report as one JSON object.
-pub fn report(r: &Report) -> Value {
-    let h = &r.hedge_idle;
-    let t = &r.tail;
-    json!({
-        "seed": r.seed,
-        "requests": r.requests,
-        "fanout": {
-            "p": r.fanout.p, "n": r.fanout.n, "sim": r.fanout.sim, "theory": r.fanout.theory,
-        },
-        "hedge_idle": {
-            "delay_q": h.delay_quantile,
-            "delay_ms": h.delay_ms,
-            "p50_before": h.before.p50, "p99_before": h.before.p99, "p999_before": h.before.p999,
-            "p50_after": h.after.p50, "p99_after": h.after.p99, "p999_after": h.after.p999,
-            "theory_p999_before": h.theory_p999_before,
-            "theory_p999_after": h.theory_p999_after,
-            "extra_requests": h.extra_requests,
-            "theory_extra_requests": h.theory_extra_requests,
-            "extra_work": h.extra_work,
-            "theory_extra_work": h.theory_extra_work,
-        },
-        "tail": {
-            "n": t.n,
-            "leaf_p99": t.leaf_p99,
-            "parent_p50": t.parent_p50,
-            "parent_p99": t.parent_p99,
-            "parent_p50_leaf_level": t.parent_p50_leaf_level,
-            "parent_p99_leaf_level": t.parent_p99_leaf_level,
-            "theory_parent_p50": t.theory_parent_p50,
-            "theory_parent_p99": t.theory_parent_p99,
-            "hedge_parent_p99": t.hedge_parent_p99,
-            "hedge_extra_requests": t.hedge_cost.extra_requests,
-            "hedge_extra_work": t.hedge_cost.extra_work,
-            "drop1_parent_p99": t.drop1_parent_p99,
-            "drop5_parent_p99": t.drop5_parent_p99,
-            "gc_parent_p99": t.gc_parent_p99,
-            "gc_hedge_parent_p99": t.gc_hedge_parent_p99,
-            "tight_leaf_p99": t.tight_leaf_p99,
-            "tight_parent_p99": t.tight_parent_p99,
-            "crossover_n": t.crossover_n,
-        },
-        "loaded": r.loaded.iter().map(|l| json!({
-            "load": l.load,
-            "policy": l.policy,
-            "cancellation": l.cancellation,
-            "delay_ms": l.delay_ms,
-            "p50": l.latency.map(|p| p.p50),
-            "p99": l.latency.map(|p| p.p99),
-            "p999": l.latency.map(|p| p.p999),
-            "mean": l.mean_ms,
-            "extra_requests": l.extra_requests,
-            "extra_work": l.extra_work,
-            "capacity_cost": l.capacity_cost,
-            "utilisation": l.utilisation,
-            "stable": l.stable,
-            "at_capacity": l.at_capacity(),
-        })).collect::<Vec<Value>>(),
-        "balance": r.balance.iter().map(|b| json!({
-            "lambda": b.lambda,
-            "d": b.d,
-            "mean_time": b.mean_time,
-            "theory": b.theory,
-            "p99": b.p99,
-            "stable": b.stable,
-        })).collect::<Vec<Value>>(),
-    })
+/// The whole report as one JSON object: the seed, the requests, and one key per model (an
+/// object, or an array of them for a sweep).
+pub fn report(r: &Report) -> Json {
+    let mut out = Map::new();
+    out.insert("seed".into(), r.seed.into());
+    out.insert("requests".into(), r.requests.into());
+    for section in &r.sections {
+        let value = match (section.sweep, section.entries.first()) {
+            (true, _) => Json::Array(section.entries.iter().map(|e| record(e)).collect()),
+            (false, Some(entry)) => record(entry),
+            (false, None) => Json::Null,
+        };
+        out.insert(section.key.into(), value);
+    }
+    Json::Object(out)
+}
+
+/// One described entry as a JSON object.
+pub fn record(fields: &[Field]) -> Json {
+    Json::Object(
+        fields
+            .iter()
+            .map(|f| (f.key.to_string(), value(&f.value)))
+            .collect(),
+    )
+}
+
+fn value(v: &Value) -> Json {
+    match v {
+        Value::Number(x) => number(*x),
+        Value::MaybeNumber(x) => x.map_or(Json::Null, number),
+        Value::Integer(n) => (*n).into(),
+        Value::Flag(b) => (*b).into(),
+        Value::Name { value, .. } => (*value).into(),
+        Value::MaybeText(t) => t.clone().map_or(Json::Null, Json::String),
+        Value::Series(xs) => Json::Array(xs.iter().map(|&x| number(x)).collect()),
+        Value::Record { fields, .. } => record(fields),
+    }
+}
+
+/// A number as JSON; a non-finite one (which no result should hold) as null, never a panic.
+fn number(x: f64) -> Json {
+    serde_json::Number::from_f64(x).map_or(Json::Null, Json::Number)
 }

@@ -190,7 +190,7 @@ impl ProgressBar {
 
     /// What to print for `p` now ("" when a plain line is not due yet).
     fn render(&mut self, p: report::Progress) -> String {
-        let total = report::REPORT_STEPS;
+        let total = report::report_steps();
         if self.terminal {
             let filled = (p.done.min(total) * 30 / total) as usize;
             return format!(

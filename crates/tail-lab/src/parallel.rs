@@ -1,4 +1,4 @@
-//! The report's 51 runs on every core.
+//! The report's runs (every registered model's) on every core.
 //!
 //! Each run is a pure function of the seed and the request count (`report::jobs`), so threads
 //! take the next unstarted run from a shared counter, results go back into their slot, and
@@ -11,7 +11,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use tail_lab_core::ParamError;
-use tail_lab_core::report::{self, JobOutput, Progress, Report};
+use tail_lab_core::model::RunOutput;
+use tail_lab_core::report::{self, Progress, Report};
 
 /// Threads to use when not told: every core the machine offers.
 pub fn default_threads() -> usize {
@@ -43,7 +44,7 @@ fn compute_with(
 ) -> Result<Report, ParamError> {
     let jobs = report::jobs();
     let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<Result<JobOutput, ParamError>>>> =
+    let slots: Mutex<Vec<Option<Result<RunOutput, ParamError>>>> =
         Mutex::new(jobs.iter().map(|_| None).collect());
     // Takes the next unstarted run until none is left (or one fails), telling `done` its
     // section as each finishes.
@@ -115,7 +116,7 @@ mod tests {
                 let mut ticks = Vec::new();
                 let parallel = compute(seed, 2000, threads, &mut |p| ticks.push(p.done)).unwrap();
                 assert_eq!(parallel, sequential, "seed {seed}, {threads} threads");
-                assert_eq!(ticks, (1..=report::REPORT_STEPS).collect::<Vec<_>>());
+                assert_eq!(ticks, (1..=report::report_steps()).collect::<Vec<_>>());
             }
         }
     }
@@ -129,7 +130,7 @@ mod tests {
             let report =
                 compute_with(3, 2000, 4, &mut |p| ticks.push(p.done), &|i| i < started).unwrap();
             assert_eq!(report, sequential, "{started} started");
-            assert_eq!(ticks, (1..=report::REPORT_STEPS).collect::<Vec<_>>());
+            assert_eq!(ticks, (1..=report::report_steps()).collect::<Vec<_>>());
         }
         let e = compute_with(1, 0, 4, &mut |_| {}, &|_| false).unwrap_err();
         assert_eq!(e, report::compute(1, 0).unwrap_err());

@@ -4,9 +4,12 @@
 //! stream — in the Lab's service model that is "hit the slow mode"); a parent over `n` leaves is
 //! slow when any leaf is. Checked against [`crate::theory::slow_share`], `1 − (1 − p)^n`.
 
+use crate::describe::{Describe, Field, Unit, Value};
 use crate::error::{ParamError, check_range, check_requests};
+use crate::model::{Model, RunOutput, each_described};
+use crate::report::seed_figures;
 use crate::sampling::address::{RequestKey, Stream, probability_threshold};
-use crate::theory::check_fanout;
+use crate::theory::{self, check_fanout};
 
 /// The random stream of the fan-out experiment's Bernoulli leaves (id 5).
 pub const STREAM: Stream = Stream::new(5);
@@ -27,6 +30,138 @@ pub fn simulate_slow_share(p: f64, n: u32, requests: u64, seed: u64) -> Result<f
     Ok(slow as f64 / requests as f64)
 }
 
+/// The simulated share beside its closed form and its sampling error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FanoutResult {
+    /// Probability (0..1) that one leaf is slow.
+    pub p: f64,
+    /// Leaves per request.
+    pub n: u32,
+    /// Requests simulated.
+    pub requests: u64,
+    /// Simulated fraction (0..1) of requests with at least one slow leaf.
+    pub sim: f64,
+    /// `1 − (1 − p)^n`.
+    pub theory: f64,
+    /// Binomial standard error of `sim`: `sqrt(sim (1 − sim) / requests)` (fraction).
+    pub std_err: f64,
+    /// Lower end of the 95% Wilson score interval around `sim` (fraction).
+    pub ci_low: f64,
+    /// Upper end of the 95% Wilson score interval around `sim` (fraction).
+    pub ci_high: f64,
+}
+
+/// The two-sided 95% normal quantile.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Simulates `requests` parents over `n` leaves, each slow with probability `p`, under `seed`
+/// ([`simulate_slow_share`]), beside `1 − (1 − p)^n`, with the simulated share's standard error
+/// and its 95% Wilson score interval (which, unlike `sim ± 1.96·stdErr`, stays inside 0..1 and
+/// is not empty when no request, or every request, was slow).
+///
+/// ```
+/// use tail_lab_core::lab::fanout::simulate;
+/// let r = simulate(0.01, 100, 100_000, 1).unwrap();
+/// assert!((r.theory - 0.634).abs() < 1e-3);
+/// assert!(r.ci_low <= r.sim && r.sim <= r.ci_high);
+/// assert!((r.sim - r.theory).abs() < 5.0 * r.std_err);
+/// ```
+pub fn simulate(p: f64, n: u32, requests: u64, seed: u64) -> Result<FanoutResult, ParamError> {
+    let sim = simulate_slow_share(p, n, requests, seed)?;
+    let r = requests as f64;
+    let z2 = Z95 * Z95;
+    let centre = (sim + z2 / (2.0 * r)) / (1.0 + z2 / r);
+    let half = Z95 / (1.0 + z2 / r) * libm::sqrt(sim * (1.0 - sim) / r + z2 / (4.0 * r * r));
+    Ok(FanoutResult {
+        p,
+        n,
+        requests,
+        sim,
+        theory: theory::slow_share(p, n)?,
+        std_err: libm::sqrt(sim * (1.0 - sim) / r),
+        // At a share of exactly 0 (or 1) the interval's end is exactly 0 (or 1); computed,
+        // it would be off by a rounding error.
+        ci_low: if sim == 0.0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        ci_high: if sim == 1.0 {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
+    })
+}
+
+impl Describe for FanoutResult {
+    const TYPE_NAME: &'static str = "FanoutResult";
+    const DOC: &'static str = "The simulated share of slow requests beside 1 − (1 − p)^n.";
+
+    fn describe(&self) -> Vec<Field> {
+        vec![
+            Field::fraction("p", "Probability that one leaf is slow.", self.p),
+            Field::count("n", "Leaves per request.", u64::from(self.n)),
+            Field::count("requests", "Requests simulated.", self.requests),
+            Field::fraction(
+                "sim",
+                "Simulated fraction of requests with at least one slow leaf.",
+                self.sim,
+            ),
+            Field::new(
+                "theory",
+                Unit::Fraction,
+                "1 − (1 − p)^n.",
+                Value::Number(self.theory),
+            )
+            .quoting(seed_figures::SLOW_SHARE),
+            Field::fraction(
+                "std_err",
+                "Binomial standard error of sim: sqrt(sim (1 − sim) / requests).",
+                self.std_err,
+            ),
+            Field::fraction(
+                "ci_low",
+                "Lower end of the 95% Wilson score interval around sim.",
+                self.ci_low,
+            ),
+            Field::fraction(
+                "ci_high",
+                "Upper end of the 95% Wilson score interval around sim.",
+                self.ci_high,
+            ),
+        ]
+    }
+}
+
+/// The report's fan-out: p = 1%, n = 100 (seed 001).
+const REPORT_P: f64 = 0.01;
+const REPORT_N: u32 = 100;
+
+fn run(_: usize, seed: u64, requests: u64) -> Result<RunOutput, ParamError> {
+    Ok(Box::new(simulate(REPORT_P, REPORT_N, requests, seed)?))
+}
+
+/// Fan-out in the report and the API (`simulateFanout`).
+pub const MODEL: Model = Model {
+    key: "fanout",
+    title: "Fan-out",
+    note: "",
+    call: Some("simulateFanout"),
+    result_type: <FanoutResult as Describe>::TYPE_NAME,
+    result_doc: <FanoutResult as Describe>::DOC,
+    streams: &[STREAM],
+    sweep: false,
+    runs: 1,
+    run,
+    entries: each_described::<FanoutResult>,
+    example: || {
+        simulate(REPORT_P, REPORT_N, 1000, 1)
+            .expect("valid")
+            .describe()
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,5 +175,19 @@ mod tests {
             simulate_slow_share(f64::NAN, 3, 10, 1).unwrap_err().param(),
             "p"
         );
+    }
+
+    #[test]
+    fn the_wilson_interval_holds_the_share_and_stays_in_0_1() {
+        let r = simulate(0.01, 100, 10_000, 2).unwrap();
+        assert!(r.ci_low < r.sim && r.sim < r.ci_high);
+        // Near the middle it is about sim ± 1.96·stdErr.
+        assert!((r.ci_high - r.ci_low - 2.0 * Z95 * r.std_err).abs() < 0.02 * r.std_err);
+        // No slow request: the interval is [0, 3.84/(r + 3.84)], not the empty [0, 0].
+        let none = simulate(0.0, 10, 1000, 1).unwrap();
+        assert_eq!((none.sim, none.ci_low), (0.0, 0.0));
+        assert!((none.ci_high - Z95 * Z95 / (1000.0 + Z95 * Z95)).abs() < 1e-12);
+        let all = simulate(1.0, 10, 1000, 1).unwrap();
+        assert_eq!(all.ci_high, 1.0);
     }
 }

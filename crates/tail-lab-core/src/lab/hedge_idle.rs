@@ -15,8 +15,11 @@
 //!   full service time `Σ first`. A primary stuck in a slow mode is not work that cancelling it
 //!   gives back (it is already committed), so the denominator keeps it whole.
 
+use crate::describe::{Describe, Field, Unit, Value};
 use crate::error::{ParamError, check_level, check_range, check_requests};
 use crate::lab::service::{ServiceModel, ServiceSampler};
+use crate::model::{Model, RunOutput, each_described};
+use crate::report::seed_figures as seed;
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::histogram::Histogram;
 use crate::sampling::histogram::shared_bins;
@@ -256,6 +259,117 @@ pub struct SurvivalCurves {
     /// `S(t)·S(t − d)` past the delay, `S(t)` before it.
     pub theory_after: Vec<f64>,
 }
+
+impl Describe for (IdleHedgeResult, SurvivalCurves) {
+    const TYPE_NAME: &'static str = "HedgeResult";
+    const DOC: &'static str = "Hedging on idle replicas: latency percentiles without and with \
+        the hedge beside their closed forms, what the hedge cost, and the survival curves.";
+
+    fn describe(&self) -> Vec<Field> {
+        let (r, c) = self;
+        let series =
+            |key, doc, v: &[f64]| Field::new(key, Unit::Fraction, doc, Value::Series(v.to_vec()));
+        vec![
+            Field::count("requests", "Requests simulated.", r.requests),
+            Field::fraction(
+                "delay_q",
+                "The quantile level the delay sits at (the exact level 1 − S(d) when the delay \
+                 was given in ms).",
+                r.delay_quantile,
+            ),
+            Field::ms("delay_ms", "The hedge delay.", r.delay_ms),
+            Field::ms("p50_before", "Median without the hedge.", r.before.p50),
+            Field::ms("p99_before", "p99 without the hedge.", r.before.p99),
+            Field::ms("p999_before", "p99.9 without the hedge.", r.before.p999)
+                .quoting(seed::IDLE_P999_BEFORE),
+            Field::ms("p50_after", "Median with the hedge.", r.after.p50),
+            Field::ms("p99_after", "p99 with the hedge.", r.after.p99),
+            Field::ms("p999_after", "p99.9 with the hedge.", r.after.p999)
+                .quoting(seed::IDLE_P999_AFTER),
+            Field::ms(
+                "theory_p999_before",
+                "Closed-form p99.9 without the hedge.",
+                r.theory_p999_before,
+            ),
+            Field::ms(
+                "theory_p999_after",
+                "Closed-form p99.9 with the hedge, from S(t)·S(t − d).",
+                r.theory_p999_after,
+            ),
+            Field::fraction(
+                "extra_requests",
+                "Share of requests that sent a backup.",
+                r.extra_requests,
+            )
+            .quoting(seed::IDLE_EXTRA_REQUESTS),
+            Field::fraction(
+                "theory_extra_requests",
+                "Closed form: S(d).",
+                r.theory_extra_requests,
+            ),
+            Field::fraction(
+                "extra_work",
+                "Backups' service time until answered or cancelled, over the primaries' full \
+                 service time.",
+                r.extra_work,
+            )
+            .quoting(seed::IDLE_EXTRA_WORK),
+            Field::fraction(
+                "theory_extra_work",
+                "Closed form: ∫ S(s)·S(s + d) ds over the mean service time.",
+                r.theory_extra_work,
+            ),
+            Field::new(
+                "curves",
+                Unit::None,
+                "Latency survival P(T > t) at t_ms, simulated and in closed form.",
+                Value::Record {
+                    name: "SurvivalCurves",
+                    fields: vec![
+                        Field::new(
+                            "t_ms",
+                            Unit::Ms,
+                            "Abscissae: every few shared bin edges.",
+                            Value::Series(c.t_ms.clone()),
+                        ),
+                        series("before", "Simulated survival without the hedge.", &c.before),
+                        series("after", "Simulated survival with the hedge.", &c.after),
+                        series("theory_before", "S(t).", &c.theory_before),
+                        series(
+                            "theory_after",
+                            "S(t)·S(t − d) past the delay, S(t) before it.",
+                            &c.theory_after,
+                        ),
+                    ],
+                },
+            ),
+        ]
+    }
+}
+
+fn run(_: usize, seed: u64, requests: u64) -> Result<RunOutput, ParamError> {
+    let hedge = IdleHedge::new(ServiceModel::default(), 0.95, seed)?;
+    Ok(Box::new(hedge.run_with_curves(requests)?))
+}
+
+/// Hedging on idle replicas in the report and the API (`simulateHedge`).
+pub const MODEL: Model = Model {
+    key: "hedge_idle",
+    title: "Hedge on idle replicas (delay = the calibrated p95)",
+    note: "",
+    call: Some("simulateHedge"),
+    result_type: <(IdleHedgeResult, SurvivalCurves) as Describe>::TYPE_NAME,
+    result_doc: <(IdleHedgeResult, SurvivalCurves) as Describe>::DOC,
+    streams: &[STREAM, CALIBRATION_STREAM],
+    sweep: false,
+    runs: 1,
+    run,
+    entries: each_described::<(IdleHedgeResult, SurvivalCurves)>,
+    example: || {
+        let hedge = IdleHedge::new(ServiceModel::default(), 0.95, 1).expect("valid");
+        hedge.run_with_curves(1000).expect("valid").describe()
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -38,6 +38,9 @@ use crate::sampling::histogram::{BIN_COUNT, Histogram, shared_bins};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
+mod model;
+pub use model::{CANCELLATION_NAMES, MODEL, POLICY_NAMES};
+
 /// The random stream of the loaded-replica simulation (id 6).
 pub const STREAM: Stream = Stream::new(6);
 /// The random stream that calibrates a loaded-replica hedge delay on idle service (id 7).

@@ -15,7 +15,9 @@
 //! Warm-up: the system starts empty; jobs that arrive among the first tenth of the arrivals are
 //! not measured. Randomness is one seeded SplitMix64 stream (the chain is sequential by nature).
 
+use crate::describe::{Describe, Field, Unit, Value};
 use crate::error::{ParamError, check_count, check_range};
+use crate::model::{Model, RunOutput, each_described};
 use crate::sampling::address::{SampleStream, Stream};
 use crate::sampling::histogram::Histogram;
 use crate::sampling::histogram::shared_bins;
@@ -301,6 +303,74 @@ pub fn sweep_with_progress(
 ) -> Result<Vec<SupermarketResult>, ParamError> {
     super::sweep_points(SWEEP_POINTS, step, |i| sweep_point(i, arrivals, seed))
 }
+
+/// The names of d = 1, 2, 3: `"random"`, `"two"` and `"three"`.
+pub const POLICIES: [&str; 3] = ["random", "two", "three"];
+
+impl Describe for SupermarketResult {
+    const TYPE_NAME: &'static str = "BalanceResult";
+    const DOC: &'static str = "The power of d choices on one run: times in mean service \
+        times, null when λ ≥ 1.";
+
+    fn describe(&self) -> Vec<Field> {
+        let times = |key, doc, v: Option<f64>| {
+            Field::new(key, Unit::ServiceTimes, doc, Value::MaybeNumber(v))
+        };
+        vec![
+            Field::new(
+                "lambda",
+                Unit::Rate,
+                "Arrival rate per server, in units of the service rate.",
+                Value::Number(self.lambda),
+            ),
+            Field::count("d", "Servers sampled per arrival.", u64::from(self.d)),
+            Field::flag(
+                "stable",
+                "False when λ ≥ 1: no finite mean, no run.",
+                self.stable,
+            ),
+            times(
+                "mean_time",
+                "Mean time in system after warm-up.",
+                self.mean_time,
+            ),
+            times(
+                "p99",
+                "99th percentile of time in system after warm-up.",
+                self.p99,
+            ),
+            times(
+                "theory",
+                "Mitzenmacher's fixed point (1/(1 − λ) for d = 1), the limit of many servers.",
+                self.theory,
+            ),
+        ]
+    }
+}
+
+/// Supermarket arrivals per requested report request (the chain is cheap per event).
+pub const ARRIVALS_PER_REPORT_REQUEST: u64 = 5;
+
+fn run(index: usize, seed: u64, requests: u64) -> Result<RunOutput, ParamError> {
+    let arrivals = (requests * ARRIVALS_PER_REPORT_REQUEST).max(1000);
+    Ok(Box::new(sweep_point(index, arrivals, seed)?))
+}
+
+/// The power of d choices in the report and the API (`simulateBalance`).
+pub const MODEL: Model = Model {
+    key: "balance",
+    title: "Power of d choices, 100 servers",
+    note: "seed: λ = 0.9, random 10.0, best of two 2.63 vs the fixed point's 2.61",
+    call: Some("simulateBalance"),
+    result_type: <SupermarketResult as Describe>::TYPE_NAME,
+    result_doc: <SupermarketResult as Describe>::DOC,
+    streams: &[STREAM],
+    sweep: true,
+    runs: SWEEP_POINTS,
+    run,
+    entries: each_described::<SupermarketResult>,
+    example: || sweep_point(0, 1000, 1).expect("valid").describe(),
+};
 
 #[cfg(test)]
 mod tests {

@@ -5,4 +5,5 @@ pub mod leaf_quantiles;
 pub mod mitigation;
 pub mod profile;
 pub mod request;
+pub mod section;
 pub mod tail_run;

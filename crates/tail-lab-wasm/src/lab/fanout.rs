@@ -1,9 +1,9 @@
 //! Fan-out (core `fanout`): `simulateFanout`.
 
-use crate::convert::{Options, integer, number, object, seed};
+use crate::convert::{Options, integer, number, seed};
+use crate::describe::js_of;
 use crate::error::range;
-use tail_lab_core::lab::fanout::simulate_slow_share;
-use tail_lab_core::theory;
+use tail_lab_core::lab::fanout::simulate;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -17,16 +17,6 @@ export interface FanoutOptions {
   /** Requests simulated, 1..=1e7. Default 100000. */
   requests?: number;
   seed?: number | bigint;
-}
-/** The simulated share of slow requests beside `1 − (1 − p)^n`. */
-export interface FanoutResult {
-  p: number; n: number; requests: number;
-  /** Simulated fraction (0..1) of requests with at least one slow leaf. */
-  sim: number;
-  /** `1 − (1 − p)^n`. */
-  theory: number;
-  /** Binomial standard error of `sim`: `sqrt(sim (1 − sim) / requests)`. */
-  stdErr: number;
 }
 "#;
 
@@ -46,17 +36,5 @@ pub fn simulate_fanout(
     })? as u64;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     crate::convert::check_work("requests × n", requests as f64 * f64::from(n))?;
-    let sim = simulate_slow_share(p, n, requests, seed).map_err(range)?;
-    let theory = theory::slow_share(p, n).map_err(range)?;
-    Ok(object(&[
-        ("p", p.into()),
-        ("n", n.into()),
-        ("requests", (requests as f64).into()),
-        ("sim", sim.into()),
-        ("theory", theory.into()),
-        (
-            "stdErr",
-            (sim * (1.0 - sim) / requests as f64).sqrt().into(),
-        ),
-    ]))
+    Ok(js_of(&simulate(p, n, requests, seed).map_err(range)?))
 }

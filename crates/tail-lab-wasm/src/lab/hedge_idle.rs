@@ -1,9 +1,10 @@
 //! Hedging on idle replicas (core `hedge_idle`): `simulateHedge`.
 
-use crate::convert::{Options, integer, number, object, seed};
+use crate::convert::{Options, integer, number, seed};
+use crate::describe::js_of;
 use crate::error::range;
 use crate::lab::service::service;
-use js_sys::{Float64Array, TypeError};
+use js_sys::TypeError;
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use wasm_bindgen::prelude::*;
 
@@ -20,24 +21,6 @@ export interface HedgeOptions {
   seed?: number | bigint;
   /** Your own service model; default: the Lab's. */
   service?: ServiceOptions;
-}
-/** Latency survival P(T > t) at `tMs`, simulated and in closed form. */
-export interface SurvivalCurves {
-  tMs: Float64Array; before: Float64Array; after: Float64Array;
-  theoryBefore: Float64Array; theoryAfter: Float64Array;
-}
-/** `tail-lab report`'s `hedge_idle` entry in camelCase (ms and fractions 0..1), plus curves. */
-export interface HedgeResult {
-  requests: number;
-  /** The delay's quantile level, or null when `delayMs` was given. */
-  delayQ: number | null;
-  delayMs: number;
-  p50Before: number; p99Before: number; p999Before: number;
-  p50After: number; p99After: number; p999After: number;
-  theoryP999Before: number; theoryP999After: number;
-  extraRequests: number; theoryExtraRequests: number;
-  extraWork: number; theoryExtraWork: number;
-  curves: SurvivalCurves;
 }
 "#;
 
@@ -72,38 +55,5 @@ pub fn simulate_hedge(
         }
     }
     .map_err(range)?;
-    let (r, c) = hedge.run_with_curves(requests).map_err(range)?;
-    let array = |v: &[f64]| JsValue::from(Float64Array::from(v));
-    let curves = object(&[
-        ("tMs", array(&c.t_ms)),
-        ("before", array(&c.before)),
-        ("after", array(&c.after)),
-        ("theoryBefore", array(&c.theory_before)),
-        ("theoryAfter", array(&c.theory_after)),
-    ]);
-    Ok(object(&[
-        ("requests", (r.requests as f64).into()),
-        (
-            "delayQ",
-            if delay_ms.is_some() {
-                JsValue::NULL
-            } else {
-                r.delay_quantile.into()
-            },
-        ),
-        ("delayMs", r.delay_ms.into()),
-        ("p50Before", r.before.p50.into()),
-        ("p99Before", r.before.p99.into()),
-        ("p999Before", r.before.p999.into()),
-        ("p50After", r.after.p50.into()),
-        ("p99After", r.after.p99.into()),
-        ("p999After", r.after.p999.into()),
-        ("theoryP999Before", r.theory_p999_before.into()),
-        ("theoryP999After", r.theory_p999_after.into()),
-        ("extraRequests", r.extra_requests.into()),
-        ("theoryExtraRequests", r.theory_extra_requests.into()),
-        ("extraWork", r.extra_work.into()),
-        ("theoryExtraWork", r.theory_extra_work.into()),
-        ("curves", curves),
-    ]))
+    Ok(js_of(&hedge.run_with_curves(requests).map_err(range)?))
 }

@@ -1,6 +1,7 @@
 //! Hedging on loaded replicas (core `loaded`): `simulateLoaded`.
 
-use crate::convert::{Options, integer, number, object, opt_number, seed, string};
+use crate::convert::{Options, integer, number, seed, string};
+use crate::describe::js_of;
 use crate::error::range;
 use crate::lab::service::service;
 use tail_lab_core::lab::loaded::{
@@ -29,35 +30,6 @@ export interface LoadedOptions {
   seed?: number | bigint;
   /** Your own service model; default: the Lab's. */
   service?: ServiceOptions;
-}
-/** `tail-lab report`'s `loaded` entry in camelCase. Latencies are ms, null when unstable. */
-export interface LoadedResult {
-  load: number;
-  policy: "none" | "hedge" | "duplicate";
-  cancellation: "backup" | "either" | "either-any" | "queued" | "never";
-  /** The delay (ms) backups were sent after: 0 for duplicates, null without backups. */
-  delayMs: number | null;
-  stable: boolean;
-  /** Stable but with the replicas busy ≥ 98% of the time: latencies grow with run length. */
-  atCapacity: boolean;
-  p50: number | null; p95: number | null; p99: number | null; p999: number | null;
-  mean: number | null;
-  /** Fraction (0..1) of requests that sent a backup. */
-  extraRequests: number;
-  /** Backup service time over the primaries' full service time (fraction). */
-  extraWork: number;
-  /** Server time beyond the primaries' full service time, per unit of capacity. */
-  capacityCost: number;
-  /** Server time actually consumed per unit of capacity, over the window requests arrived
-   * in: 0..1 while stable. Past the stability boundary the backlog is served after the last
-   * arrival, so it passes 1 (up to about 4 with duplicates never cancelled): there it reads as
-   * the work demanded per unit of the capacity available while requests arrived. */
-  utilisation: number;
-  /** Why the run has no latencies, in a sentence (null when stable): overloaded, a hedge with
-   * no p95 to wait for (so it sends no backups), latencies that kept climbing, more than
-   * 200,000 requests waiting (arrivals then stop, and those that came are served to the end,
-   * so memory stays bounded), or latencies past the histogram's top (2^20 ms). */
-  unstableReason: string | null;
 }
 "#;
 
@@ -114,27 +86,5 @@ pub fn simulate_loaded(
         "requests × 60 per pass (two passes for a hedge at the loaded p95)",
         config.work_units(),
     )?;
-    let r = config.run();
-    Ok(object(&[
-        ("load", r.load.into()),
-        ("policy", r.policy.into()),
-        ("cancellation", r.cancellation.into()),
-        ("delayMs", opt_number(r.delay_ms)),
-        ("stable", r.stable.into()),
-        ("atCapacity", r.at_capacity().into()),
-        ("p50", opt_number(r.latency.map(|p| p.p50))),
-        ("p95", opt_number(r.latency.map(|p| p.p95))),
-        ("p99", opt_number(r.latency.map(|p| p.p99))),
-        ("p999", opt_number(r.latency.map(|p| p.p999))),
-        ("mean", opt_number(r.mean_ms)),
-        ("extraRequests", r.extra_requests.into()),
-        ("extraWork", r.extra_work.into()),
-        ("capacityCost", r.capacity_cost.into()),
-        ("utilisation", r.utilisation.into()),
-        (
-            "unstableReason",
-            r.unstable
-                .map_or(JsValue::NULL, |u| JsValue::from(u.describe())),
-        ),
-    ]))
+    Ok(js_of(&config.run()))
 }

@@ -1,9 +1,10 @@
 //! The power of d choices (core `supermarket`): `simulateBalance` and `fixedPointMeanTime`.
 
-use crate::convert::{Options, integer, number, object, opt_number, seed, string};
+use crate::convert::{Options, integer, number, seed, string};
+use crate::describe::js_of;
 use crate::error::range;
 use js_sys::RangeError;
-use tail_lab_core::lab::supermarket::{SupermarketConfig, fixed_point_mean_time};
+use tail_lab_core::lab::supermarket::{POLICIES, SupermarketConfig, fixed_point_mean_time};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -22,16 +23,7 @@ export interface BalanceOptions {
   arrivals?: number;
   seed?: number | bigint;
 }
-/** `tail-lab report`'s `balance` entry in camelCase; times in mean service times, null when λ ≥ 1. */
-export interface BalanceResult {
-  lambda: number; d: number; stable: boolean;
-  meanTime: number | null; p99: number | null;
-  /** Mitzenmacher's fixed point (1/(1 − λ) for d = 1). */
-  theory: number | null;
-}
 "#;
-
-const POLICIES: [&str; 3] = ["random", "two", "three"];
 
 /// Runs the supermarket model: each arrival joins the shortest of `d` sampled queues.
 #[wasm_bindgen(js_name = simulateBalance, unchecked_return_type = "BalanceResult")]
@@ -91,15 +83,7 @@ pub fn simulate_balance(
         "arrivals × (8 + 3 a server drawn, or 8 above 16384 servers)",
         config.work_units(),
     )?;
-    let r = config.run();
-    Ok(object(&[
-        ("lambda", r.lambda.into()),
-        ("d", r.d.into()),
-        ("stable", r.stable.into()),
-        ("meanTime", opt_number(r.mean_time)),
-        ("p99", opt_number(r.p99)),
-        ("theory", opt_number(r.theory)),
-    ]))
+    Ok(js_of(&config.run()))
 }
 
 /// Mitzenmacher's fixed point `Σ_{i≥1} λ^((d^i − d)/(d − 1))` for the mean time in system

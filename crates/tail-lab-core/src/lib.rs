@@ -19,6 +19,7 @@
 //!
 //! Times are in milliseconds and probabilities are fractions in 0..=1 throughout.
 
+pub mod des;
 pub mod error;
 pub mod lab;
 pub mod report;

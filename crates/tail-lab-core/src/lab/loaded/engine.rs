@@ -1,23 +1,19 @@
-//! The discrete-event simulation of one loaded run.
+//! The discrete-event simulation of one loaded run, on [`crate::des`]: an [`EventQueue`] of
+//! arrivals, hedge timers and completions, a [`Slab`] of the copies in flight (a cancelled
+//! copy is removed from it, and its queue entry and completion event go stale), and one
+//! single-server [`FifoStation`] per replica.
 
 use super::config::{LoadedConfig, LoadedResult, LoadedService, MAX_IN_FLIGHT, Unstable};
 use super::policy::Cancellation;
+use crate::des::{EventQueue, FifoStation, Slab, SlotKey};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::histogram::{BIN_COUNT, Histogram, shared_bins};
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
-/// A copy's slot and the generation of the slot when the copy was put there. Slots are reused
-/// once a copy is finished with, so a reference from an event, a queue or a request is live
-/// only while the slot's generation still matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct CopyRef {
-    slot: u32,
-    generation: u32,
-}
-
+/// What a loaded run's clock does next. A completion names its copy: one whose copy was
+/// cancelled and released is stale and ignored.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Event {
     Arrival(u64),
@@ -25,28 +21,8 @@ enum Event {
     Completion { replica: u32, copy: CopyRef },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Scheduled {
-    time: f64,
-    seq: u64,
-    event: Event,
-}
-
-impl Eq for Scheduled {}
-impl Ord for Scheduled {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Min-heap on (time, seq).
-        other
-            .time
-            .total_cmp(&self.time)
-            .then(other.seq.cmp(&self.seq))
-    }
-}
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
+/// A copy's key in the slab of copies in flight.
+type CopyRef = SlotKey;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum CopyState {
@@ -66,14 +42,10 @@ struct Copy {
     state: CopyState,
     backup: bool,
     replica: u32,
-    generation: u32,
 }
 
-#[derive(Debug, Clone, Default)]
-struct Replica {
-    queue: VecDeque<CopyRef>,
-    serving: Option<CopyRef>,
-}
+/// A replica: one server and its FIFO queue of copies.
+type Replica = FifoStation<CopyRef>;
 
 #[derive(Debug, Clone, Copy)]
 struct Request {
@@ -88,13 +60,11 @@ pub(super) struct Simulation<'a> {
     stream: Stream,
     delay_ms: Option<f64>,
     sampler: Option<ServiceSampler>,
-    heap: BinaryHeap<Scheduled>,
-    seq: u64,
+    events: EventQueue<Event>,
     replicas: Vec<Replica>,
     /// Copies in flight: a slab whose free slots are reused, so memory follows the queues,
     /// not the length of the run.
-    copies: Vec<Copy>,
-    free_slots: Vec<u32>,
+    copies: Slab<Copy>,
     /// Requests from the oldest one still in flight (request `first`) to the newest.
     requests: VecDeque<Request>,
     first: u64,
@@ -136,11 +106,9 @@ impl<'a> Simulation<'a> {
                 LoadedService::Lab(m) => Some(ServiceSampler::new(m)),
                 LoadedService::Exponential { .. } => None,
             },
-            heap: BinaryHeap::new(),
-            seq: 0,
-            replicas: vec![Replica::default(); config.replicas as usize],
-            copies: Vec::new(),
-            free_slots: Vec::new(),
+            events: EventQueue::new(),
+            replicas: vec![Replica::new(1); config.replicas as usize],
+            copies: Slab::new(),
             requests: VecDeque::new(),
             first: 0,
             peak_in_flight: 0,
@@ -166,12 +134,7 @@ impl<'a> Simulation<'a> {
     }
 
     fn schedule(&mut self, time: f64, event: Event) {
-        self.seq += 1;
-        self.heap.push(Scheduled {
-            time,
-            seq: self.seq,
-            event,
-        });
+        self.events.schedule(time, event);
     }
 
     fn key(&self, k: u64) -> RequestKey {
@@ -200,7 +163,7 @@ impl<'a> Simulation<'a> {
     pub(super) fn run(mut self) -> LoadedResult {
         self.stable_by_theory = self.theory_stable();
         self.schedule(self.gap(0), Event::Arrival(0));
-        while let Some(Scheduled { time, event, .. }) = self.heap.pop() {
+        while let Some((time, event)) = self.events.pop() {
             match event {
                 Event::Arrival(k) => self.arrive(time, k),
                 Event::HedgeTimer(k) => self.hedge(time, k),
@@ -266,27 +229,16 @@ impl<'a> Simulation<'a> {
         &mut self.requests[(k - self.first) as usize]
     }
 
-    /// True while `r` still names the copy it was made for.
-    fn live(&self, r: CopyRef) -> bool {
-        self.copies[r.slot as usize].generation == r.generation
-    }
-
     /// Gives the copy's slot back; every reference to it goes stale.
     fn release(&mut self, r: CopyRef) {
-        let c = &mut self.copies[r.slot as usize];
-        c.generation = c.generation.wrapping_add(1);
-        self.free_slots.push(r.slot);
+        self.copies.remove(r);
         self.retire();
     }
 
     /// Drops answered requests with no copy left from the front of the window.
     fn retire(&mut self) {
         while let Some(r) = self.requests.front() {
-            let busy = r
-                .copies
-                .iter()
-                .flatten()
-                .any(|&c| self.copies[c.slot as usize].generation == c.generation);
+            let busy = r.copies.iter().flatten().any(|&c| self.copies.contains(c));
             if !r.answered || busy {
                 return;
             }
@@ -309,22 +261,7 @@ impl<'a> Simulation<'a> {
 
     fn enqueue(&mut self, now: f64, k: u64, replica: u32, backup: bool) {
         let (service_ms, slow) = self.service(k, u32::from(backup));
-        let slot = self.free_slots.pop().unwrap_or_else(|| {
-            self.copies.push(Copy {
-                request: 0,
-                service_ms: 0.0,
-                slow: false,
-                enqueued_at: 0.0,
-                started_at: 0.0,
-                state: CopyState::Waiting,
-                backup: false,
-                replica: 0,
-                generation: 0,
-            });
-            (self.copies.len() - 1) as u32
-        });
-        let generation = self.copies[slot as usize].generation;
-        self.copies[slot as usize] = Copy {
+        let id = self.copies.insert(Copy {
             request: k,
             service_ms,
             slow,
@@ -333,33 +270,31 @@ impl<'a> Simulation<'a> {
             state: CopyState::Waiting,
             backup,
             replica,
-            generation,
-        };
-        let id = CopyRef { slot, generation };
+        });
         self.request(k).copies[usize::from(backup)] = Some(id);
-        self.replicas[replica as usize].queue.push_back(id);
-        if self.replicas[replica as usize].serving.is_none() {
+        let station = &mut self.replicas[replica as usize];
+        station.push(id);
+        if station.idle_server().is_some() {
             self.start_next(now, replica);
         }
     }
 
     /// Starts the next live copy at the head of `replica`'s queue (cancelled ones are skipped).
     fn start_next(&mut self, now: f64, replica: u32) {
-        while let Some(id) = self.replicas[replica as usize].queue.pop_front() {
-            if !self.live(id) {
-                continue; // cancelled while it waited
-            }
-            let c = &mut self.copies[id.slot as usize];
-            if c.state == CopyState::Waiting {
-                c.state = CopyState::InService;
-                c.started_at = now;
-                let done = now + c.service_ms;
-                self.replicas[replica as usize].serving = Some(id);
-                self.schedule(done, Event::Completion { replica, copy: id });
-                return;
-            }
+        let copies = &mut self.copies;
+        let started = self.replicas[replica as usize].start_next(0, |id| {
+            // Cancelled while it waited: stale, skipped.
+            copies
+                .get(id)
+                .is_some_and(|c| c.state == CopyState::Waiting)
+        });
+        if let Some(id) = started {
+            let c = copies.get_mut(id).expect("a started copy is live");
+            c.state = CopyState::InService;
+            c.started_at = now;
+            let done = now + c.service_ms;
+            self.schedule(done, Event::Completion { replica, copy: id });
         }
-        self.replicas[replica as usize].serving = None;
     }
 
     fn account(&mut self, copy: &Copy, worked: f64) {
@@ -371,10 +306,12 @@ impl<'a> Simulation<'a> {
 
     fn complete(&mut self, now: f64, replica: u32, id: CopyRef) {
         // A completion event for a copy that was cancelled and freed its server is stale.
-        if self.replicas[replica as usize].serving != Some(id) || !self.live(id) {
+        if self.replicas[replica as usize].serving(0) != Some(id) {
             return;
         }
-        let copy = self.copies[id.slot as usize];
+        let Some(&copy) = self.copies.get(id) else {
+            return;
+        };
         match copy.state {
             CopyState::InService => {
                 self.account(&copy, copy.service_ms);
@@ -416,10 +353,9 @@ impl<'a> Simulation<'a> {
             self.block_counts[block] += 1;
         }
         for id in copies.into_iter().flatten() {
-            if !self.live(id) {
+            let Some(&c) = self.copies.get(id) else {
                 continue; // finished and released
-            }
-            let c = self.copies[id.slot as usize];
+            };
             let in_service = match c.state {
                 CopyState::Waiting => false,
                 CopyState::InService => true,
@@ -439,7 +375,11 @@ impl<'a> Simulation<'a> {
                     self.release(id);
                     self.start_next(now, c.replica);
                 }
-                Some(false) => self.copies[id.slot as usize].state = CopyState::Draining,
+                Some(false) => {
+                    if let Some(c) = self.copies.get_mut(id) {
+                        c.state = CopyState::Draining;
+                    }
+                }
             }
         }
         self.retire();

@@ -31,7 +31,7 @@
 //! times), so two policies at the same load and seed see the same arrivals and the same work.
 //!
 //! Files: [`policy`] (when a backup is sent and what happens to the loser), [`config`] (a run's
-//! parameters, its result, the sweep) and `engine` (the simulation itself, on `crate::des`).
+//! parameters, its result, the sweep) and `engine` (the simulation itself, on [`crate::des`]).
 
 pub mod config;
 pub mod policy;

@@ -61,26 +61,6 @@ fn past_the_boundary_is_unstable_not_a_number() {
 }
 
 #[test]
-fn no_backups_cost_nothing_and_duplicates_go_elsewhere() {
-    let r = LoadedConfig::new(10, 0.5, LoadedPolicy::None, 20_000, 3)
-        .unwrap()
-        .run();
-    assert_eq!(r.extra_requests, 0.0);
-    assert_eq!(r.extra_work, 0.0);
-    assert!(r.capacity_cost.abs() < 1e-9);
-    let d = LoadedConfig::new(10, 0.2, LoadedPolicy::Duplicate, 20_000, 3)
-        .unwrap()
-        .run();
-    assert_eq!(d.extra_requests, 1.0);
-    assert!(d.capacity_cost > 0.0);
-    // Duplicating at low load beats waiting on one replica.
-    let none = LoadedConfig::new(10, 0.2, LoadedPolicy::None, 20_000, 3)
-        .unwrap()
-        .run();
-    assert!(d.latency.unwrap().p99 < none.latency.unwrap().p99);
-}
-
-#[test]
 fn a_runaway_run_stops_at_the_in_flight_bound_and_says_why() {
     // Duplicates never cancelled at load 1.5 demand three times the capacity: the backlog
     // grows by about two requests in three, so 400,000 requests pass the bound.

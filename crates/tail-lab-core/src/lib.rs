@@ -13,6 +13,8 @@
 //! - [`tail`] — the Tail piece: leaf profiles, one parent request with its fixes, runs.
 //! - [`lab`] — the Lab's models: the service model, fan-out, idle hedging, hedging on loaded
 //!   replicas (discrete-event simulation), the power of d choices (Markov chain).
+//! - [`des`] — the discrete-event core (event queue, slab, FIFO stations) that queueing
+//!   models run on.
 //! - [`theory`] — the closed forms everything is tested against.
 //! - [`model`] — the one list of models; [`describe`] — each result's fields, written once.
 //! - [`report`] — the headline report, over every registered model.
@@ -20,6 +22,7 @@
 //!
 //! Times are in milliseconds and probabilities are fractions in 0..=1 throughout.
 
+pub mod des;
 pub mod describe;
 pub mod error;
 pub mod lab;

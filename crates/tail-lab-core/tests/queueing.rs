@@ -1,12 +1,20 @@
 //! The queueing models against their closed forms.
 //!
 //! Queue outputs are autocorrelated (a long wait is followed by another), so a binomial or
-//! i.i.d. standard error would be far too small. Every check here uses **independent
+//! i.i.d. standard error would be far too small. Every statistical check here uses **independent
 //! replications**: the same experiment under `R` seeds, whose estimates are independent. Their
 //! spread gives the standard error, and the check allows `t_{R−1, 0.9995}` of it (two-sided
-//! 0.1%): 4.78 for R = 10, 8.61 for R = 5. No check adds a stated allowance on top: what is
-//! systematic is computed instead (the histogram's interpolation applied to the exact CDF; the
-//! supermarket's finite-N gap removed by extrapolating over N).
+//! 0.1%): 4.78 for R = 10, 8.61 for R = 5. None of those checks adds an allowance on top: what
+//! is systematic is computed instead (the histogram's interpolation applied to the exact CDF;
+//! the supermarket's finite-N gap removed by extrapolating over N).
+//!
+//! One test is not statistical: `seed_figures_for_balancing` checks that single runs
+//! reproduce the figures seed 000 printed (random ≈ 10.0, best of two ≈ 2.63), with hand-set
+//! allowances of 0.6 and 0.08: 6% and 3% of the figures, about 4 and 5 times the run-to-run
+//! standard deviation of such a run (0.155 and 0.015, measured once over 8 seeds of the same
+//! 2,000,000-arrival runs; the best-of-two runs also average 2.643, 0.013 above the seed's
+//! 2.63). They are set by hand, not derived; the statistical claims behind those figures are
+//! the replication checks above.
 
 use tail_lab_core::lab::loaded::{
     Cancellation, LoadedConfig, LoadedPolicy, LoadedResult, exponential,
@@ -225,6 +233,7 @@ fn seed_figures_for_balancing() {
     let two = SupermarketConfig::new(100, 0.9, 2, 2_000_000, 1)
         .unwrap()
         .run();
+    // Hand-set allowances (see the header): about 4 and 5 run-to-run standard deviations.
     assert!(
         (random.mean_time.unwrap() - 10.0).abs() < 0.6,
         "{:?}",

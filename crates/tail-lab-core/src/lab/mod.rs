@@ -1,9 +1,10 @@
 //! The Lab's models (seeds 000/001): the service-time model, fan-out, hedging on idle
-//! replicas, hedging on loaded replicas, and the power of d choices.
+//! replicas, hedging on loaded replicas, the power of d choices, and the single M/M/c queue.
 
 pub mod fanout;
 pub mod hedge_idle;
 pub mod loaded;
+pub mod queue;
 pub mod service;
 pub mod supermarket;
 

@@ -1,0 +1,35 @@
+//! A small discrete-event core: the pieces a queueing model is built from, and nothing of any
+//! one model.
+//!
+//! - [`EventQueue`]: timed events popped in time order, ties in the order they were scheduled,
+//!   so a run is a pure function of its inputs (no hash order, no pointer order).
+//! - [`Slab`]: records that come and go (a request's copies, jobs in a queue) in reused slots,
+//!   named by a [`SlotKey`] that goes stale when its record is removed. A removed record's
+//!   events and queue entries need not be hunted down: they are dropped when they next come up
+//!   ("lazy cancellation"), which keeps every cancel O(1).
+//! - [`FifoStation`]: `servers` identical servers in front of one first-come-first-served
+//!   queue. Each server knows the job it is serving; starting the next job can skip jobs
+//!   cancelled while they waited.
+//!
+//! **Time.** Times are `f64` in whatever unit the model chooses; the Lab's models use
+//! milliseconds (`lab::loaded`) or mean service times (`lab::queue`). The core only compares
+//! and orders them, and never adds to them: a model computes `now + duration` itself, so the
+//! order of floating-point operations is the model's.
+//!
+//! **Randomness.** None here: models draw from addressed streams (`sampling::address`), so
+//! what the core does cannot change a number, only when it is used.
+//!
+//! Built for the loaded-replica model and the single queue, and meant for the next ones (tied
+//! requests, hedge budgets, retries, fairness between tenants, cancellation delays,
+//! coordinated omission): each is a set of events, records in a slab and stations. Imports
+//! flow one way: `des` uses only `std`, and no model, `theory` or `sampling` type.
+
+mod events;
+mod slab;
+mod station;
+#[cfg(test)]
+mod tests;
+
+pub use events::EventQueue;
+pub use slab::{Slab, SlotKey};
+pub use station::FifoStation;

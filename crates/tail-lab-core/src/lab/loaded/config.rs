@@ -1,0 +1,378 @@
+//! A loaded run's parameters ([`LoadedConfig`], [`LoadedService`]), its outcome
+//! ([`LoadedResult`], [`Unstable`]), its streams and the standard sweep.
+
+use super::engine::Simulation;
+use super::policy::{Cancellation, DelayBasis, HedgeDelay, LoadedPolicy};
+use crate::error::{ParamError, check_count, check_open, check_range};
+use crate::lab::hedge_idle::Percentiles;
+use crate::lab::service::{ServiceModel, ServiceSampler};
+use crate::sampling::address::Stream;
+use crate::sampling::histogram::{BIN_COUNT, shared_bins};
+
+/// The random stream of the loaded-replica simulation (id 6).
+pub const STREAM: Stream = Stream::new(6);
+/// The random stream that calibrates a loaded-replica hedge delay on idle service (id 7).
+pub const CALIBRATION_STREAM: Stream = Stream::new(7);
+/// The random stream of the no-backup run whose latency p95 sets a hedge delay "at the same
+/// load": the same model as [`STREAM`] on other draws (id 9).
+pub const DELAY_CALIBRATION_STREAM: Stream = Stream::new(9);
+
+/// Quantile level of no-backup latency a calibrated hedge waits for (Dean and Barroso's p95).
+pub const HEDGE_QUANTILE: f64 = 0.95;
+/// The service-time distribution of a loaded run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LoadedService {
+    /// A lognormal body with a rare slow mode (the Lab's model by default).
+    Lab(ServiceModel),
+    /// Exponential service with this mean (ms): the M/M/1 reference.
+    Exponential {
+        /// Mean service time (ms).
+        mean_ms: f64,
+    },
+}
+
+impl LoadedService {
+    pub(super) fn mean_ms(&self) -> f64 {
+        match self {
+            LoadedService::Lab(m) => m.mean_ms(),
+            LoadedService::Exponential { mean_ms } => *mean_ms,
+        }
+    }
+}
+
+/// One loaded-replica run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LoadedConfig {
+    pub(super) replicas: u32,
+    pub(super) load: f64,
+    pub(super) policy: LoadedPolicy,
+    pub(super) cancellation: Cancellation,
+    pub(super) service: LoadedService,
+    pub(super) requests: u64,
+    pub(super) seed: u64,
+}
+
+/// The outcome of one run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LoadedResult {
+    /// Offered utilisation (0..), before duplicates.
+    pub load: f64,
+    /// The policy's name.
+    pub policy: &'static str,
+    /// The cancellation rule's name.
+    pub cancellation: &'static str,
+    /// The delay (ms) after which backups were sent: 0 for duplicates, `None` without backups
+    /// or when a calibrated delay has no finite value (no-backup run unstable).
+    pub delay_ms: Option<f64>,
+    /// False when the run is past its stability boundary: then `latency` is `None`.
+    pub stable: bool,
+    /// Request latency percentiles (ms), measured after warm-up; `None` when unstable.
+    pub latency: Option<Percentiles>,
+    /// Mean request latency (ms) after warm-up; `None` when unstable.
+    pub mean_ms: Option<f64>,
+    /// Mean time a single copy spent in its replica (ms, queueing plus service), over copies
+    /// that ran to completion; `None` when unstable.
+    pub copy_sojourn_ms: Option<f64>,
+    /// Fraction (0..1) of requests that sent a backup.
+    pub extra_requests: f64,
+    /// Backup service time over the primaries' full service time (fraction).
+    pub extra_work: f64,
+    /// Server time consumed beyond the primaries' full service time, per unit of capacity
+    /// (utilisation; negative when cancelled primaries gave back more than backups cost).
+    pub capacity_cost: f64,
+    /// Server time actually consumed per unit of capacity, over the window in which requests
+    /// arrived (`load + capacity_cost`). In 0..=1 for a stable run; near 1 the replicas are at
+    /// capacity and latencies grow with the run's length. Past the stability boundary the
+    /// backlog is still served after the last arrival, so it exceeds 1 (up to about 4 with
+    /// duplicates that are never cancelled): there it reads as the work the run demanded per
+    /// unit of the capacity it had while requests arrived.
+    pub utilisation: f64,
+    /// The most requests in flight at once (arrived, and not yet answered with every copy
+    /// finished): the simulation's memory is proportional to this, not to `requests`.
+    pub peak_in_flight: u64,
+    /// Why the run is unstable, or has latencies past the histogram's top ([`Unstable`]);
+    /// `None` when it is stable.
+    pub unstable: Option<Unstable>,
+}
+
+/// Most requests a loaded run lets wait for an answer at once, unless the closed form says it
+/// is stable. A run whose backlog passes it takes no more arrivals: the requests that did
+/// arrive are served to the end (so its work and costs are whole), and it is reported
+/// unstable ([`Unstable::Runaway`]). Its memory stays bounded however long the run. No run of
+/// at most this many requests can reach it, so every such run's numbers are the same as
+/// without the bound.
+pub const MAX_IN_FLIGHT: usize = 200_000;
+
+/// Why a loaded run is reported unstable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unstable {
+    /// The closed form says so: offered load ≥ 1, or duplicates that are never cancelled at
+    /// twice the load ≥ 1.
+    Overloaded,
+    /// A hedge at the p95 of a no-backup run at the same load, and that run is itself
+    /// unstable: there is no p95 to wait for, so no backups are sent.
+    NoHedgeDelay,
+    /// Measured: the mean latency climbed from each quarter of the run to the next, to more
+    /// than twice the first quarter's.
+    Drifting,
+    /// More than [`MAX_IN_FLIGHT`] requests waited for an answer at once: no more arrived, and
+    /// those that had were served to the end.
+    Runaway {
+        /// Requests that had arrived when arrivals stopped.
+        arrived: u64,
+    },
+    /// Some measured latencies passed the top of the shared histogram (2^20 ms, about 17
+    /// minutes): its percentiles would be clamped there, so none are reported.
+    OffScale,
+}
+
+impl Unstable {
+    /// A sentence for a reader.
+    pub fn describe(&self) -> String {
+        match self {
+            Unstable::Overloaded => {
+                "the offered work is at or above the replicas' capacity, so queues grow without bound".into()
+            }
+            Unstable::NoHedgeDelay => {
+                "the hedge waits for the p95 of a run without backups at this load, and that run is \
+                 itself unstable, so there is no delay to wait for and no backups are sent"
+                    .into()
+            }
+            Unstable::Drifting => {
+                "the mean latency kept climbing through the run, to more than twice its first quarter's".into()
+            }
+            Unstable::Runaway { arrived } => format!(
+                "more than {MAX_IN_FLIGHT} requests were waiting at once; arrivals stopped after \
+                 {arrived}, and those were served to the end"
+            ),
+            Unstable::OffScale => format!(
+                "some latencies passed the histogram's top ({} ms, about 17 minutes), so its \
+                 percentiles cannot be measured",
+                shared_bins().edges()[BIN_COUNT]
+            ),
+        }
+    }
+}
+
+/// Consumed utilisation (fraction) from which a stable run counts as at capacity: its queues
+/// are then critically loaded, so its latencies keep growing with the run's length and no one
+/// number is the answer (duplicating at load 0.7 under the default rule: 0.7 × 1.43 ≈ 1).
+pub const AT_CAPACITY: f64 = 0.98;
+
+impl LoadedResult {
+    /// True for a stable run whose replicas were busy at least [`AT_CAPACITY`] of the time.
+    pub fn at_capacity(&self) -> bool {
+        self.stable && self.utilisation >= AT_CAPACITY
+    }
+}
+
+impl LoadedConfig {
+    /// A run of `requests` (1000..=10^8) requests at utilisation `load` (0.001..=2; ≥ 1 is a
+    /// valid question whose answer is "unstable"; below 0.001 the replicas sit idle for so long
+    /// between arrivals that the clock loses the service times' precision) over `replicas` (2..=1000) replicas, with the
+    /// Lab's service model and the default cancellation rule ([`Cancellation::Backup`]).
+    pub fn new(
+        replicas: u32,
+        load: f64,
+        policy: LoadedPolicy,
+        requests: u64,
+        seed: u64,
+    ) -> Result<Self, ParamError> {
+        check_count(
+            "replicas",
+            u64::from(replicas),
+            2,
+            1000,
+            "an integer in 2..=1000 (hedging needs a second replica)",
+        )?;
+        check_range("load", load, 1e-3, 2.0, "a utilisation in 0.001..=2")?;
+        check_count(
+            "requests",
+            requests,
+            1000,
+            100_000_000,
+            "an integer in 1000..=100000000",
+        )?;
+        if let LoadedPolicy::Hedge(HedgeDelay::FixedMs(delay_ms)) = policy {
+            check_open(
+                "delay",
+                delay_ms,
+                0.0,
+                1e9,
+                "a delay in ms in (0, 1e9) (a delay of 0 is LoadedPolicy::Duplicate)",
+            )?;
+        }
+        Ok(LoadedConfig {
+            replicas,
+            load,
+            policy,
+            cancellation: Cancellation::Backup,
+            service: LoadedService::Lab(ServiceModel::default()),
+            requests,
+            seed,
+        })
+    }
+
+    /// Uses another service distribution.
+    pub fn with_service(mut self, service: LoadedService) -> Result<Self, ParamError> {
+        if let LoadedService::Exponential { mean_ms } = service {
+            check_range("mean_ms", mean_ms, 1e-6, 1e9, "a mean in ms in 1e-6..=1e9")?;
+        }
+        self.service = service;
+        Ok(self)
+    }
+
+    /// Uses another cancellation rule.
+    pub fn with_cancellation(mut self, cancellation: Cancellation) -> Self {
+        self.cancellation = cancellation;
+        self
+    }
+
+    /// The delay (ms) after which this run sends backups: `None` without backups, or when the
+    /// delay is the p95 of a no-backup run that is itself unstable (load ≥ 1).
+    pub fn delay_ms(&self) -> Option<f64> {
+        match self.policy {
+            LoadedPolicy::None => None,
+            LoadedPolicy::Duplicate => Some(0.0),
+            LoadedPolicy::Hedge(HedgeDelay::FixedMs(d)) => Some(d),
+            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Idle)) => Some(match self.service {
+                LoadedService::Lab(m) => calibrated_idle_delay(m, self.seed),
+                LoadedService::Exponential { mean_ms } => {
+                    -mean_ms * libm::log(1.0 - HEDGE_QUANTILE)
+                }
+            }),
+            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)) => {
+                let calibration = LoadedConfig {
+                    policy: LoadedPolicy::None,
+                    ..*self
+                };
+                Simulation::new(&calibration, DELAY_CALIBRATION_STREAM, None)
+                    .run()
+                    .latency
+                    .map(|p| p.p95)
+            }
+        }
+    }
+
+    /// What a run costs, in work units of about 10 ns of wasm in Chromium on a 2-core machine
+    /// (see BENCHMARKS.md): 60 units a request for each pass of the discrete-event simulation
+    /// (its arrival, one or two copies' completions, a hedge timer, heap operations; measured
+    /// at 260–600 ns a request), and two passes for a hedge whose delay is the p95 of a
+    /// no-backup run at the same load (that run comes first).
+    pub fn work_units(&self) -> f64 {
+        let passes = match self.policy {
+            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)) => 2.0,
+            _ => 1.0,
+        };
+        self.requests as f64 * 60.0 * passes
+    }
+
+    /// Simulates the run (calibrating its hedge delay first when it has one).
+    pub fn run(&self) -> LoadedResult {
+        let delay = self.delay_ms();
+        let mut result = Simulation::new(self, STREAM, delay).run();
+        if matches!(self.policy, LoadedPolicy::Hedge(_)) && delay.is_none() {
+            // No finite delay to wait for: the no-backup queue it is set from diverges.
+            result.stable = false;
+            result.unstable = Some(Unstable::NoHedgeDelay);
+            result.latency = None;
+            result.mean_ms = None;
+            result.copy_sojourn_ms = None;
+        }
+        result
+    }
+}
+
+/// The idle p95 of a service model's time, calibrated on its own stream under `seed`
+/// (2^18 draws): the delay of a hedge with [`DelayBasis::Idle`].
+pub fn calibrated_idle_delay(model: ServiceModel, seed: u64) -> f64 {
+    ServiceSampler::new(model).calibrated_quantile(
+        seed,
+        CALIBRATION_STREAM,
+        HEDGE_QUANTILE,
+        1 << 18,
+    )
+}
+
+/// The loads of the standard sweep: 0.1..=0.9 in steps of 0.1.
+pub const SWEEP_LOADS: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+/// The standard sweep under the default reading: [`SWEEP_LOADS`] × policies none, hedge
+/// (p95 of no-backup latency at the same load) and duplicate, 10 replicas, cancellation
+/// [`Cancellation::Backup`].
+pub fn sweep(requests: u64, seed: u64) -> Result<Vec<LoadedResult>, ParamError> {
+    sweep_with_progress(requests, seed, &mut || {})
+}
+
+/// Points in the standard sweep: [`SWEEP_LOADS`] × three policies.
+pub const SWEEP_POINTS: usize = SWEEP_LOADS.len() * SWEEP_POLICIES.len();
+const SWEEP_POLICIES: [&str; 3] = ["none", "hedge", "duplicate"];
+
+/// Point `index` (0..[`SWEEP_POINTS`], load-major) of the standard sweep, on its own: the same
+/// result as in [`sweep`], so the points can run in parallel.
+pub fn sweep_point(index: usize, requests: u64, seed: u64) -> Result<LoadedResult, ParamError> {
+    check_count(
+        "index",
+        index as u64,
+        0,
+        SWEEP_POINTS as u64 - 1,
+        "a sweep point in 0..27",
+    )?;
+    let load = SWEEP_LOADS[index / SWEEP_POLICIES.len()];
+    let policy = LoadedPolicy::from_name(
+        SWEEP_POLICIES[index % SWEEP_POLICIES.len()],
+        DelayBasis::Loaded,
+    )?;
+    Ok(LoadedConfig::new(10, load, policy, requests, seed)?.run())
+}
+
+/// [`sweep`], calling `step` after each of its 27 runs.
+pub fn sweep_with_progress(
+    requests: u64,
+    seed: u64,
+    step: &mut dyn FnMut(),
+) -> Result<Vec<LoadedResult>, ParamError> {
+    crate::lab::sweep_points(SWEEP_POINTS, step, |i| sweep_point(i, requests, seed))
+}
+
+/// An exponential service distribution with the given mean, for the M/M/1 reference.
+pub fn exponential(mean_ms: f64) -> LoadedService {
+    LoadedService::Exponential { mean_ms }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_parameters_are_rejected_by_name() {
+        let p = LoadedPolicy::None;
+        assert_eq!(
+            LoadedConfig::new(1, 0.5, p, 10_000, 1).unwrap_err().param(),
+            "replicas"
+        );
+        assert_eq!(
+            LoadedConfig::new(10, -0.1, p, 10_000, 1)
+                .unwrap_err()
+                .param(),
+            "load"
+        );
+        assert_eq!(
+            LoadedConfig::new(10, f64::NAN, p, 10_000, 1)
+                .unwrap_err()
+                .param(),
+            "load"
+        );
+        assert_eq!(
+            LoadedConfig::new(10, 0.5, p, 10, 1).unwrap_err().param(),
+            "requests"
+        );
+        let bad = LoadedPolicy::Hedge(HedgeDelay::FixedMs(-1.0));
+        assert_eq!(
+            LoadedConfig::new(10, 0.5, bad, 10_000, 1)
+                .unwrap_err()
+                .param(),
+            "delay"
+        );
+    }
+}

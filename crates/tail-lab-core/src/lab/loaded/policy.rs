@@ -1,0 +1,224 @@
+//! When a loaded run sends a backup ([`LoadedPolicy`], [`HedgeDelay`], [`DelayBasis`]) and what
+//! happens to the copy that did not answer first ([`Cancellation`]).
+
+use crate::error::{ParamError, check_range};
+
+/// What a calibrated hedge delay is the p95 of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DelayBasis {
+    /// No-backup request latency at the same load (queueing included): the default.
+    Loaded,
+    /// The service time on an idle replica (no queueing), ≈ 18.5 ms for the Lab model.
+    Idle,
+}
+
+impl DelayBasis {
+    /// The stable machine name (`"loaded"`, `"idle"`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            DelayBasis::Loaded => "loaded",
+            DelayBasis::Idle => "idle",
+        }
+    }
+
+    /// The basis called `name` (`"loaded"` or `"idle"`).
+    pub fn from_name(name: &str) -> Result<Self, ParamError> {
+        match name {
+            "loaded" => Ok(DelayBasis::Loaded),
+            "idle" => Ok(DelayBasis::Idle),
+            other => Err(ParamError::UnknownName {
+                param: "delayBasis",
+                got: other.to_string(),
+                expected: "\"loaded\", \"idle\"",
+            }),
+        }
+    }
+}
+
+/// How long a hedge waits before sending its backup.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum HedgeDelay {
+    /// The p95 of the [`DelayBasis`], calibrated on a separate stream.
+    P95(DelayBasis),
+    /// A fixed delay (ms, > 0).
+    FixedMs(f64),
+}
+
+/// When a backup is sent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LoadedPolicy {
+    /// No backups.
+    None,
+    /// A backup once the request has been outstanding for the delay without an answer.
+    Hedge(HedgeDelay),
+    /// A backup at arrival, for every request (a hedge with delay 0).
+    Duplicate,
+}
+
+impl LoadedPolicy {
+    /// The stable machine name (`"none"`, `"hedge"`, `"duplicate"`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            LoadedPolicy::None => "none",
+            LoadedPolicy::Hedge(_) => "hedge",
+            LoadedPolicy::Duplicate => "duplicate",
+        }
+    }
+
+    /// The policy called `name` (`"none"`, `"hedge"`, `"duplicate"`); `hedge` waits the p95
+    /// of `basis`.
+    pub fn from_name(name: &str, basis: DelayBasis) -> Result<Self, ParamError> {
+        match name {
+            "none" => Ok(LoadedPolicy::None),
+            "hedge" => Ok(LoadedPolicy::Hedge(HedgeDelay::P95(basis))),
+            "duplicate" => Ok(LoadedPolicy::Duplicate),
+            other => Err(ParamError::UnknownName {
+                param: "policy",
+                got: other.to_string(),
+                expected: "\"none\", \"hedge\", \"duplicate\"",
+            }),
+        }
+    }
+
+    /// A backup after `delay_ms` (ms, 0..=1e9): 0 is [`LoadedPolicy::Duplicate`].
+    pub fn after_delay(delay_ms: f64) -> Result<Self, ParamError> {
+        check_range("delay", delay_ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?;
+        Ok(if delay_ms == 0.0 {
+            LoadedPolicy::Duplicate
+        } else {
+            LoadedPolicy::Hedge(HedgeDelay::FixedMs(delay_ms))
+        })
+    }
+}
+
+/// What happens to the copy that did not answer first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cancellation {
+    /// The seed's reading (default): the primary always runs to completion; the backup is
+    /// removed from its queue, or its server freed even mid-hiccup, once the primary answers.
+    /// If the backup answers first the primary still runs.
+    Backup,
+    /// Whichever copy loses is cancelled: removed from its queue, or its server freed if it is
+    /// in ordinary service. A copy in a hiccup holds its replica until the hiccup ends: the
+    /// hiccup is the replica's own and a cancel cannot interrupt it.
+    Either,
+    /// Whichever copy loses is removed from its queue or its server freed, even mid-hiccup.
+    EitherAny,
+    /// Only a losing copy still waiting in a queue is removed; one in service runs to
+    /// completion (the server cannot be interrupted, seed 003 §7).
+    Queued,
+    /// Never cancelled: both copies always run to completion (seed 003 §6's adverse case).
+    Never,
+}
+
+impl Cancellation {
+    /// Every rule, default first.
+    pub const ALL: [Cancellation; 5] = [
+        Cancellation::Backup,
+        Cancellation::Either,
+        Cancellation::EitherAny,
+        Cancellation::Queued,
+        Cancellation::Never,
+    ];
+
+    /// The stable machine name (`"backup"`, `"either"`, `"either-any"`, `"queued"`, `"never"`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Cancellation::Backup => "backup",
+            Cancellation::Either => "either",
+            Cancellation::EitherAny => "either-any",
+            Cancellation::Queued => "queued",
+            Cancellation::Never => "never",
+        }
+    }
+
+    /// The rule called `name`.
+    pub fn from_name(name: &str) -> Result<Self, ParamError> {
+        Cancellation::ALL
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| ParamError::UnknownName {
+                param: "cancellation",
+                got: name.to_string(),
+                expected: "\"backup\", \"either\", \"either-any\", \"queued\", \"never\"",
+            })
+    }
+
+    /// What this rule does to a losing copy that was (`backup`) or was not the backup and is
+    /// `in_service` (else still queued) in a hiccup (`slow`) or not: `None` leaves it alone,
+    /// `Some(true)` cancels it and frees its server at once, `Some(false)` cancels it but lets
+    /// the service it is in finish.
+    pub(super) fn on_loser(self, backup: bool, in_service: bool, slow: bool) -> Option<bool> {
+        match (self, in_service) {
+            (Cancellation::Never, _) => None,
+            (Cancellation::Backup, _) if !backup => None,
+            (Cancellation::Queued, true) => None,
+            (_, false) => Some(true),
+            (Cancellation::Either, true) => Some(!slow),
+            (Cancellation::Backup | Cancellation::EitherAny, true) => Some(true),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for basis in [DelayBasis::Loaded, DelayBasis::Idle] {
+            assert_eq!(DelayBasis::from_name(basis.name()).unwrap(), basis);
+            assert_eq!(
+                LoadedPolicy::from_name("hedge", basis).unwrap(),
+                LoadedPolicy::Hedge(HedgeDelay::P95(basis))
+            );
+        }
+        for c in Cancellation::ALL {
+            assert_eq!(Cancellation::from_name(c.name()).unwrap(), c);
+        }
+        assert_eq!(
+            LoadedPolicy::from_name("tied", DelayBasis::Loaded)
+                .unwrap_err()
+                .param(),
+            "policy"
+        );
+        assert_eq!(
+            Cancellation::from_name("all").unwrap_err().param(),
+            "cancellation"
+        );
+        assert_eq!(
+            DelayBasis::from_name("busy").unwrap_err().param(),
+            "delayBasis"
+        );
+        assert_eq!(
+            LoadedPolicy::after_delay(0.0).unwrap(),
+            LoadedPolicy::Duplicate
+        );
+        assert_eq!(
+            LoadedPolicy::after_delay(-1.0).unwrap_err().param(),
+            "delay"
+        );
+    }
+
+    #[test]
+    fn each_rule_decides_the_loser_as_documented() {
+        use Cancellation::*;
+        // (rule, loser is backup, in service, in a hiccup) → None / cancel+free / cancel+drain
+        let cases = [
+            (Backup, false, false, false, None),
+            (Backup, false, true, true, None),
+            (Backup, true, false, false, Some(true)),
+            (Backup, true, true, true, Some(true)),
+            (Either, false, false, false, Some(true)),
+            (Either, false, true, false, Some(true)),
+            (Either, true, true, true, Some(false)),
+            (EitherAny, false, true, true, Some(true)),
+            (Queued, true, false, false, Some(true)),
+            (Queued, false, true, false, None),
+            (Never, true, false, false, None),
+        ];
+        for (rule, backup, in_service, slow, want) in cases {
+            assert_eq!(rule.on_loser(backup, in_service, slow), want, "{rule:?}");
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Whole loaded runs: memory, delays, stability and what each policy costs.
+
+use super::*;
+use crate::lab::service::ServiceModel;
+
+#[test]
+fn memory_follows_the_requests_in_flight_not_the_run() {
+    // 400,000 requests at load 0.5: the window from the oldest request in flight to the
+    // newest stays a few hundred long (a one-second hiccup holds it open for ~130 arrivals),
+    // so a run of any length needs about the same memory. Every rule keeps it bounded.
+    for c in Cancellation::ALL {
+        for policy in [LoadedPolicy::None, LoadedPolicy::Duplicate] {
+            let r = LoadedConfig::new(10, 0.4, policy, 400_000, 5)
+                .unwrap()
+                .with_cancellation(c)
+                .run();
+            assert!(
+                r.peak_in_flight < 5_000,
+                "{c:?} {policy:?}: {}",
+                r.peak_in_flight
+            );
+            assert!(r.peak_in_flight > 10);
+        }
+    }
+}
+
+#[test]
+fn the_delay_follows_its_basis() {
+    let at = |policy, load| LoadedConfig::new(10, load, policy, 20_000, 2).unwrap();
+    let idle = at(LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Idle)), 0.5);
+    let idle_delay = idle.delay_ms().unwrap();
+    assert!((idle_delay - 18.4).abs() < 0.5, "{idle_delay}");
+    // At load the p95 of no-backup latency includes waiting behind hiccups: far longer.
+    let loaded = at(
+        LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)),
+        0.5,
+    );
+    assert!(loaded.delay_ms().unwrap() > 10.0 * idle_delay);
+    // Past the boundary there is no p95 to wait for, and the run says unstable.
+    let over = at(
+        LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)),
+        1.2,
+    );
+    assert_eq!(over.delay_ms(), None);
+    assert!(!over.run().stable);
+    assert_eq!(at(LoadedPolicy::None, 0.5).delay_ms(), None);
+    assert_eq!(at(LoadedPolicy::Duplicate, 0.5).delay_ms(), Some(0.0));
+}
+
+#[test]
+fn past_the_boundary_is_unstable_not_a_number() {
+    let r = LoadedConfig::new(10, 1.0, LoadedPolicy::None, 5_000, 1)
+        .unwrap()
+        .run();
+    assert!(!r.stable && r.latency.is_none() && r.mean_ms.is_none());
+    let r = LoadedConfig::new(10, 0.6, LoadedPolicy::Duplicate, 5_000, 1)
+        .unwrap()
+        .with_cancellation(Cancellation::Never)
+        .run();
+    assert!(!r.stable && r.latency.is_none());
+}
+
+#[test]
+fn a_runaway_run_stops_at_the_in_flight_bound_and_says_why() {
+    // Duplicates never cancelled at load 1.5 demand three times the capacity: the backlog
+    // grows by about two requests in three, so 400,000 requests pass the bound.
+    let config = LoadedConfig::new(10, 1.5, LoadedPolicy::Duplicate, 400_000, 1)
+        .unwrap()
+        .with_cancellation(Cancellation::Never);
+    let r = config.run();
+    let Some(Unstable::Runaway { arrived }) = r.unstable else {
+        panic!("{:?}", r.unstable);
+    };
+    assert!(!r.stable && r.latency.is_none());
+    // Memory follows the backlog, which stopped growing: waiting requests, and answered
+    // ones whose never-cancelled copy still runs.
+    assert!(
+        r.peak_in_flight < 3 * MAX_IN_FLIGHT as u64,
+        "{}",
+        r.peak_in_flight
+    );
+    // Every arrived request was served to the end: the work is whole, so the backlog's
+    // demand shows, past 1, as documented.
+    assert!(r.utilisation > 2.0, "{}", r.utilisation);
+    assert!(r.extra_work > 0.95, "{}", r.extra_work);
+    assert!(
+        arrived > MAX_IN_FLIGHT as u64 && arrived < 400_000,
+        "{arrived}"
+    );
+    // Every request that arrived sent its duplicate.
+    assert_eq!(r.extra_requests, 1.0);
+    // A run of at most MAX_IN_FLIGHT requests cannot reach the bound: it runs to the end.
+    let short = LoadedConfig::new(10, 1.5, LoadedPolicy::Duplicate, 200_000, 1)
+        .unwrap()
+        .with_cancellation(Cancellation::Never)
+        .run();
+    assert_eq!(short.unstable, Some(Unstable::Overloaded));
+    assert!(short.peak_in_flight <= MAX_IN_FLIGHT as u64);
+    assert!(
+        short.utilisation > 1.0,
+        "past the boundary: {}",
+        short.utilisation
+    );
+}
+
+#[test]
+fn every_unstable_run_says_why_and_stable_runs_say_nothing() {
+    let run = |load, policy| {
+        LoadedConfig::new(10, load, policy, 20_000, 3)
+            .unwrap()
+            .run()
+    };
+    let hedge = LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap();
+    assert_eq!(run(0.5, hedge).unstable, None);
+    assert_eq!(run(0.5, LoadedPolicy::None).unstable, None);
+    assert_eq!(
+        run(1.2, LoadedPolicy::None).unstable,
+        Some(Unstable::Overloaded)
+    );
+    let past = run(1.2, hedge);
+    assert_eq!(
+        (past.unstable, past.delay_ms),
+        (Some(Unstable::NoHedgeDelay), None)
+    );
+    for reason in [
+        Unstable::Overloaded,
+        Unstable::NoHedgeDelay,
+        Unstable::Drifting,
+        Unstable::Runaway { arrived: 7 },
+    ] {
+        assert!(reason.describe().len() > 40);
+    }
+    assert!(
+        Unstable::Runaway { arrived: 7 }
+            .describe()
+            .contains("200000")
+    );
+}
+
+#[test]
+fn a_stable_run_on_many_replicas_is_never_stopped() {
+    // 1,000 replicas at load 0.5 for 400,000 requests: the window from the oldest
+    // unfinished request is long (one hiccup holds it open), but few requests wait.
+    for policy in [
+        LoadedPolicy::None,
+        LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap(),
+    ] {
+        let r = LoadedConfig::new(1000, 0.5, policy, 400_000, 2)
+            .unwrap()
+            .run();
+        assert_eq!(r.unstable, None, "{policy:?}");
+        assert!(r.stable && r.latency.is_some());
+    }
+}
+
+#[test]
+fn latencies_past_the_histogram_are_not_reported_as_percentiles() {
+    use crate::sampling::lognormal::LogNormalMs;
+    // A slow mode rare enough to pass the service bound (p99.99 is the body's), yet
+    // minutes long: requests queue behind it past the histogram's top.
+    let body = LogNormalMs::new(7.7, 0.5).unwrap();
+    let slow = LogNormalMs::new(5e7, 0.35).unwrap();
+    let model = ServiceModel::new(body, 5e-5, slow).unwrap();
+    let r = LoadedConfig::new(10, 0.5, LoadedPolicy::None, 100_000, 1)
+        .unwrap()
+        .with_service(LoadedService::Lab(model))
+        .unwrap()
+        .run();
+    assert_eq!(r.unstable, Some(Unstable::OffScale));
+    assert!(r.latency.is_none() && !r.stable);
+    // The default model never comes near it.
+    let d = LoadedConfig::new(10, 0.9, LoadedPolicy::None, 100_000, 1)
+        .unwrap()
+        .run();
+    assert_eq!(d.unstable, None);
+}

@@ -1,0 +1,129 @@
+//! The discrete-event simulation of one single-queue run, on [`crate::des`]: an
+//! [`EventQueue`] of arrivals and departures, and one [`FifoStation`] of `c` servers whose jobs
+//! are the requests themselves (nothing is ever cancelled, so no slab is needed).
+
+use super::{QueueBatch, QueueConfig, STREAM};
+use crate::des::{EventQueue, FifoStation};
+use crate::sampling::address::RequestKey;
+use crate::sampling::histogram::{Histogram, shared_bins};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Event {
+    Arrival(u64),
+    /// Server `0..c` finished the request it was serving.
+    Departure(u32),
+}
+
+/// A request in the station: its index, arrival time and whether it found every server busy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Job {
+    request: u64,
+    arrival: f64,
+    waited: bool,
+}
+
+/// Running sums over measured requests (all of a run's, or one batch's).
+#[derive(Debug, Clone)]
+pub(super) struct Tally {
+    pub(super) sojourn_sum: f64,
+    pub(super) waited: u64,
+    pub(super) measured: u64,
+    pub(super) histogram: Histogram,
+}
+
+impl Tally {
+    fn new() -> Self {
+        Tally {
+            sojourn_sum: 0.0,
+            waited: 0,
+            measured: 0,
+            histogram: Histogram::new(),
+        }
+    }
+
+    fn record(&mut self, sojourn: f64, waited: bool) {
+        self.sojourn_sum += sojourn;
+        self.waited += u64::from(waited);
+        self.measured += 1;
+        self.histogram.record(shared_bins(), sojourn);
+    }
+
+    pub(super) fn mean(&self) -> f64 {
+        self.sojourn_sum / self.measured.max(1) as f64
+    }
+
+    pub(super) fn p99(&self) -> f64 {
+        self.histogram.percentile(shared_bins(), 0.99)
+    }
+
+    pub(super) fn wait_probability(&self) -> f64 {
+        self.waited as f64 / self.measured.max(1) as f64
+    }
+
+    pub(super) fn batch(&self) -> QueueBatch {
+        QueueBatch {
+            requests: self.measured,
+            mean: self.mean(),
+            p99: self.p99(),
+            wait_probability: self.wait_probability(),
+        }
+    }
+}
+
+/// Simulates `config`, measuring every request from the warm-up on into one tally, and into
+/// `batches` tallies by arrival order when `batches > 0`.
+pub(super) fn simulate(config: &QueueConfig, batches: u32) -> (Tally, Vec<Tally>) {
+    let c = config.servers;
+    let rate = config.load * f64::from(c); // λ = cρ with μ = 1
+    let key = |k: u64| RequestKey::new(config.seed, STREAM, k);
+    // Addressed per request, as the loaded model does: the gap before request k on leaf 2, its
+    // service on leaf 0.
+    let gap = |k: u64| -libm::log(key(k).sample(2, 0).next_open_unit()) / rate;
+    let service = |k: u64| -libm::log(key(k).sample(0, 0).next_open_unit());
+    let warmup = config.requests / 10;
+    let span = config.requests - warmup;
+    let mut all = Tally::new();
+    let mut parts: Vec<Tally> = (0..batches).map(|_| Tally::new()).collect();
+    let mut events = EventQueue::new();
+    let mut station: FifoStation<Job> = FifoStation::new(c as usize);
+    let start =
+        |now: f64, server: u32, station: &mut FifoStation<Job>, events: &mut EventQueue<Event>| {
+            if let Some(job) = station.start_next(server as usize, |_| true) {
+                events.schedule(now + service(job.request), Event::Departure(server));
+            }
+        };
+    events.schedule(gap(0), Event::Arrival(0));
+    while let Some((now, event)) = events.pop() {
+        match event {
+            Event::Arrival(k) => {
+                let idle = station.idle_server();
+                station.push(Job {
+                    request: k,
+                    arrival: now,
+                    waited: idle.is_none(),
+                });
+                if let Some(server) = idle {
+                    start(now, server as u32, &mut station, &mut events);
+                }
+                if k + 1 < config.requests {
+                    events.schedule(now + gap(k + 1), Event::Arrival(k + 1));
+                }
+            }
+            Event::Departure(server) => {
+                let job = station
+                    .serving(server as usize)
+                    .expect("a departing server is serving");
+                if job.request >= warmup {
+                    let sojourn = now - job.arrival;
+                    all.record(sojourn, job.waited);
+                    if batches > 0 {
+                        let b = (job.request - warmup) * u64::from(batches) / span;
+                        parts[b as usize].record(sojourn, job.waited);
+                    }
+                }
+                start(now, server, &mut station, &mut events);
+            }
+        }
+    }
+    (all, parts)
+}

@@ -176,10 +176,18 @@ pub fn ensure_npm_packages() -> Result<(), String> {
         (Ok(a), Ok(b)) => a >= b,
         _ => false,
     };
-    let tools_present = ["wasm-opt", "biome", "tsc"]
+    // The tools' commands, and the packages the tests import.
+    let bins = ["wasm-opt", "biome", "tsc"];
+    let packages = [
+        "playwright-core",
+        "axe-core",
+        "@biomejs/biome",
+        "typescript",
+    ];
+    let tools_present = bins
         .iter()
         .all(|b| root.join(format!("node_modules/.bin/{b}")).exists())
-        && ["playwright-core", "axe-core", "@biomejs/biome", "typescript"]
+        && packages
             .iter()
             .all(|p| root.join(format!("node_modules/{p}/package.json")).exists());
     if !(fresh && tools_present) {

@@ -53,7 +53,13 @@ function frame(now) {
   };
   // Jobs left over go before the panels next frame, and the other way round, so under load
   // neither can starve the other.
-  if (jobsFirst) { runJobs(); runTasks(); } else { runTasks(); runJobs(); }
+  if (jobsFirst) {
+    runJobs();
+    runTasks();
+  } else {
+    runTasks();
+    runJobs();
+  }
   jobsFirst = queued.size > 0 && !jobsFirst;
   wake();
 }

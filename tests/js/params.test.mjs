@@ -16,7 +16,8 @@ const SPECS = [
 ];
 
 /** readParams over a plain object of raw values (missing names read as null, as a URL's do). */
-const read = (raw, specs = SPECS) => readParams(specs, (name) => (Object.hasOwn(raw, name) ? raw[name] : null));
+const read = (raw, specs = SPECS) =>
+  readParams(specs, (name) => (Object.hasOwn(raw, name) ? raw[name] : null));
 const DEFAULTS = { fanout: 100, p: 0.01, profile: "default", n: 2, seed: 1 };
 
 test("nothing given: every default, no notice", () => {
@@ -24,7 +25,13 @@ test("nothing given: every default, no notice", () => {
 });
 
 test("values in range are read as they are", () => {
-  const { values, notices } = read({ fanout: " 64 ", p: "0.05", profile: "gc-pause", n: "5", seed: "7" });
+  const { values, notices } = read({
+    fanout: " 64 ",
+    p: "0.05",
+    profile: "gc-pause",
+    n: "5",
+    seed: "7",
+  });
   assert.deepEqual(values, { fanout: 64, p: 0.05, profile: "gc-pause", n: 5, seed: 7 });
   assert.deepEqual(notices, []);
 });
@@ -34,17 +41,25 @@ test("numbers: rounded, snapped to the step and clamped, each with a notice", ()
     values: { ...DEFAULTS, fanout: 256 },
     notices: ["fanout=999 is above the largest value, 256; using 256"],
   });
-  assert.deepEqual(read({ fanout: "0" }).notices, ["fanout=0 is below the smallest value, 1; using 1"]);
+  assert.deepEqual(read({ fanout: "0" }).notices, [
+    "fanout=0 is below the smallest value, 1; using 1",
+  ]);
   assert.deepEqual(read({ fanout: "2.5" }), {
     values: { ...DEFAULTS, fanout: 3 },
     notices: ["fanout=2.5 is not a whole number; using 3"],
   });
-  assert.deepEqual(read({ fanout: "1e2" }), { values: DEFAULTS, notices: [] }, "exponent notation is a number");
+  assert.deepEqual(
+    read({ fanout: "1e2" }),
+    { values: DEFAULTS, notices: [] },
+    "exponent notation is a number",
+  );
   // Off the step: snapped quietly, to six decimals.
   assert.deepEqual(read({ p: "0.0123" }), { values: { ...DEFAULTS, p: 0.012 }, notices: [] });
   assert.deepEqual(read({ p: "0.2004" }).values.p, 0.2);
   assert.deepEqual(read({ p: "5" }).notices, ["p=5 is above the largest value, 0.2; using 0.2"]);
-  assert.deepEqual(read({ p: "-1" }).notices, ["p=-1 is below the smallest value, 0.001; using 0.001"]);
+  assert.deepEqual(read({ p: "-1" }).notices, [
+    "p=-1 is below the smallest value, 0.001; using 0.001",
+  ]);
 });
 
 test("unreadable values fall back to the default, with a notice", () => {
@@ -53,7 +68,9 @@ test("unreadable values fall back to the default, with a notice", () => {
     assert.equal(values.fanout, 100, bad);
     assert.deepEqual(notices, [`fanout: “${bad.trim()}” is not a number; using 100`]);
   }
-  assert.deepEqual(read({ profile: "fast" }).notices, ["profile: “fast” is not one of default, gc-pause, tight; using default"]);
+  assert.deepEqual(read({ profile: "fast" }).notices, [
+    "profile: “fast” is not one of default, gc-pause, tight; using default",
+  ]);
   assert.deepEqual(read({ n: "3" }).notices, ["n: “3” is not one of 1, 2, 5; using 2"]);
 });
 
@@ -67,7 +84,11 @@ test("seeds: whole numbers up to 2^64 − 1, as a BigInt above 2^53", () => {
     notices: ["seed: 18446744073709551616 is above 18446744073709551615; using 1"],
   });
   for (const bad of ["-3", "1.5", "1e3", "+1", "0x10", "seven"]) {
-    assert.deepEqual(read({ seed: bad }).notices, [`seed: “${bad}” is not a whole number from 0 to 18446744073709551615; using 1`], bad);
+    assert.deepEqual(
+      read({ seed: bad }).notices,
+      [`seed: “${bad}” is not a whole number from 0 to 18446744073709551615; using 1`],
+      bad,
+    );
   }
 });
 
@@ -80,7 +101,7 @@ test("quoted: at most 40 characters of what was given", () => {
 test("hostile input: values come only from the specs, notices quote at most 40 characters", () => {
   const hostile = [
     "<img src=x onerror=alert(1)>",
-    "\"><script>alert(1)</script>",
+    '"><script>alert(1)</script>',
     "javascript:alert(1)",
     "__proto__",
     "constructor",
@@ -106,7 +127,9 @@ test("hostile input: values come only from the specs, notices quote at most 40 c
     }
   }
   // An enum named like a prototype member is still only one of its values.
-  const proto = read({ profile: "__proto__" }, [{ name: "profile", type: "enum", values: ["a"], default: "a" }]);
+  const proto = read({ profile: "__proto__" }, [
+    { name: "profile", type: "enum", values: ["a"], default: "a" },
+  ]);
   assert.deepEqual(Object.keys(proto.values), ["profile"]);
   assert.equal(proto.values.profile, "a");
 });
@@ -117,7 +140,10 @@ test("settings are asked for by name, only the specs' names, once each", () => {
     asked.push(name);
     return null;
   });
-  assert.deepEqual(asked, SPECS.map((s) => s.name));
+  assert.deepEqual(
+    asked,
+    SPECS.map((s) => s.name),
+  );
 });
 
 test("fromUrl reads the page's query; writeUrl writes it back with replaceState, coalesced", (t) => {

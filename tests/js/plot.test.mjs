@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { scale, ticks } from "../../web/lab/plot.js";
 
-const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} ≠ ${b}`);
+const close = (a, b, what) =>
+  assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} ≠ ${b}`);
 
 test("linear scale: the domain's ends to the pixel range's, straight between, and back", () => {
   const s = scale("linear", 0, 10, 50, 550);
@@ -49,10 +50,16 @@ test("log ticks: thinned to 1-3, then to decades, then every other decade", () =
   assert.deepEqual(ticks("log", 1, 1000, 8), [1, 3, 10, 30, 100, 300, 1000]);
   assert.deepEqual(ticks("log", 0.1, 1000, 8), [0.1, 1, 10, 100, 1000]);
   assert.deepEqual(ticks("log", 1, 1e9, 8), [1, 100, 10000, 1000000, 100000000]);
-  for (const [min, max, n] of [[0.5, 2000, 8], [1e-3, 1e9, 8], [0.125, 5000, 4], [1, 1e12, 3]]) {
+  for (const [min, max, n] of [
+    [0.5, 2000, 8],
+    [1e-3, 1e9, 8],
+    [0.125, 5000, 4],
+    [1, 1e12, 3],
+  ]) {
     const out = ticks("log", min, max, n);
     assert.ok(out.length > 0, `${min}..${max}`);
-    for (const v of out) assert.ok(v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9), `${v} in ${min}..${max}`);
+    for (const v of out)
+      assert.ok(v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9), `${v} in ${min}..${max}`);
     for (let i = 1; i < out.length; i++) assert.ok(out[i] > out[i - 1], "increasing");
   }
   // The domain's ends count as inside, to a relative 1e-9.
@@ -66,10 +73,17 @@ test("linear ticks: steps of 1, 2, 2.5 or 5 times a power of ten, at most maxCou
   assert.deepEqual(ticks("linear", 0, 0.3, 4), [0, 0.1, 0.2, 0.3]);
   assert.deepEqual(ticks("linear", -1, 1, 5), [-1, -0.5, 0, 0.5, 1]);
   assert.deepEqual(ticks("linear", 0.03, 0.97, 6), [0.2, 0.4, 0.6, 0.8]);
-  for (const [min, max, n] of [[0, 1, 3], [0, 1e6, 8], [0.001, 0.002, 5], [-7, 13, 6], [0, 0.95, 8]]) {
+  for (const [min, max, n] of [
+    [0, 1, 3],
+    [0, 1e6, 8],
+    [0.001, 0.002, 5],
+    [-7, 13, 6],
+    [0, 0.95, 8],
+  ]) {
     const out = ticks("linear", min, max, n);
     assert.ok(out.length >= 2 && out.length <= n + 1, `${min}..${max} by ${n}: ${out}`);
-    for (const v of out) assert.ok(v >= min - 1e-9 * (max - min) && v <= max + 1e-9 * (max - min), `${v}`);
+    for (const v of out)
+      assert.ok(v >= min - 1e-9 * (max - min) && v <= max + 1e-9 * (max - min), `${v}`);
     const step = out[1] - out[0];
     const mantissa = Number((step / 10 ** Math.floor(Math.log10(step))).toPrecision(6));
     assert.ok([1, 2, 2.5, 5].includes(mantissa), `step ${step}`);

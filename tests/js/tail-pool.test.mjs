@@ -44,7 +44,11 @@ after(() => {
 
 const { blockSize, sharedPool, tailWorkStatus } = await import("../../web/tail/pool.js");
 
-assert.deepEqual(tailWorkStatus(), { workers: 0, channels: 0, inflight: 0 }, "no pool before first use");
+assert.deepEqual(
+  tailWorkStatus(),
+  { workers: 0, channels: 0, inflight: 0 },
+  "no pool before first use",
+);
 const pool = sharedPool(3);
 const [w0, w1, w2] = FakeWorker.all;
 
@@ -75,8 +79,14 @@ test("blocks: 1/64 of the full size, doubling to it, contiguous, the last cut at
   c.lastWanted = performance.now();
   const blocks = [];
   while (c.wants(performance.now())) blocks.push(c.nextBlock());
-  assert.deepEqual(blocks.map((b) => b.count), [62, 124, 248, 496, 992, 1984, 3968, 4000, 4000, 4000, 4000, 4000, 2126]);
-  assert.deepEqual(blocks.map((b) => b.index), blocks.map((_, i) => i));
+  assert.deepEqual(
+    blocks.map((b) => b.count),
+    [62, 124, 248, 496, 992, 1984, 3968, 4000, 4000, 4000, 4000, 4000, 2126],
+  );
+  assert.deepEqual(
+    blocks.map((b) => b.index),
+    blocks.map((_, i) => i),
+  );
   let next = 0;
   for (const b of blocks) {
     assert.equal(b.first, next);
@@ -156,7 +166,12 @@ test("a lost worker's blocks go to the others, with the same ranges; with none l
     drain([w2, w0], (holding) => holding.at(-1));
     merged.push(...c.take());
   }
-  assert.equal(merged.reduce((n, b) => (assert.equal(b.first, n), n + b.count), 0), 8000);
+  let next = 0;
+  for (const b of merged) {
+    assert.equal(b.first, next, "merged strictly in order, each block once");
+    next += b.count;
+  }
+  assert.equal(next, 8000);
   assert.equal(c.error, null);
 
   // Both others lost: every channel fails, so its panel carries on on the main thread.
@@ -168,7 +183,11 @@ test("a lost worker's blocks go to the others, with the same ranges; with none l
   assert.deepEqual(tailWorkStatus(), { workers: 0, channels: 1, inflight: 0 });
   const late = pool.channel();
   late.configure({ fanout: 1, profile: "default", fix: "none", seed: 1 }, 10);
-  assert.equal(late.error, "no worker left (lost again)", "a channel opened with no worker fails at once");
+  assert.equal(
+    late.error,
+    "no worker left (lost again)",
+    "a channel opened with no worker fails at once",
+  );
   c.close();
   late.close();
 });

@@ -17,12 +17,17 @@ const SETTINGS = { fanout: 40, profile: "gc-pause", fix: "hedge-p95", seed: 7, r
 function direct(settings) {
   const run = new pkg.TailRun(runOptions(settings));
   run.run(settings.requests);
-  const out = { leaf: run.leafBins().slice(), parent: run.parentBins().slice(), requests: run.requests };
+  const out = {
+    leaf: run.leafBins().slice(),
+    parent: run.parentBins().slice(),
+    requests: run.requests,
+  };
   run.free();
   return out;
 }
 
-const sameBits = (a, b, what) => assert.deepEqual(new Uint32Array(a.buffer), new Uint32Array(b.buffer), what);
+const sameBits = (a, b, what) =>
+  assert.deepEqual(new Uint32Array(a.buffer), new Uint32Array(b.buffer), what);
 
 function assertMatches(life, settings) {
   const want = direct(settings);
@@ -119,7 +124,10 @@ test("reconfigure: a newer profile or seed supersedes one being prepared; fan-ou
   const b = life.reconfigure({ profile: "tight" });
   const c = life.reconfigure({ fanout: 3 });
   assert.deepEqual(await Promise.all([a, b, c]), [false, true, false]);
-  assert.deepEqual(life.run.config, runOptions({ ...SETTINGS, seed: 2, profile: "tight", fanout: 3 }));
+  assert.deepEqual(
+    life.run.config,
+    runOptions({ ...SETTINGS, seed: 2, profile: "tight", fanout: 3 }),
+  );
   await runToCap(life);
   assertMatches(life, { ...SETTINGS, seed: 2, profile: "tight", fanout: 3 });
   life.close();
@@ -206,7 +214,10 @@ test("workers: blocks answered out of order merge to the direct run's bits; a lo
     FakeWorker.all[1].onerror({ message: "lost in a test" });
     assert.equal(await runToCap(life), d);
     assert.equal(life.inWorkers, false);
-    assert.match(warned.at(-1), /^Tail workers stopped \(no worker left \(lost in a test\)\); accumulating on the main thread$/);
+    assert.match(
+      warned.at(-1),
+      /^Tail workers stopped \(no worker left \(lost in a test\)\); accumulating on the main thread$/,
+    );
     life.close();
   } finally {
     console.warn = warn;

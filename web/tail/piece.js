@@ -18,7 +18,12 @@ import { openRun } from "./run.js";
  */
 export const MAX_REQUESTS = 2_000_000;
 /** How long the arena shows each request in "live" mode, and the sweep lengths (ms). */
-const SPEEDS = { live: { holdMs: 900 }, slow: { sweepMs: 3000, holdMs: 1200 }, slower: { sweepMs: 9000, holdMs: 1500 }, paused: {} };
+const SPEEDS = {
+  live: { holdMs: 900 },
+  slow: { sweepMs: 3000, holdMs: 1200 },
+  slower: { sweepMs: 9000, holdMs: 1500 },
+  paused: {},
+};
 const STRIP_MAX_FANOUT = 256;
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -30,9 +35,19 @@ export const TAIL_SETTING_NAMES = ["fanout", "profile", "fix", "speed", "seed", 
 export function tailParams(api) {
   return [
     { name: "fanout", type: "int", min: 1, max: STRIP_MAX_FANOUT, default: 100 },
-    { name: "profile", type: "enum", values: api.profiles().map((p) => p.name), default: "default" },
+    {
+      name: "profile",
+      type: "enum",
+      values: api.profiles().map((p) => p.name),
+      default: "default",
+    },
     { name: "fix", type: "enum", values: api.mitigations().map((m) => m.name), default: "none" },
-    { name: "speed", type: "enum", values: Object.keys(SPEEDS), default: reducedMotion() ? "paused" : "live" },
+    {
+      name: "speed",
+      type: "enum",
+      values: Object.keys(SPEEDS),
+      default: reducedMotion() ? "paused" : "live",
+    },
     { name: "seed", type: "seed", default: 1 },
     { name: "requests", type: "int", min: 1000, max: MAX_REQUESTS, default: MAX_REQUESTS },
   ];
@@ -44,7 +59,6 @@ const PART_LABELS = {
   histograms: "Leaf and parent latency histograms",
   strip: "Parent percentiles against fan-out",
 };
-
 
 /** How often the histograms redraw while requests accumulate (ms). */
 const HISTOGRAM_REDRAW_MS = 100;
@@ -61,36 +75,62 @@ const HISTOGRAM_REDRAW_MS = 100;
  * Returns `{ table, drawOnto, canvases, settings, set }` for the export buttons and for
  * settings changed from outside (`set(values)`, e.g. an embed's attribute).
  */
-export async function mountTail(root, { api, values, parts, prefix = "", onChange = () => {}, workers = defaultWorkers(), signal }) {
+export async function mountTail(
+  root,
+  { api, values, parts, prefix = "", onChange = () => {}, workers = defaultWorkers(), signal },
+) {
   const id = (name) => `${prefix}${name}`;
-  const part = (name, make) => root.querySelector(`[data-part="${name}"]`) ?? (parts.includes(name) ? root.appendChild(make()) : null);
+  const part = (name, make) =>
+    root.querySelector(`[data-part="${name}"]`) ??
+    (parts.includes(name) ? root.appendChild(make()) : null);
   const settings = { ...values };
   // The run's lifecycle (run.js). Its `run` is read afresh each time: a new profile or seed swaps
   // in a run prepared over several tasks (see reconfigure).
   const life = await openRun(api, settings, { workers, signal });
   const edges = api.binEdges();
-  const state = { curves: null, shown: 0, request: null, since: 0, dirty: true, announced: 0, histAt: -Infinity, histRequests: -1 };
+  const state = {
+    curves: null,
+    shown: 0,
+    request: null,
+    since: 0,
+    dirty: true,
+    announced: 0,
+    histAt: -Infinity,
+    histRequests: -1,
+  };
   // Which charts need drawing: the strip changes only with the settings, the arena only with
   // the request shown or the sweep; only the histograms change as requests accumulate.
   const stale = { arena: true, histograms: true, strip: true };
-  const invalidate = () => { state.dirty = true; stale.arena = true; stale.histograms = true; stale.strip = true; };
+  const invalidate = () => {
+    state.dirty = true;
+    stale.arena = true;
+    stale.histograms = true;
+    stale.strip = true;
+  };
   // A chart scrolled out of view is not drawn; it is drawn again as it comes into view.
   const onScreen = { arena: true, histograms: true, strip: true };
 
   // ---- the parts
-  const controls = part("controls", () => el("div", { class: "controls", role: "group", "aria-label": "Controls" }));
+  const controls = part("controls", () =>
+    el("div", { class: "controls", role: "group", "aria-label": "Controls" }),
+  );
   const readouts = part("readouts", () => el("div", { class: "readouts" }));
   const canvases = {};
   for (const name of ["arena", "histograms", "strip"]) {
     const holder = part(name, () => el("figure", { class: "panel-figure", "data-part": name }));
     if (!holder) continue;
-    const canvas = holder.querySelector("canvas") ?? holder.appendChild(el("canvas", { height: PART_HEIGHTS[name] }));
+    const canvas =
+      holder.querySelector("canvas") ??
+      holder.appendChild(el("canvas", { height: PART_HEIGHTS[name] }));
     canvas.setAttribute("role", "img");
     canvas.setAttribute("aria-label", PART_LABELS[name]);
     canvas.style.height = `${canvas.getAttribute("height")}px`;
     canvases[name] = canvas;
   }
-  const caption = canvases.arena ? (root.querySelector('[data-part="arena-caption"]') ?? canvases.arena.parentElement.appendChild(el("p", { class: "caption" }))) : null;
+  const caption = canvases.arena
+    ? (root.querySelector('[data-part="arena-caption"]') ??
+      canvases.arena.parentElement.appendChild(el("p", { class: "caption" })))
+    : null;
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   root.append(live);
 
@@ -102,29 +142,74 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     const field = (name, label, input, extra = []) => {
       input.id = id(name);
       inputs[name] = input;
-      controls.append(el("div", { class: "control" }, el("label", { for: input.id, text: label }), input, ...extra));
+      controls.append(
+        el(
+          "div",
+          { class: "control" },
+          el("label", { for: input.id, text: label }),
+          input,
+          ...extra,
+        ),
+      );
     };
     const fanoutOut = el("output", { for: id("fanout"), text: String(settings.fanout) });
-    field("fanout", "fan-out", el("input", { type: "range", min: 1, max: STRIP_MAX_FANOUT, step: 1, value: settings.fanout }), [fanoutOut]);
+    field(
+      "fanout",
+      "fan-out",
+      el("input", {
+        type: "range",
+        min: 1,
+        max: STRIP_MAX_FANOUT,
+        step: 1,
+        value: settings.fanout,
+      }),
+      [fanoutOut],
+    );
     const select = (items, value) => {
       const s = el("select");
-      for (const { name, label } of items) s.append(el("option", { value: name, text: label, selected: name === value }));
+      for (const { name, label } of items)
+        s.append(el("option", { value: name, text: label, selected: name === value }));
       return s;
     };
     field("profile", "profile", select(api.profiles(), settings.profile));
     field("fix", "fix", select(api.mitigations(), settings.fix));
-    const speeds = [["live", "live"], ["slow", "slow sweep"], ["slower", "slower sweep"], ["paused", "paused"]]
-      .filter(([v]) => !reducedMotion() || v === "paused" || v === "live");
-    field("speed", "speed", select(speeds.map(([name, label]) => ({ name, label })), settings.speed));
+    const speeds = [
+      ["live", "live"],
+      ["slow", "slow sweep"],
+      ["slower", "slower sweep"],
+      ["paused", "paused"],
+    ].filter(([v]) => !reducedMotion() || v === "paused" || v === "live");
+    field(
+      "speed",
+      "speed",
+      select(
+        speeds.map(([name, label]) => ({ name, label })),
+        settings.speed,
+      ),
+    );
     const seedError = el("span", { id: id("seed-error"), class: "field-error", role: "status" });
-    field("seed", "seed", el("input", { type: "text", inputmode: "numeric", value: String(settings.seed), "aria-describedby": seedError.id, autocomplete: "off", spellcheck: "false" }));
+    field(
+      "seed",
+      "seed",
+      el("input", {
+        type: "text",
+        inputmode: "numeric",
+        value: String(settings.seed),
+        "aria-describedby": seedError.id,
+        autocomplete: "off",
+        spellcheck: "false",
+      }),
+    );
     controls.append(
       el("button", { id: id("next-request"), type: "button", text: "next request" }),
       el("button", { id: id("reset"), type: "button", text: "reset" }),
       seedError,
     );
     showInControls = (v) => {
-      if ("fanout" in v) { inputs.fanout.value = String(v.fanout); fanoutOut.textContent = inputs.fanout.value; }
+      if ("fanout" in v) {
+        inputs.fanout.value = String(v.fanout);
+        fanoutOut.textContent = inputs.fanout.value;
+      }
       for (const name of ["profile", "fix", "speed"]) if (name in v) inputs[name].value = v[name];
       if ("seed" in v) {
         inputs.seed.value = String(v.seed);
@@ -132,10 +217,17 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
         seedError.textContent = "";
       }
     };
-    inputs.fanout.addEventListener("input", () => { fanoutOut.textContent = inputs.fanout.value; reconfigure({ fanout: Number(inputs.fanout.value) }); });
+    inputs.fanout.addEventListener("input", () => {
+      fanoutOut.textContent = inputs.fanout.value;
+      reconfigure({ fanout: Number(inputs.fanout.value) });
+    });
     inputs.profile.addEventListener("change", () => reconfigure({ profile: inputs.profile.value }));
     inputs.fix.addEventListener("change", () => reconfigure({ fix: inputs.fix.value }));
-    inputs.speed.addEventListener("change", () => { settings.speed = inputs.speed.value; state.since = performance.now(); changed(); });
+    inputs.speed.addEventListener("change", () => {
+      settings.speed = inputs.speed.value;
+      state.since = performance.now();
+      changed();
+    });
     inputs.seed.addEventListener("change", () => {
       const text = inputs.seed.value.trim();
       const ok = /^\d+$/.test(text) && BigInt(text) <= 18446744073709551615n;
@@ -148,7 +240,10 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       const big = BigInt(text);
       reconfigure({ seed: big > BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big) });
     });
-    root.querySelector(`#${CSS.escape(id("next-request"))}`).addEventListener("click", () => { show(state.shown + 1, performance.now()); changed(); });
+    root.querySelector(`#${CSS.escape(id("next-request"))}`).addEventListener("click", () => {
+      show(state.shown + 1, performance.now());
+      changed();
+    });
     root.querySelector(`#${CSS.escape(id("reset"))}`).addEventListener("click", () => {
       life.reset();
       unsettle();
@@ -160,14 +255,23 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   // ---- readouts
   const readout = {};
   if (readouts) {
-    for (const [name, label, cls] of [["leaf-p50", "leaf p50", "leaf"], ["leaf-p99", "leaf p99", "leaf"], ["parent-p50", "parent p50", "parent"],
-      ["parent-p99", "parent p99", "parent"], ["ratio", "parent p99 ÷ leaf p99", ""], ["requests", "requests simulated", ""]]) {
+    for (const [name, label, cls] of [
+      ["leaf-p50", "leaf p50", "leaf"],
+      ["leaf-p99", "leaf p99", "leaf"],
+      ["parent-p50", "parent p50", "parent"],
+      ["parent-p99", "parent p99", "parent"],
+      ["ratio", "parent p99 ÷ leaf p99", ""],
+      ["requests", "requests simulated", ""],
+    ]) {
       const v = el("span", { "data-readout": name, text: "—" });
       readouts.append(el("div", {}, el("span", { class: `k ${cls}`, text: label }), v));
       readout[name] = v;
     }
   }
-  const setText = (name, text) => { const r = readout[name]; if (r && r.textContent !== text) r.textContent = text; };
+  const setText = (name, text) => {
+    const r = readout[name];
+    if (r && r.textContent !== text) r.textContent = text;
+  };
 
   function refreshCurves() {
     state.curves = {
@@ -189,14 +293,19 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     const r = state.request;
     if (canvases.arena) {
       Object.assign(canvases.arena.dataset, {
-        request: String(k), parentMs: r.parentMs.toFixed(6), waitedOn: String(r.waitedOn),
+        request: String(k),
+        parentMs: r.parentMs.toFixed(6),
+        waitedOn: String(r.waitedOn),
         firstLeaves: Array.from(r.leaves.originalMs.slice(0, 8), (v) => v.toFixed(6)).join(","),
       });
     }
     const hedged = r.leaves.hedged.reduce((a, b) => a + b, 0);
     const dropped = r.leaves.dropped.reduce((a, b) => a + b, 0);
-    const extras = [hedged ? `${hedged} hedged` : "", dropped ? `${dropped} dropped` : ""].filter(Boolean).join(", ");
-    const text = `Request #${k}: ${r.leaves.resolvedMs.length} leaves; the parent answered at ${formatMs(r.parentMs)}, ` +
+    const extras = [hedged ? `${hedged} hedged` : "", dropped ? `${dropped} dropped` : ""]
+      .filter(Boolean)
+      .join(", ");
+    const text =
+      `Request #${k}: ${r.leaves.resolvedMs.length} leaves; the parent answered at ${formatMs(r.parentMs)}, ` +
       `waiting on leaf ${r.waitedOn}${extras ? ` (${extras})` : ""}.`;
     if (caption) caption.textContent = text;
     canvases.arena?.setAttribute("aria-label", `One request on a log-millisecond axis. ${text}`);
@@ -229,8 +338,10 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
 
   function marks() {
     return {
-      leafP50: life.run.leafPercentile(0.5), leafP99: life.run.leafPercentile(0.99),
-      parentP50: life.run.parentPercentile(0.5), parentP99: life.run.parentPercentile(0.99),
+      leafP50: life.run.leafPercentile(0.5),
+      leafP99: life.run.leafPercentile(0.99),
+      parentP50: life.run.parentPercentile(0.5),
+      parentP99: life.run.parentPercentile(0.99),
     };
   }
 
@@ -242,10 +353,13 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     const ratio = m.parentP99 / m.leafP99;
     setText("ratio", Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : "—");
     setText("requests", formatCount(life.run.requests));
-    canvases.histograms?.setAttribute("aria-label",
-      `Leaf and parent latency histograms over ${formatCount(life.run.requests)} requests: leaf p50 ${formatMs(m.leafP50)}, leaf p99 ${formatMs(m.leafP99)}, parent p50 ${formatMs(m.parentP50)}, parent p99 ${formatMs(m.parentP99)}.`);
+    canvases.histograms?.setAttribute(
+      "aria-label",
+      `Leaf and parent latency histograms over ${formatCount(life.run.requests)} requests: leaf p50 ${formatMs(m.leafP50)}, leaf p99 ${formatMs(m.leafP99)}, parent p50 ${formatMs(m.parentP50)}, parent p99 ${formatMs(m.parentP99)}.`,
+    );
     // Announce politely, and rarely: once a change has 100,000 requests behind it, and when settled.
-    const milestone = life.run.requests >= settings.requests ? 2 : life.run.requests >= 100_000 ? 1 : 0;
+    const milestone =
+      life.run.requests >= settings.requests ? 2 : life.run.requests >= 100_000 ? 1 : 0;
     if (milestone > state.announced) {
       state.announced = milestone;
       live.textContent = `After ${formatCount(life.run.requests)} requests: leaf p99 ${formatMs(m.leafP99)}, parent p99 ${formatMs(m.parentP99)}.`;
@@ -294,15 +408,24 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     // the piles grow smoothly either way, and every redraw is raster work that competes with
     // the workers for the cores. The last count is always drawn.
     const now = performance.now();
-    const grown = life.run.requests !== state.histRequests && (now - state.histAt >= HISTOGRAM_REDRAW_MS || life.run.requests >= settings.requests);
-    if (canvases.histograms && onScreen.histograms && root.dataset.ready && (stale.histograms || grown)) {
+    const grown =
+      life.run.requests !== state.histRequests &&
+      (now - state.histAt >= HISTOGRAM_REDRAW_MS || life.run.requests >= settings.requests);
+    if (
+      canvases.histograms &&
+      onScreen.histograms &&
+      root.dataset.ready &&
+      (stale.histograms || grown)
+    ) {
       stale.histograms = false;
       state.histAt = now;
       state.histRequests = life.run.requests;
       drawHistograms(canvases.histograms, {
         edges,
         // Views over wasm memory: fetched fresh for every draw, never kept across calls.
-        leafBins: life.run.leafBins(), parentBins: life.run.parentBins(), marks: m,
+        leafBins: life.run.leafBins(),
+        parentBins: life.run.parentBins(),
+        marks: m,
         waitMs: sweep === null || sweep >= state.request.parentMs ? state.request.parentMs : NaN,
       });
     }
@@ -311,7 +434,10 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       drawStrip(canvases.strip, { ...state.curves, fanout: settings.fanout });
     }
     if (canvases.strip && state.curves) {
-      canvases.strip.setAttribute("aria-label", `Parent percentiles against fan-out 1 to ${STRIP_MAX_FANOUT}: at n = ${settings.fanout} the parent median is ${formatMs(state.curves.p50[settings.fanout - 1])} and p99 ${formatMs(state.curves.p99[settings.fanout - 1])}; the parent median reaches the leaf p99 (${formatMs(state.curves.leafP99)}) at n = ${state.curves.crossoverN}.`);
+      canvases.strip.setAttribute(
+        "aria-label",
+        `Parent percentiles against fan-out 1 to ${STRIP_MAX_FANOUT}: at n = ${settings.fanout} the parent median is ${formatMs(state.curves.p50[settings.fanout - 1])} and p99 ${formatMs(state.curves.p99[settings.fanout - 1])}; the parent median reaches the leaf p99 (${formatMs(state.curves.leafP99)}) at n = ${state.curves.crossoverN}.`,
+      );
     }
   }
 
@@ -353,7 +479,10 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     for (const e of entries) {
       const name = e.target.dataset.chart;
       onScreen[name] = e.isIntersecting;
-      if (e.isIntersecting) { stale[name] = true; state.dirty = true; }
+      if (e.isIntersecting) {
+        stale[name] = true;
+        state.dirty = true;
+      }
     }
     wake();
   });
@@ -361,17 +490,27 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     canvas.dataset.chart = name;
     charts.observe(canvas);
   }
-  onThemeChange(() => { invalidate(); wake(); }, signal);
-  const resized = new ResizeObserver(() => { invalidate(); wake(); });
+  onThemeChange(() => {
+    invalidate();
+    wake();
+  }, signal);
+  const resized = new ResizeObserver(() => {
+    invalidate();
+    wake();
+  });
   resized.observe(root);
   // Unmounted: nothing of the piece is left running or allocated (its wasm run is freed; the
   // workers drop its blocks as they come back; a calibration under way stops at its next step).
-  signal?.addEventListener("abort", () => {
-    unregister();
-    charts.disconnect();
-    resized.disconnect();
-    life.close();
-  }, { once: true });
+  signal?.addEventListener(
+    "abort",
+    () => {
+      unregister();
+      charts.disconnect();
+      resized.disconnect();
+      life.close();
+    },
+    { once: true },
+  );
 
   refreshCurves();
   show(0, performance.now());
@@ -414,26 +553,58 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       if (name === "strip") {
         return {
           header: ["fanout", "parent_p50_ms", "parent_p99_ms", "leaf_p50_ms", "leaf_p99_ms"],
-          rows: state.curves.p50.map((v, i) => [i + 1, v, state.curves.p99[i], state.curves.leafP50, state.curves.leafP99]),
+          rows: state.curves.p50.map((v, i) => [
+            i + 1,
+            v,
+            state.curves.p99[i],
+            state.curves.leafP50,
+            state.curves.leafP99,
+          ]),
         };
       }
       if (name === "arena") {
         const l = state.request.leaves;
         return {
-          header: ["leaf", "original_ms", "resolved_ms", "retry_ms", "hedged", "dropped", "waited_on"],
-          rows: Array.from(l.resolvedMs, (v, i) => [i, l.originalMs[i], v, l.hedged[i] ? l.retryMs[i] : "", l.hedged[i], l.dropped[i], i === state.request.waitedOn ? 1 : 0]),
+          header: [
+            "leaf",
+            "original_ms",
+            "resolved_ms",
+            "retry_ms",
+            "hedged",
+            "dropped",
+            "waited_on",
+          ],
+          rows: Array.from(l.resolvedMs, (v, i) => [
+            i,
+            l.originalMs[i],
+            v,
+            l.hedged[i] ? l.retryMs[i] : "",
+            l.hedged[i],
+            l.dropped[i],
+            i === state.request.waitedOn ? 1 : 0,
+          ]),
         };
       }
-      const leaf = life.run.leafBins(), parent = life.run.parentBins();
+      const leaf = life.run.leafBins(),
+        parent = life.run.parentBins();
       return {
         header: ["bin_lower_ms", "bin_upper_ms", "leaf_count", "parent_count"],
-        rows: Array.from(leaf, (c, b) => [edges[b], edges[b + 1], c, parent[b]]).filter((r) => r[2] || r[3]),
+        rows: Array.from(leaf, (c, b) => [edges[b], edges[b + 1], c, parent[b]]).filter(
+          (r) => r[2] || r[3],
+        ),
       };
     },
     /** Draws part `name` onto `canvas` (a real one or svg.js's stand-in). */
     drawOnto(name, canvas) {
       if (name === "arena") drawArena(canvas, state.request, null);
-      if (name === "histograms") drawHistograms(canvas, { edges, leafBins: life.run.leafBins(), parentBins: life.run.parentBins(), marks: marks(), waitMs: state.request.parentMs });
+      if (name === "histograms")
+        drawHistograms(canvas, {
+          edges,
+          leafBins: life.run.leafBins(),
+          parentBins: life.run.parentBins(),
+          marks: marks(),
+          waitMs: state.request.parentMs,
+        });
       if (name === "strip") drawStrip(canvas, { ...state.curves, fanout: settings.fanout });
     },
     canvases,

@@ -21,7 +21,8 @@ const MAX_STEP = 1 << 19;
 export function digest(...arrays) {
   let h = 0x811c9dc5;
   for (const a of arrays) {
-    for (const w of new Uint32Array(a.buffer, a.byteOffset, a.length * 2)) h = Math.imul(h ^ w, 0x01000193) >>> 0;
+    for (const w of new Uint32Array(a.buffer, a.byteOffset, a.length * 2))
+      h = Math.imul(h ^ w, 0x01000193) >>> 0;
   }
   return h.toString(16).padStart(8, "0");
 }
@@ -38,11 +39,13 @@ export async function prepareRun(api, options, signal) {
   signal?.throwIfAborted();
   const builder = api.TailRun.prepare(options);
   try {
-    for (let draws = 1 << 15; ;) {
+    for (let draws = 1 << 15; ; ) {
       const t0 = performance.now();
       if (builder.step(draws)) break;
       const ms = performance.now() - t0;
-      draws = Math.round(Math.min(MAX_STEP, 2 * draws, Math.max(MIN_STEP, (draws * STEP_MS) / Math.max(ms, 0.1))));
+      draws = Math.round(
+        Math.min(MAX_STEP, 2 * draws, Math.max(MIN_STEP, (draws * STEP_MS) / Math.max(ms, 0.1))),
+      );
       await nextTask();
       signal?.throwIfAborted();
     }
@@ -139,7 +142,9 @@ class TailLifecycle {
    */
   async reconfigure(options) {
     const c = this.config;
-    const recalibrate = ("profile" in options && options.profile !== c.profile) || ("seed" in options && options.seed !== c.seed);
+    const recalibrate =
+      ("profile" in options && options.profile !== c.profile) ||
+      ("seed" in options && options.seed !== c.seed);
     Object.assign(c, options);
     this.settled = false;
     if (recalibrate) {

@@ -23,13 +23,23 @@ export async function loadPackage() {
 /** `tail-lab report --json` from the release build (`cargo xtask ci` builds it first). */
 export function nativeReport(seed, requests) {
   const bin = join(ROOT, "target", "release", "tail-lab");
-  const out = execFileSync(bin, ["report", "--json", "--seed", String(seed), "--requests", String(requests)]);
+  const out = execFileSync(bin, [
+    "report",
+    "--json",
+    "--seed",
+    String(seed),
+    "--requests",
+    String(requests),
+  ]);
   return JSON.parse(out.toString());
 }
 
 const MIME = {
-  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm", ".css": "text/css; charset=utf-8", ".json": "application/json",
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
 };
 
 /**
@@ -40,19 +50,27 @@ export function serveWeb(dir = WEB, { wasmType = "application/wasm" } = {}) {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
     const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
-    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
     try {
       const body = readFileSync(file);
-      const type = extname(file) === ".wasm" ? wasmType : MIME[extname(file)] ?? "application/octet-stream";
+      const type =
+        extname(file) === ".wasm" ? wasmType : (MIME[extname(file)] ?? "application/octet-stream");
       res.writeHead(200, { "Content-Type": type }).end(body);
     } catch {
       res.writeHead(404).end("not found");
     }
   });
-  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok({
-    url: `http://127.0.0.1:${server.address().port}/`,
-    close: () => new Promise((done) => server.close(done)),
-  })));
+  return new Promise((ok) =>
+    server.listen(0, "127.0.0.1", () =>
+      ok({
+        url: `http://127.0.0.1:${server.address().port}/`,
+        close: () => new Promise((done) => server.close(done)),
+      }),
+    ),
+  );
 }
 
 /** The static site `cargo xtask ci` copies with `dist::copy_site` (as `cargo xtask dist` does). */
@@ -69,7 +87,9 @@ export function chromiumPath() {
       if (dir && existsSync(join(dir, name))) return join(dir, name);
     }
   }
-  throw new Error("no Chromium found: install one (Debian: apt-get install chromium) or set CHROMIUM to its path");
+  throw new Error(
+    "no Chromium found: install one (Debian: apt-get install chromium) or set CHROMIUM to its path",
+  );
 }
 
 /** Chromium, headless, with the flags this sandboxed machine needs. */
@@ -77,8 +97,15 @@ export async function launchChromium() {
   const { chromium } = await import("playwright-core");
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 }
 

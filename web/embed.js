@@ -37,7 +37,11 @@ const TAIL_PARTS = {
   histograms: ["readouts", "histograms"],
   strip: ["strip"],
 };
-const TITLES = { arena: "One request", histograms: "Leaf and parent histograms", strip: "Parent percentiles against fan-out" };
+const TITLES = {
+  arena: "One request",
+  histograms: "Leaf and parent histograms",
+  strip: "Parent percentiles against fan-out",
+};
 const KINDS = [...Object.keys(TAIL_PARTS), ...Object.keys(SECTIONS)];
 const STYLE = new URL("./style.css", import.meta.url);
 const HOME = new URL("./", import.meta.url);
@@ -54,13 +58,19 @@ function uniqueLabel(label) {
 }
 
 /** The names of every setting any kind reads (the element's observed attributes). */
-const SETTING_NAMES = [...new Set([...TAIL_SETTING_NAMES, ...Object.values(SECTIONS).flatMap((s) => (s.params ?? []).map((p) => p.name))])];
+const SETTING_NAMES = [
+  ...new Set([
+    ...TAIL_SETTING_NAMES,
+    ...Object.values(SECTIONS).flatMap((s) => (s.params ?? []).map((p) => p.name)),
+  ]),
+];
 
 /** The iframe URL that shows the same panel with the same settings. */
 export function panelUrl(kind, settings) {
   const url = new URL("./panel.html", import.meta.url);
   url.searchParams.set("kind", kind);
-  for (const [k, v] of Object.entries(settings)) if (k !== "requests") url.searchParams.set(k, String(v));
+  for (const [k, v] of Object.entries(settings))
+    if (k !== "requests") url.searchParams.set(k, String(v));
   return url.href;
 }
 
@@ -84,7 +94,9 @@ function watchSettings(specs, get, notice, apply) {
   const update = () => {
     const next = readParams(specs, get);
     notice.textContent = next.notices.join("; ");
-    const changed = Object.fromEntries(Object.entries(next.values).filter(([k, v]) => v !== values[k]));
+    const changed = Object.fromEntries(
+      Object.entries(next.values).filter(([k, v]) => v !== values[k]),
+    );
     values = next.values;
     if (Object.keys(changed).length > 0) apply(changed);
   };
@@ -112,7 +124,9 @@ class TailLabPanel extends HTMLElement {
 
   disconnectedCallback() {
     // A move (removed and added back in one task) keeps the panel as it is.
-    queueMicrotask(() => { if (!this.isConnected) this.stop(); });
+    queueMicrotask(() => {
+      if (!this.isConnected) this.stop();
+    });
   }
 
   attributeChangedCallback(name, before, after) {
@@ -136,7 +150,14 @@ class TailLabPanel extends HTMLElement {
     root.setAttribute("role", "region");
     shadow.replaceChildren(link, root);
     const controller = new AbortController();
-    const live = { controller, pending: false, release: () => {}, update: () => { live.pending = true; } };
+    const live = {
+      controller,
+      pending: false,
+      release: () => {},
+      update: () => {
+        live.pending = true;
+      },
+    };
     this.live = live;
     delete this.dataset.ready;
     inTurn(() => this.mount(root, live)).catch((e) => {
@@ -181,32 +202,69 @@ class TailLabPanel extends HTMLElement {
     const link = () => panelUrl(kind, settings);
     // Own keys only: "__proto__" or "toString" is an unknown kind like any other.
     if (Object.hasOwn(TAIL_PARTS, kind)) {
-      const label = uniqueLabel(`Tail Latency Lab: ${Object.hasOwn(TITLES, kind) ? TITLES[kind] : "the Tail piece"}`);
+      const label = uniqueLabel(
+        `Tail Latency Lab: ${Object.hasOwn(TITLES, kind) ? TITLES[kind] : "the Tail piece"}`,
+      );
       live.release = label.release;
       root.setAttribute("aria-label", label.label);
       let piece;
-      const { values, update } = watchSettings(tailParams(api), get, notice, (changed) => piece.set(changed));
+      const { values, update } = watchSettings(tailParams(api), get, notice, (changed) =>
+        piece.set(changed),
+      );
       root.append(notice);
-      piece = await mountTail(root, { api, values, parts: TAIL_PARTS[kind], prefix, signal, onChange: (s) => { settings = s; } });
+      piece = await mountTail(root, {
+        api,
+        values,
+        parts: TAIL_PARTS[kind],
+        prefix,
+        signal,
+        onChange: (s) => {
+          settings = s;
+        },
+      });
       signal.throwIfAborted();
       for (const [name, canvas] of Object.entries(piece.canvases)) {
         exportBar(canvas.closest("figure"), {
-          name: `tail-${name}`, title: TITLES[name], canvas, link,
-          draw: (target) => piece.drawOnto(name, target), table: () => piece.table(name), meta: () => piece.settings(),
+          name: `tail-${name}`,
+          title: TITLES[name],
+          canvas,
+          link,
+          draw: (target) => piece.drawOnto(name, target),
+          table: () => piece.table(name),
+          meta: () => piece.settings(),
         });
       }
       settled = update;
     } else if (Object.hasOwn(SECTIONS, kind)) {
       const section = SECTIONS[kind];
       const label = uniqueLabel(`Tail Latency Lab: ${kind}`);
-      const client = new SimClient({ onTrouble: (message) => { notice.textContent = `The simulation stopped: ${message}.`; } });
-      live.release = () => { label.release(); client.close(); };
+      const client = new SimClient({
+        onTrouble: (message) => {
+          notice.textContent = `The simulation stopped: ${message}.`;
+        },
+      });
+      live.release = () => {
+        label.release();
+        client.close();
+      };
       root.setAttribute("aria-label", label.label);
       root.dataset.section = kind;
       const specs = section.params ?? [];
-      const { values, update } = watchSettings(specs, get, notice, (changed) => applyValues(root, prefix, specs, changed));
+      const { values, update } = watchSettings(specs, get, notice, (changed) =>
+        applyValues(root, prefix, specs, changed),
+      );
       root.append(notice);
-      section.mount(root, { client, api, values, prefix, link, signal, onChange: (s) => { settings = { ...settings, ...s }; } });
+      section.mount(root, {
+        client,
+        api,
+        values,
+        prefix,
+        link,
+        signal,
+        onChange: (s) => {
+          settings = { ...settings, ...s };
+        },
+      });
       settled = update;
     } else {
       throw new Error(`kind must be one of ${KINDS.join(", ")} (got “${quoted(kind)}”)`);

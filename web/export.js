@@ -27,7 +27,8 @@ const NUMERIC = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 function csvCell(v) {
   if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v))) return "";
   let s = String(v);
-  if (typeof v !== "number" && typeof v !== "bigint" && /^[=+\-@\t\r]/.test(s) && !NUMERIC.test(s)) s = `'${s}`;
+  if (typeof v !== "number" && typeof v !== "bigint" && /^[=+\-@\t\r]/.test(s) && !NUMERIC.test(s))
+    s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -40,7 +41,11 @@ const comment = (text) => csvCell(`# ${String(text).replace(/[\r\n]+/g, " ")}`);
 
 /** CSV text: `# key=value` lines for `meta`, then the header and the rows. */
 export function toCsv({ title, meta, header, rows }) {
-  const lines = [comment(title), ...Object.entries(meta).map(([k, v]) => comment(`${k}=${v}`)), header.map(csvCell).join(",")];
+  const lines = [
+    comment(title),
+    ...Object.entries(meta).map(([k, v]) => comment(`${k}=${v}`)),
+    header.map(csvCell).join(","),
+  ];
   for (const r of rows) lines.push(r.map(csvCell).join(","));
   return `${lines.join("\n")}\n`;
 }
@@ -51,7 +56,10 @@ export function toCsv({ title, meta, header, rows }) {
  * parameters; `draw(target)` draws the chart onto a canvas or svg.js's stand-in; `link()` the
  * URL of this view.
  */
-export function exportBar(parent, { name, title, canvas, table, meta, draw, link = () => location.href }) {
+export function exportBar(
+  parent,
+  { name, title, canvas, table, meta, draw, link = () => location.href },
+) {
   const bar = document.createElement("div");
   bar.className = "export-bar";
   bar.setAttribute("role", "group");
@@ -89,7 +97,9 @@ export function exportBar(parent, { name, title, canvas, table, meta, draw, link
     } catch {
       status.textContent = url;
     }
-    setTimeout(() => { status.textContent = ""; }, 4000);
+    setTimeout(() => {
+      status.textContent = "";
+    }, 4000);
   });
   bar.append(status);
   parent.append(bar);

@@ -10,4 +10,6 @@ export function showNotice(message, { error = true } = {}) {
 
 globalThis.tailLabOnPanic = (message) => showNotice(message);
 window.addEventListener("error", (e) => showNotice(`Error: ${e.message}`));
-window.addEventListener("unhandledrejection", (e) => showNotice(`Error: ${e.reason?.message ?? e.reason}`));
+window.addEventListener("unhandledrejection", (e) =>
+  showNotice(`Error: ${e.reason?.message ?? e.reason}`),
+);

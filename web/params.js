@@ -27,7 +27,8 @@ function readOne(spec, raw) {
         ? [spec.values.find((v) => String(v) === text), null]
         : fallback(`“${shown}” is not one of ${spec.values.join(", ")}`);
     case "seed": {
-      if (!/^\d+$/.test(text)) return fallback(`“${shown}” is not a whole number from 0 to 18446744073709551615`);
+      if (!/^\d+$/.test(text))
+        return fallback(`“${shown}” is not a whole number from 0 to 18446744073709551615`);
       const big = BigInt(text);
       if (big > MAX_SEED) return fallback(`${shown} is above 18446744073709551615`);
       return [big > BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big), null];
@@ -36,9 +37,18 @@ function readOne(spec, raw) {
       const x = Number(text);
       if (text === "" || !Number.isFinite(x)) return fallback(`“${shown}” is not a number`);
       let v = spec.type === "int" ? Math.round(x) : snap(spec, x);
-      let notice = v !== x && spec.type === "int" ? `${spec.name}=${shown} is not a whole number; using ${v}` : null;
-      if (v < spec.min) { v = spec.min; notice = `${spec.name}=${shown} is below the smallest value, ${spec.min}; using ${v}`; }
-      if (v > spec.max) { v = spec.max; notice = `${spec.name}=${shown} is above the largest value, ${spec.max}; using ${v}`; }
+      let notice =
+        v !== x && spec.type === "int"
+          ? `${spec.name}=${shown} is not a whole number; using ${v}`
+          : null;
+      if (v < spec.min) {
+        v = spec.min;
+        notice = `${spec.name}=${shown} is below the smallest value, ${spec.min}; using ${v}`;
+      }
+      if (v > spec.max) {
+        v = spec.max;
+        notice = `${spec.name}=${shown} is above the largest value, ${spec.max}; using ${v}`;
+      }
       return [v, notice];
     }
   }

@@ -53,7 +53,13 @@ function frame(now) {
   };
   // Jobs left over go before the panels next frame, and the other way round, so under load
   // neither can starve the other.
-  if (jobsFirst) { runJobs(); runTasks(); } else { runTasks(); runJobs(); }
+  if (jobsFirst) {
+    runJobs();
+    runTasks();
+  } else {
+    runTasks();
+    runJobs();
+  }
   jobsFirst = queued.size > 0 && !jobsFirst;
   wake();
 }
@@ -111,11 +117,5 @@ export function soon(job) {
   wake();
 }
 
-/** Resolves in a new task (a MessageChannel hop: no 4 ms timer clamp), letting input and paint in. */
-export function nextTask() {
-  return new Promise((resolve) => {
-    const { port1, port2 } = new MessageChannel();
-    port1.onmessage = () => resolve();
-    port2.postMessage(null);
-  });
-}
+/** Resolves in a new task, letting input and paint in (task.js; here for the pages' imports). */
+export { nextTask } from "./task.js";

@@ -3,11 +3,25 @@
 // shape, a dash or a label as well, so no reading depends on telling two hues apart.
 
 const VARS = {
-  bg: "--chart-bg", ink: "--ink", muted: "--muted", grid: "--grid", axis: "--axis", legendBg: "--legend-bg",
-  leaf: "--leaf", leafText: "--leaf-text", parent: "--parent", parentText: "--parent-text",
-  wait: "--wait", ring: "--ring",
-  none: "--c-none", hedge: "--c-hedge", duplicate: "--c-duplicate", third: "--c-third", theory: "--ink",
-  band: "--band", bandInk: "--band-ink",
+  bg: "--chart-bg",
+  ink: "--ink",
+  muted: "--muted",
+  grid: "--grid",
+  axis: "--axis",
+  legendBg: "--legend-bg",
+  leaf: "--leaf",
+  leafText: "--leaf-text",
+  parent: "--parent",
+  parentText: "--parent-text",
+  wait: "--wait",
+  ring: "--ring",
+  none: "--c-none",
+  hedge: "--c-hedge",
+  duplicate: "--c-duplicate",
+  third: "--c-third",
+  theory: "--ink",
+  band: "--band",
+  bandInk: "--band-ink",
 };
 
 /** The chart colours in force for `element` (a canvas, or anything inside the themed root). */

@@ -15,6 +15,8 @@ async function source(url) {
 
 /** The initialised API module. */
 export function loadCore() {
-  ready ??= init({ module_or_path: source(new URL("./pkg/tail_lab_bg.wasm", import.meta.url)) }).then(() => api);
+  ready ??= init({
+    module_or_path: source(new URL("./pkg/tail_lab_bg.wasm", import.meta.url)),
+  }).then(() => api);
   return ready;
 }

@@ -16,7 +16,8 @@ export function defaultWorkers() {
  * benchmark hook), else `defaultWorkers()`.
  */
 export function workersFromUrl(min) {
-  const asked = typeof location === "undefined" ? null : new URLSearchParams(location.search).get("workers");
+  const asked =
+    typeof location === "undefined" ? null : new URLSearchParams(location.search).get("workers");
   const n = asked !== null && /^[0-8]$/.test(asked) ? Number(asked) : NaN;
   return n >= min ? n : defaultWorkers();
 }
@@ -52,7 +53,8 @@ export function watchedWorker(url, { onMessage, onLost }) {
       if (work) watched.asked ??= performance.now();
       worker.postMessage(message, transfer ?? []);
     },
-    overdue: (now) => now - Math.max(watched.heard, watched.asked ?? -Infinity) >= WORKER_DEADLINE_MS,
+    overdue: (now) =>
+      now - Math.max(watched.heard, watched.asked ?? -Infinity) >= WORKER_DEADLINE_MS,
     stop() {
       worker.onmessage = null;
       worker.onerror = null;
@@ -77,7 +79,9 @@ export function watchedWorker(url, { onMessage, onLost }) {
  */
 export function onPageResume(restart) {
   document.addEventListener("resume", restart);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) restart(); });
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) restart();
+  });
 }
 
 /**

@@ -14,7 +14,9 @@ const quick = args.includes("--quick");
 
 function line(what, value, unit, target, met) {
   const verdict = target ? (met ? "met" : "MISSED") : "";
-  console.log(`${what.padEnd(48)} ${String(value).padStart(12)} ${unit.padEnd(10)} ${target ? `target ${target}`.padEnd(22) : "".padEnd(22)} ${verdict}`);
+  console.log(
+    `${what.padEnd(48)} ${String(value).padStart(12)} ${unit.padEnd(10)} ${target ? `target ${target}`.padEnd(22) : "".padEnd(22)} ${verdict}`,
+  );
 }
 const fixed = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : "n/a");
 
@@ -30,25 +32,97 @@ try {
   const b = JSON.parse(text);
   line("wasm leaf sample (fan-out 100, binned, max)", fixed(b.wasmNsPerLeaf), "ns/leaf", "", true);
   line("plain-JS leaf sample (seed-style, same work)", fixed(b.jsNsPerLeaf), "ns/leaf", "", true);
-  line("plain-JS leaf sample (performance-minded, issue 11's recipe)", fixed(b.fastJsNsPerLeaf), "ns/leaf", "", true);
-  line("plain-JS leaf sample (best: recipe + cell → bin map)", fixed(b.cellJsNsPerLeaf), "ns/leaf", "", true);
-  line("wasm speed-up over seed-style JS", fixed(b.wasmOverJs, 1), "x", ">= 10x", b.wasmOverJs >= 10);
-  line("wasm speed-up over the best plain JS", fixed(b.wasmOverCellJs, 2), "x", ">= 2x", b.wasmOverCellJs >= 2);
-  line("  (range over the seven alternating rounds)", `${fixed(b.wasmOverCellJsRange[0], 2)}–${fixed(b.wasmOverCellJsRange[1], 2)}`, "x", "", true);
+  line(
+    "plain-JS leaf sample (performance-minded, issue 11's recipe)",
+    fixed(b.fastJsNsPerLeaf),
+    "ns/leaf",
+    "",
+    true,
+  );
+  line(
+    "plain-JS leaf sample (best: recipe + cell → bin map)",
+    fixed(b.cellJsNsPerLeaf),
+    "ns/leaf",
+    "",
+    true,
+  );
+  line(
+    "wasm speed-up over seed-style JS",
+    fixed(b.wasmOverJs, 1),
+    "x",
+    ">= 10x",
+    b.wasmOverJs >= 10,
+  );
+  line(
+    "wasm speed-up over the best plain JS",
+    fixed(b.wasmOverCellJs, 2),
+    "x",
+    ">= 2x",
+    b.wasmOverCellJs >= 2,
+  );
+  line(
+    "  (range over the seven alternating rounds)",
+    `${fixed(b.wasmOverCellJsRange[0], 2)}–${fixed(b.wasmOverCellJsRange[1], 2)}`,
+    "x",
+    "",
+    true,
+  );
   line("wasm speed-up over the recipe JS", fixed(b.wasmOverFastJs, 2), "x", "", true);
-  line("  (range over the seven alternating rounds)", `${fixed(b.wasmOverFastJsRange[0], 2)}–${fixed(b.wasmOverFastJsRange[1], 2)}`, "x", "", true);
-  line("accumulation on one thread (no workers, nothing drawn)", Math.round(b.singleThreadRate).toLocaleString("en-US"), "req/s", "", true);
+  line(
+    "  (range over the seven alternating rounds)",
+    `${fixed(b.wasmOverFastJsRange[0], 2)}–${fixed(b.wasmOverFastJsRange[1], 2)}`,
+    "x",
+    "",
+    true,
+  );
+  line(
+    "accumulation on one thread (no workers, nothing drawn)",
+    Math.round(b.singleThreadRate).toLocaleString("en-US"),
+    "req/s",
+    "",
+    true,
+  );
   for (const [w, r] of Object.entries(b.poolRate)) {
-    line(`${w} worker${w > 1 ? "s" : ""}, nothing drawn: requests/s (per core)`, `${Math.round(r).toLocaleString("en-US")} (${Math.round(r / Math.min(Number(w), b.cores)).toLocaleString("en-US")})`, "req/s", "", true);
+    line(
+      `${w} worker${w > 1 ? "s" : ""}, nothing drawn: requests/s (per core)`,
+      `${Math.round(r).toLocaleString("en-US")} (${Math.round(r / Math.min(Number(w), b.cores)).toLocaleString("en-US")})`,
+      "req/s",
+      "",
+      true,
+    );
   }
   const poolEfficiency = b.poolRate[2] / (2 * b.poolRate[1]);
-  line(`workers' parallel efficiency at 2 (${b.cores} cores)`, fixed(poolEfficiency), "", ">= 0.8", poolEfficiency >= 0.8);
+  line(
+    `workers' parallel efficiency at 2 (${b.cores} cores)`,
+    fixed(poolEfficiency),
+    "",
+    ">= 0.8",
+    poolEfficiency >= 0.8,
+  );
   line("TailRun setup (tables + 2^22 calibration draws)", fixed(b.runSetupMs, 1), "ms", "", true);
   const grew = b.memoryAfterBytes - b.memoryBeforeBytes;
-  line(`wasm memory growth over ${b.memoryRequests.toExponential(0)} requests`, grew, "bytes", "0", grew === 0);
+  line(
+    `wasm memory growth over ${b.memoryRequests.toExponential(0)} requests`,
+    grew,
+    "bytes",
+    "0",
+    grew === 0,
+  );
   line("wasm memory after warm-up", b.memoryBeforeBytes, "bytes", "", true);
-  line(`supermarket, 100 servers, ${b.supermarketArrivals.toExponential(0)} arrivals`, fixed(b.supermarketMs, 0), "ms", quick ? "" : "< 1000 ms", b.supermarketMs < 1000);
-  line(`loaded sweep (${b.loadedSweepRuns} runs) in a worker`, fixed(b.loadedSweepMs, 0), "ms", quick ? "" : "< 3000 ms", b.loadedSweepMs < 3000);
+  line(
+    `supermarket, 100 servers, ${b.supermarketArrivals.toExponential(0)} arrivals`,
+    fixed(b.supermarketMs, 0),
+    "ms",
+    quick ? "" : "< 1000 ms",
+    b.supermarketMs < 1000,
+  );
+  line(
+    `loaded sweep (${b.loadedSweepRuns} runs) in a worker`,
+    fixed(b.loadedSweepMs, 0),
+    "ms",
+    quick ? "" : "< 3000 ms",
+    b.loadedSweepMs < 3000,
+  );
   await bench.close();
 
   // 2. The real page: first live frame, then a slider dragged for two seconds while requests
@@ -57,10 +131,15 @@ try {
   await page.addInitScript(() => {
     window.__bench = { longTasks: [], frames: [] };
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, ms: e.duration });
+      for (const e of list.getEntries())
+        window.__bench.longTasks.push({ start: e.startTime, ms: e.duration });
     }).observe({ type: "longtask", buffered: true });
     let last = 0;
-    const tick = (t) => { if (last) window.__bench.frames.push(t - last); last = t; requestAnimationFrame(tick); };
+    const tick = (t) => {
+      if (last) window.__bench.frames.push(t - last);
+      last = t;
+      requestAnimationFrame(tick);
+    };
     requestAnimationFrame(tick);
   });
   const target = quick ? 20_000 : 1_000_000;
@@ -74,26 +153,59 @@ try {
   }
   const dragEnd = await page.evaluate(() => performance.now());
   await page.waitForSelector('[data-settled="true"]', { timeout: 300_000 });
-  const m = await page.evaluate(([dragStart, dragEnd]) => {
-    const first = performance.getEntriesByName("first-live-frame")[0].startTime;
-    const now = performance.now();
-    const startup = window.__bench.longTasks.filter((t) => t.start < dragStart);
-    const during = window.__bench.longTasks.filter((t) => t.start >= dragStart);
-    const frames = window.__bench.frames.slice(5).sort((a, b) => a - b);
-    const q = (p) => frames[Math.min(frames.length - 1, Math.floor(p * frames.length))];
-    return { first, accumulateMs: now - dragEnd, longTasks: during.length, startupTasks: startup.map((t) => Math.round(t.ms)).join(", ") || "none",
-      longestTask: Math.max(0, ...during.map((t) => t.ms)), frameMedian: q(0.5), frameP95: q(0.95), frameMax: frames.at(-1) };
-  }, [dragStart, dragEnd]);
+  const m = await page.evaluate(
+    ([dragStart, dragEnd]) => {
+      const first = performance.getEntriesByName("first-live-frame")[0].startTime;
+      const now = performance.now();
+      const startup = window.__bench.longTasks.filter((t) => t.start < dragStart);
+      const during = window.__bench.longTasks.filter((t) => t.start >= dragStart);
+      const frames = window.__bench.frames.slice(5).sort((a, b) => a - b);
+      const q = (p) => frames[Math.min(frames.length - 1, Math.floor(p * frames.length))];
+      return {
+        first,
+        accumulateMs: now - dragEnd,
+        longTasks: during.length,
+        startupTasks: startup.map((t) => Math.round(t.ms)).join(", ") || "none",
+        longestTask: Math.max(0, ...during.map((t) => t.ms)),
+        frameMedian: q(0.5),
+        frameP95: q(0.95),
+        frameMax: frames.at(-1),
+      };
+    },
+    [dragStart, dragEnd],
+  );
   line("navigation to first live frame", fixed(m.first, 0), "ms", "<= 500 ms", m.first <= 500);
-  line(`${target.toLocaleString("en-US")} parent requests (fan-out 100) in the tab`, fixed(m.accumulateMs, 0), "ms", quick ? "" : "<= 2000 ms", m.accumulateMs <= 2000);
-  line("long tasks (> 50 ms) while dragging and accumulating", m.longTasks, "tasks", "0", m.longTasks === 0);
+  line(
+    `${target.toLocaleString("en-US")} parent requests (fan-out 100) in the tab`,
+    fixed(m.accumulateMs, 0),
+    "ms",
+    quick ? "" : "<= 2000 ms",
+    m.accumulateMs <= 2000,
+  );
+  line(
+    "long tasks (> 50 ms) while dragging and accumulating",
+    m.longTasks,
+    "tasks",
+    "0",
+    m.longTasks === 0,
+  );
   line("long tasks before the drag (start-up), ms each", m.startupTasks, "", "", true);
   line("longest long task", fixed(m.longestTask, 0), "ms", "", true);
-  line("frame time median / p95", `${fixed(m.frameMedian, 1)} / ${fixed(m.frameP95, 1)}`, "ms", "<= 16.7 / 20", m.frameMedian <= 16.7 && m.frameP95 <= 20);
+  line(
+    "frame time median / p95",
+    `${fixed(m.frameMedian, 1)} / ${fixed(m.frameP95, 1)}`,
+    "ms",
+    "<= 16.7 / 20",
+    m.frameMedian <= 16.7 && m.frameP95 <= 20,
+  );
   // Profile and seed changes: each needs a new calibration (2^22 draws), prepared over
   // several tasks while the old run stays on screen.
   const switchStart = await page.evaluate(() => performance.now());
-  for (const [control, value] of [["#profile", "gc-pause"], ["#profile", "tight"], ["#profile", "default"]]) {
+  for (const [control, value] of [
+    ["#profile", "gc-pause"],
+    ["#profile", "tight"],
+    ["#profile", "default"],
+  ]) {
     await page.selectOption(control, value);
     await page.waitForFunction(() => document.querySelector("#tail").dataset.preparing !== "true");
   }
@@ -102,8 +214,17 @@ try {
     await page.press("#seed", "Tab");
     await page.waitForFunction(() => document.querySelector("#tail").dataset.preparing !== "true");
   }
-  const switches = await page.evaluate((from) => window.__bench.longTasks.filter((t) => t.start >= from).map((t) => Math.round(t.ms)), switchStart);
-  line("long tasks (> 50 ms) over 3 profile and 2 seed changes", switches.length, "tasks", "0", switches.length === 0);
+  const switches = await page.evaluate(
+    (from) => window.__bench.longTasks.filter((t) => t.start >= from).map((t) => Math.round(t.ms)),
+    switchStart,
+  );
+  line(
+    "long tasks (> 50 ms) over 3 profile and 2 seed changes",
+    switches.length,
+    "tasks",
+    "0",
+    switches.length === 0,
+  );
   if (switches.length) line("  their lengths", switches.join(", "), "ms", "", true);
   await page.close();
 
@@ -115,14 +236,28 @@ try {
     const p = await browser.newPage({ viewport: { width: 1100, height: 1500 } });
     await p.goto(`${server.url}tail.html?requests=${target}&speed=paused&workers=${workers}`);
     await p.waitForSelector('[data-settled="true"]', { timeout: 300_000 });
-    const ms = await p.evaluate(() => performance.now() - performance.getEntriesByName("first-live-frame")[0].startTime);
+    const ms = await p.evaluate(
+      () => performance.now() - performance.getEntriesByName("first-live-frame")[0].startTime,
+    );
     rate[workers] = target / (ms / 1000);
     const perCore = rate[workers] / Math.max(1, Math.min(workers, cores));
-    line(`${workers === 0 ? "main thread" : `${workers} worker${workers > 1 ? "s" : ""}`}: requests per second (per core)`, `${Math.round(rate[workers]).toLocaleString("en-US")} (${Math.round(perCore).toLocaleString("en-US")})`, "req/s", "", true);
+    line(
+      `${workers === 0 ? "main thread" : `${workers} worker${workers > 1 ? "s" : ""}`}: requests per second (per core)`,
+      `${Math.round(rate[workers]).toLocaleString("en-US")} (${Math.round(perCore).toLocaleString("en-US")})`,
+      "req/s",
+      "",
+      true,
+    );
     await p.close();
   }
   const efficiency = rate[2] / (2 * rate[1]);
-  line(`on the page, drawing: efficiency at 2 workers (${cores} cores)`, fixed(efficiency), "", "", true);
+  line(
+    `on the page, drawing: efficiency at 2 workers (${cores} cores)`,
+    fixed(efficiency),
+    "",
+    "",
+    true,
+  );
 
   // 3. Size.
   const wasm = readFileSync(join(WEB, "pkg", "tail_lab_bg.wasm"));

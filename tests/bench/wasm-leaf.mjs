@@ -30,4 +30,6 @@ if (process.argv.includes("--node")) {
     await server.close();
   }
 }
-console.log(`fan-out-100 request into histograms, fix none (wasm in ${engine}) ${nsPerRequest.toFixed(2)} ns/request`);
+console.log(
+  `fan-out-100 request into histograms, fix none (wasm in ${engine}) ${nsPerRequest.toFixed(2)} ns/request`,
+);

@@ -23,7 +23,9 @@ const problems = [];
 
 const ms = (text) => Number.parseFloat(text);
 async function readouts() {
-  return page.$$eval("[data-readout]", (els) => Object.fromEntries(els.map((e) => [e.dataset.readout, e.textContent])));
+  return page.$$eval("[data-readout]", (els) =>
+    Object.fromEntries(els.map((e) => [e.dataset.readout, e.textContent])),
+  );
 }
 /** Waits for the page to stop at CAP requests; returns its readouts. */
 async function settle() {
@@ -32,13 +34,22 @@ async function settle() {
 }
 /** The readouts the page must show for `options` after CAP requests: the same wasm, in node. */
 function expected(options) {
-  const run = new pkg.TailRun({ fanout: 100, profile: "default", fix: "none", seed: 1, ...options });
+  const run = new pkg.TailRun({
+    fanout: 100,
+    profile: "default",
+    fix: "none",
+    seed: 1,
+    ...options,
+  });
   for (let done = 0; done < CAP; done += 50_000) run.run(Math.min(50_000, CAP - done));
   const q = (which, level) => run[`${which}Percentile`](level);
   const values = {
-    "leaf-p50": formatMs(q("leaf", 0.5)), "leaf-p99": formatMs(q("leaf", 0.99)),
-    "parent-p50": formatMs(q("parent", 0.5)), "parent-p99": formatMs(q("parent", 0.99)),
-    ratio: `${(q("parent", 0.99) / q("leaf", 0.99)).toFixed(1)}×`, requests: formatCount(run.requests),
+    "leaf-p50": formatMs(q("leaf", 0.5)),
+    "leaf-p99": formatMs(q("leaf", 0.99)),
+    "parent-p50": formatMs(q("parent", 0.5)),
+    "parent-p99": formatMs(q("parent", 0.99)),
+    ratio: `${(q("parent", 0.99) / q("leaf", 0.99)).toFixed(1)}×`,
+    requests: formatCount(run.requests),
   };
   run.free();
   return values;
@@ -52,14 +63,19 @@ async function settleExactly(options) {
   return r;
 }
 const near = (got, want, rel, what) =>
-  assert.ok(Math.abs(got - want) <= rel * want, `${what}: ${got} not within ${rel * 100}% of ${want}`);
+  assert.ok(
+    Math.abs(got - want) <= rel * want,
+    `${what}: ${got} not within ${rel * 100}% of ${want}`,
+  );
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await serveWeb();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 1500 } });
-  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`); });
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+  });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   await page.goto(`${server.url}tail.html?requests=${CAP}`);
   await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
@@ -119,8 +135,17 @@ test("the tight profile: fan-out costs about 1.4x, not 26x", async () => {
 
 test("samples are addressed: the first leaves stay put when fan-out changes", async () => {
   await page.selectOption("#speed", "paused");
-  const arena = async () => page.$eval("#arena", (c) => ({ k: c.dataset.request, leaves: c.dataset.firstLeaves }));
-  const setFanout = (n) => page.$eval("#fanout", (el, v) => { el.value = String(v); el.dispatchEvent(new Event("input")); }, n);
+  const arena = async () =>
+    page.$eval("#arena", (c) => ({ k: c.dataset.request, leaves: c.dataset.firstLeaves }));
+  const setFanout = (n) =>
+    page.$eval(
+      "#fanout",
+      (el, v) => {
+        el.value = String(v);
+        el.dispatchEvent(new Event("input"));
+      },
+      n,
+    );
   const at100 = await arena();
   await setFanout(8);
   const at8 = await arena();
@@ -141,7 +166,10 @@ test("samples are addressed: the first leaves stay put when fan-out changes", as
 test("a bad seed gets a message naming the argument, and no NaN reaches the screen", async () => {
   await page.fill("#seed", "-5");
   await page.dispatchEvent("#seed", "change");
-  assert.equal(await page.textContent("#seed-error"), "seed must be a whole number from 0 to 18446744073709551615; you typed “-5”");
+  assert.equal(
+    await page.textContent("#seed-error"),
+    "seed must be a whole number from 0 to 18446744073709551615; you typed “-5”",
+  );
   assert.equal(await page.getAttribute("#seed", "aria-invalid"), "true");
   assert.equal(await page.getAttribute("#seed", "aria-describedby"), "seed-error");
   const r = await readouts();
@@ -165,7 +193,9 @@ test("1, 2 or 4 workers (or none) accumulate the same histograms, to the bit", a
     await p.goto(`${server.url}tail.html?requests=${CAP}&fix=hedge-p95&workers=${workers}`);
     await p.waitForSelector('[data-settled="true"]', { timeout: 120_000 });
     const digest = await p.getAttribute("#histograms", "data-digest");
-    const shown = await p.$$eval("[data-readout]", (els) => els.map((e) => e.textContent).join(" | "));
+    const shown = await p.$$eval("[data-readout]", (els) =>
+      els.map((e) => e.textContent).join(" | "),
+    );
     seen.set(workers, { digest, shown });
     await p.close();
   }

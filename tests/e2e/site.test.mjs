@@ -24,33 +24,69 @@ after(async () => {
 async function open(path, options = {}) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
   page.problems = [];
-  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") page.problems.push(`${m.type()}: ${m.text()}`); });
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning")
+      page.problems.push(`${m.type()}: ${m.text()}`);
+  });
   page.on("pageerror", (e) => page.problems.push(`pageerror: ${e.message}`));
   await page.goto(new URL(path, server.url).href);
-  await page.waitForSelector("body[data-ready=true], tail-lab-panel[data-ready=true]", { timeout: 30_000 });
+  await page.waitForSelector("body[data-ready=true], tail-lab-panel[data-ready=true]", {
+    timeout: 30_000,
+  });
   return page;
 }
 const requests = async (page, scope = "") =>
   Number((await page.textContent(`${scope} [data-readout="requests"]`)).replace(/,/g, ""));
-const settled = (page) => page.waitForFunction(() => [...document.querySelectorAll("[data-progress]")]
-  .every((p) => p.dataset.total && p.dataset.done === p.dataset.total), null, { timeout: 120_000 });
+const settled = (page) =>
+  page.waitForFunction(
+    () =>
+      [...document.querySelectorAll("[data-progress]")].every(
+        (p) => p.dataset.total && p.dataset.done === p.dataset.total,
+      ),
+    null,
+    { timeout: 120_000 },
+  );
 async function axe(page) {
-  await page.addScriptTag({ content: readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8") });
+  await page.addScriptTag({
+    content: readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"),
+  });
   const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 test("embed.html: three panels in prose share one wasm instance and all make progress", async () => {
   const page = await open("embed.html");
-  await page.waitForFunction(() => [...document.querySelectorAll("tail-lab-panel")].every((p) => p.dataset.ready === "true"), null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll("tail-lab-panel")].every((p) => p.dataset.ready === "true"),
+    null,
+    { timeout: 30_000 },
+  );
   const first = await requests(page, "tail-lab-panel[kind=histograms]");
   await page.waitForTimeout(1500);
-  assert.ok(await requests(page, "tail-lab-panel[kind=histograms]") > first, "the histograms panel accumulates");
+  assert.ok(
+    (await requests(page, "tail-lab-panel[kind=histograms]")) > first,
+    "the histograms panel accumulates",
+  );
   // The Lab panels run in their workers and fill in.
-  await page.waitForFunction(() => document.querySelector("tail-lab-panel[kind=fanout]").shadowRoot
-    .querySelector('[data-readout="slow-share"]').textContent.endsWith("%"), null, { timeout: 60_000 });
-  await page.waitForFunction(() => Number(document.querySelector("tail-lab-panel[kind=loaded]").shadowRoot
-    .querySelector("[data-progress]").dataset.done) > 3, null, { timeout: 60_000 });
+  await page.waitForFunction(
+    () =>
+      document
+        .querySelector("tail-lab-panel[kind=fanout]")
+        .shadowRoot.querySelector('[data-readout="slow-share"]')
+        .textContent.endsWith("%"),
+    null,
+    { timeout: 60_000 },
+  );
+  await page.waitForFunction(
+    () =>
+      Number(
+        document
+          .querySelector("tail-lab-panel[kind=loaded]")
+          .shadowRoot.querySelector("[data-progress]").dataset.done,
+      ) > 3,
+    null,
+    { timeout: 60_000 },
+  );
   // Three Tail panels on one page share each frame's budget: every one of them accumulates.
   await page.evaluate(() => {
     for (const profile of ["default", "tight"]) {
@@ -60,15 +96,25 @@ test("embed.html: three panels in prose share one wasm instance and all make pro
       document.querySelector("main").prepend(p);
     }
   });
-  await page.waitForFunction(() => [...document.querySelectorAll("tail-lab-panel")].every((p) => p.dataset.ready === "true"), null, { timeout: 30_000 });
-  const counts = () => page.$$eval("tail-lab-panel[kind=histograms]", (els) =>
-    els.map((e) => Number(e.shadowRoot.querySelector('[data-readout="requests"]').textContent.replace(/,/g, ""))));
+  await page.waitForFunction(
+    () => [...document.querySelectorAll("tail-lab-panel")].every((p) => p.dataset.ready === "true"),
+    null,
+    { timeout: 30_000 },
+  );
+  const counts = () =>
+    page.$$eval("tail-lab-panel[kind=histograms]", (els) =>
+      els.map((e) =>
+        Number(
+          e.shadowRoot.querySelector('[data-readout="requests"]').textContent.replace(/,/g, ""),
+        ),
+      ),
+    );
   await page.setViewportSize({ width: 1280, height: 4000 });
   const c0 = await counts();
   await page.waitForTimeout(2000);
   const c1 = await counts();
   assert.equal(c1.length, 3);
-  c1.forEach((c, i) => assert.ok(c > c0[i], `panel ${i}: ${c0[i]} → ${c} requests`));
+  for (const [i, c] of c1.entries()) assert.ok(c > c0[i], `panel ${i}: ${c0[i]} → ${c} requests`);
   // A panel scrolled out of view pauses; the ones on screen go on.
   await page.setViewportSize({ width: 1280, height: 500 });
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -79,12 +125,16 @@ test("embed.html: three panels in prose share one wasm instance and all make pro
   assert.ok(c3[0] > c2[0], "the panel on screen goes on");
   assert.equal(c3[2], c2[2], "the panel off screen pauses");
   await page.setViewportSize({ width: 1280, height: 900 });
-  const wasmOnMainThread = await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).length);
+  const wasmOnMainThread = await page.evaluate(
+    () => performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).length,
+  );
   assert.equal(wasmOnMainThread, 1);
   // A panel sizes to its container, down to 320 px.
   await page.setViewportSize({ width: 320, height: 800 });
   await page.waitForTimeout(300);
-  for (const w of await page.$$eval("tail-lab-panel", (els) => els.map((e) => e.shadowRoot.querySelector("canvas").clientWidth))) {
+  for (const w of await page.$$eval("tail-lab-panel", (els) =>
+    els.map((e) => e.shadowRoot.querySelector("canvas").clientWidth),
+  )) {
     assert.ok(w > 200 && w <= 320, `canvas ${w} px`);
   }
   assert.deepEqual(await axe(page), []);
@@ -94,7 +144,10 @@ test("embed.html: three panels in prose share one wasm instance and all make pro
 
 test("a link reproduces the view: controls go into the URL and come back on reload", async () => {
   const page = await open("tail.html");
-  await page.$eval("#fanout", (el) => { el.value = "64"; el.dispatchEvent(new Event("input")); });
+  await page.$eval("#fanout", (el) => {
+    el.value = "64";
+    el.dispatchEvent(new Event("input"));
+  });
   await page.selectOption("#profile", "gc-pause");
   await page.selectOption("#fix", "hedge-p95");
   await page.fill("#seed", "7");
@@ -103,7 +156,14 @@ test("a link reproduces the view: controls go into the URL and come back on relo
   // URL writes are coalesced while a reader drags (one every 150 ms).
   await page.waitForFunction(() => location.search.includes("speed=paused"));
   const url = new URL(page.url());
-  assert.deepEqual(Object.fromEntries(url.searchParams), { fanout: "64", profile: "gc-pause", fix: "hedge-p95", speed: "paused", seed: "7", requests: "2000000" });
+  assert.deepEqual(Object.fromEntries(url.searchParams), {
+    fanout: "64",
+    profile: "gc-pause",
+    fix: "hedge-p95",
+    speed: "paused",
+    seed: "7",
+    requests: "2000000",
+  });
   // A new seed is calibrated over several tasks: read the request once it is on screen.
   await page.waitForFunction(() => document.querySelector("#tail").dataset.preparing !== "true");
   const leaves = await page.$eval("#arena", (c) => c.dataset.firstLeaves);
@@ -115,15 +175,22 @@ test("a link reproduces the view: controls go into the URL and come back on relo
   assert.equal(await page.$eval("#arena", (c) => c.dataset.firstLeaves), leaves);
   await page.close();
 
-  const lab = await open("index.html?loaded-load=0.3&loaded-policy=duplicate&balance-lambda=0.5&fanout-n=20");
+  const lab = await open(
+    "index.html?loaded-load=0.3&loaded-policy=duplicate&balance-lambda=0.5&fanout-n=20",
+  );
   await settled(lab);
   assert.equal(await lab.inputValue("#loaded-policy"), "duplicate");
-  const before = await lab.$$eval("[data-readout]", (els) => els.map((e) => e.textContent).join("|"));
+  const before = await lab.$$eval("[data-readout]", (els) =>
+    els.map((e) => e.textContent).join("|"),
+  );
   await lab.waitForFunction(() => location.search.includes("loaded-load=0.3"));
   await lab.reload();
   await lab.waitForSelector("body[data-ready=true]");
   await settled(lab);
-  assert.equal(await lab.$$eval("[data-readout]", (els) => els.map((e) => e.textContent).join("|")), before);
+  assert.equal(
+    await lab.$$eval("[data-readout]", (els) => els.map((e) => e.textContent).join("|")),
+    before,
+  );
   assert.deepEqual(lab.problems, []);
   await lab.close();
 });
@@ -140,7 +207,8 @@ test("bad link values are clamped or dropped with a notice naming the parameter,
   await page.close();
   const lab = await open("index.html?loaded-load=7&balance-d=9&fanout-p=abc");
   const labNotice = await lab.textContent("#url-notice");
-  for (const name of ["loaded-load", "balance-d", "fanout-p"]) assert.match(labNotice, new RegExp(name));
+  for (const name of ["loaded-load", "balance-d", "fanout-p"])
+    assert.match(labNotice, new RegExp(name));
   assert.equal(await lab.inputValue("#loaded-load"), "0.95");
   assert.equal(await lab.inputValue("#balance-d"), "2");
   assert.deepEqual(lab.problems, []);
@@ -151,7 +219,10 @@ test("each chart downloads as CSV that matches its readouts, SVG and opaque PNG"
   const page = await open("index.html", { acceptDownloads: true });
   await settled(page);
   const grab = async (section, kind) => {
-    const [download] = await Promise.all([page.waitForEvent("download"), page.click(`[data-section=${section}] [data-export=${kind}]`)]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click(`[data-section=${section}] [data-export=${kind}]`),
+    ]);
     return readFileSync(await download.path());
   };
   const csv = (await grab("balance", "csv")).toString();
@@ -161,18 +232,29 @@ test("each chart downloads as CSV that matches its readouts, SVG and opaque PNG"
   const header = lines.find((l) => !l.startsWith("#")).split(",");
   assert.deepEqual(header, ["lambda", "d", "sim_mean_time", "sim_p99", "fixed_point_mean_time"]);
   const row = lines.map((l) => l.split(",")).find((r) => r[0] === "0.9" && r[1] === "2");
-  assert.equal(Number(row[2]).toPrecision(3), await page.textContent('[data-section=balance] [data-readout="mean-time"]'));
+  assert.equal(
+    Number(row[2]).toPrecision(3),
+    await page.textContent('[data-section=balance] [data-readout="mean-time"]'),
+  );
   const svg = (await grab("loaded", "svg")).toString();
   assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   assert.match(svg, /duplicate all: unstable/);
   const png = await grab("hedge", "png");
   assert.equal(png.subarray(1, 4).toString(), "PNG");
   assert.ok(png.length > 5000);
-  const alpha = await page.$eval("[data-section=hedge] canvas", (c) => c.getContext("2d").getImageData(1, 1, 1, 1).data[3]);
+  const alpha = await page.$eval(
+    "[data-section=hedge] canvas",
+    (c) => c.getContext("2d").getImageData(1, 1, 1, 1).data[3],
+  );
   assert.equal(alpha, 255);
   const tail = await open("tail.html", { acceptDownloads: true });
-  const [d] = await Promise.all([tail.waitForEvent("download"), tail.click("[data-part=strip] [data-export=csv]")]);
-  const strip = readFileSync(await d.path(), "utf8").trim().split("\n");
+  const [d] = await Promise.all([
+    tail.waitForEvent("download"),
+    tail.click("[data-part=strip] [data-export=csv]"),
+  ]);
+  const strip = readFileSync(await d.path(), "utf8")
+    .trim()
+    .split("\n");
   assert.equal(strip.filter((l) => !l.startsWith("#")).length, 257);
   assert.deepEqual(page.problems, []);
   await tail.close();
@@ -182,7 +264,12 @@ test("each chart downloads as CSV that matches its readouts, SVG and opaque PNG"
 test("every control works from the keyboard", async () => {
   const page = await open("tail.html?speed=paused");
   const value = (id) => page.inputValue(`#${id}`);
-  for (const [id, key] of [["fanout", "ArrowLeft"], ["profile", "ArrowDown"], ["fix", "ArrowDown"], ["speed", "ArrowUp"]]) {
+  for (const [id, key] of [
+    ["fanout", "ArrowLeft"],
+    ["profile", "ArrowDown"],
+    ["fix", "ArrowDown"],
+    ["speed", "ArrowUp"],
+  ]) {
     const before = await value(id);
     await page.focus(`#${id}`);
     await page.keyboard.press(key);
@@ -200,9 +287,18 @@ test("every control works from the keyboard", async () => {
   assert.equal(Number(await page.$eval("#arena", (c) => c.dataset.request)), k + 1);
   await page.close();
   const lab = await open("index.html");
-  for (const [id, key] of [["fanout-p", "ArrowRight"], ["fanout-n", "ArrowRight"], ["hedge-delayq", "ArrowLeft"], ["hedge-service", "ArrowDown"],
-    ["loaded-load", "ArrowRight"], ["loaded-policy", "ArrowDown"], ["loaded-cancel", "ArrowDown"], ["loaded-basis", "ArrowDown"],
-    ["balance-lambda", "ArrowLeft"], ["balance-d", "ArrowDown"]]) {
+  for (const [id, key] of [
+    ["fanout-p", "ArrowRight"],
+    ["fanout-n", "ArrowRight"],
+    ["hedge-delayq", "ArrowLeft"],
+    ["hedge-service", "ArrowDown"],
+    ["loaded-load", "ArrowRight"],
+    ["loaded-policy", "ArrowDown"],
+    ["loaded-cancel", "ArrowDown"],
+    ["loaded-basis", "ArrowDown"],
+    ["balance-lambda", "ArrowLeft"],
+    ["balance-d", "ArrowDown"],
+  ]) {
     const before = await lab.inputValue(`#${id}`);
     await lab.focus(`#${id}`);
     await lab.keyboard.press(key);
@@ -228,7 +324,9 @@ test("the dark theme reaches the canvases", async () => {
   for (const path of ["tail.html", "index.html"]) {
     const page = await open(path, { colorScheme: "dark" });
     await page.waitForTimeout(500);
-    const [r, g, b] = await page.$eval("canvas", (c) => Array.from(c.getContext("2d").getImageData(2, 2, 1, 1).data));
+    const [r, g, b] = await page.$eval("canvas", (c) =>
+      Array.from(c.getContext("2d").getImageData(2, 2, 1, 1).data),
+    );
     assert.ok(r < 60 && g < 60 && b < 60, `${path}: canvas background ${r},${g},${b}`);
     assert.deepEqual(await axe(page), [], path);
     await page.close();
@@ -250,7 +348,11 @@ test("paused and settled, the Tail page stops drawing", async () => {
   await page.addInitScript(() => {
     window.__frames = 0;
     const raf = window.requestAnimationFrame.bind(window);
-    window.requestAnimationFrame = (cb) => raf((t) => { window.__frames++; cb(t); });
+    window.requestAnimationFrame = (cb) =>
+      raf((t) => {
+        window.__frames++;
+        cb(t);
+      });
   });
   // Fan-out 1 accumulates its 2,000,000 requests in moments.
   await page.goto(new URL("tail.html?speed=paused&fanout=1", server.url).href);
@@ -258,24 +360,37 @@ test("paused and settled, the Tail page stops drawing", async () => {
   await page.waitForTimeout(200);
   const before = await page.evaluate(() => window.__frames);
   await page.waitForTimeout(1000);
-  assert.equal(await page.evaluate(() => window.__frames), before, "frames were drawn while nothing changed");
+  assert.equal(
+    await page.evaluate(() => window.__frames),
+    before,
+    "frames were drawn while nothing changed",
+  );
   // Any input wakes it.
   await page.click("#next-request");
   await page.waitForTimeout(200);
-  assert.ok(await page.evaluate(() => window.__frames) > before);
+  assert.ok((await page.evaluate(() => window.__frames)) > before);
   await page.close();
 });
 
 test("the static bundle works from a host that serves .wasm as application/octet-stream", async () => {
   const host = await serveWeb(DIST, { wasmType: "application/octet-stream" });
   try {
-    for (const path of ["index.html", "tail.html", "embed.html", "panel.html?kind=histograms&profile=gc-pause"]) {
+    for (const path of [
+      "index.html",
+      "tail.html",
+      "embed.html",
+      "panel.html?kind=histograms&profile=gc-pause",
+    ]) {
       const page = await browser.newPage();
       const problems = [];
-      page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(m.text()); });
+      page.on("console", (m) => {
+        if (m.type() === "error" || m.type() === "warning") problems.push(m.text());
+      });
       page.on("pageerror", (e) => problems.push(e.message));
       await page.goto(new URL(path, host.url).href);
-      await page.waitForSelector("body[data-ready=true], tail-lab-panel[data-ready=true]", { timeout: 30_000 });
+      await page.waitForSelector("body[data-ready=true], tail-lab-panel[data-ready=true]", {
+        timeout: 30_000,
+      });
       await page.waitForTimeout(500);
       assert.deepEqual(problems, [], path);
       await page.close();

@@ -31,7 +31,9 @@ function sabotage({ match, after = 3, missing = false }) {
   const Real = window.Worker;
   window.__killed = 0;
   window.__rejections = 0;
-  window.addEventListener("unhandledrejection", () => { window.__rejections++; });
+  window.addEventListener("unhandledrejection", () => {
+    window.__rejections++;
+  });
   window.Worker = class extends Real {
     constructor(url, options) {
       const hit = String(url).includes(match);
@@ -56,7 +58,9 @@ async function open(path, sabotaged) {
   page.errors = [];
   page.warnings = [];
   page.on("pageerror", (e) => page.errors.push(e.message));
-  page.on("console", (m) => { if (m.type() === "warning") page.warnings.push(m.text()); });
+  page.on("console", (m) => {
+    if (m.type() === "warning") page.warnings.push(m.text());
+  });
   if (sabotaged) await page.addInitScript(sabotage, sabotaged);
   await page.goto(new URL(path, server.url).href);
   await page.waitForSelector("body[data-ready=true]", { timeout: 60_000 });
@@ -68,21 +72,33 @@ async function tailResult(page) {
   await page.waitForSelector('#tail[data-settled="true"]', { timeout: 180_000 });
   return {
     digest: await page.getAttribute("#histograms", "data-digest"),
-    shown: await page.$$eval("[data-readout]", (els) => els.map((e) => `${e.dataset.readout}=${e.textContent}`).join(" | ")),
+    shown: await page.$$eval("[data-readout]", (els) =>
+      els.map((e) => `${e.dataset.readout}=${e.textContent}`).join(" | "),
+    ),
   };
 }
 
 /** The Lab once every sweep has answered every point: each section's readouts. */
 async function labResult(page) {
-  await page.waitForFunction(() => [...document.querySelectorAll("[data-progress]")]
-    .every((p) => p.dataset.total && p.dataset.done === p.dataset.total), null, { timeout: 240_000 });
-  return page.$$eval("[data-section]", (roots) => roots.map((root) => ({
-    section: root.dataset.section,
-    readouts: [...root.querySelectorAll("[data-readout]")].map((e) => e.textContent).join("|"),
-  })));
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll("[data-progress]")].every(
+        (p) => p.dataset.total && p.dataset.done === p.dataset.total,
+      ),
+    null,
+    { timeout: 240_000 },
+  );
+  return page.$$eval("[data-section]", (roots) =>
+    roots.map((root) => ({
+      section: root.dataset.section,
+      readouts: [...root.querySelectorAll("[data-readout]")].map((e) => e.textContent).join("|"),
+    })),
+  );
 }
 
-test("a Tail worker that closes without a word: its blocks go to the other worker, or to the main thread, and the histograms are the same bits", { timeout: 15 * 60_000 }, async () => {
+test("a Tail worker that closes without a word: its blocks go to the other worker, or to the main thread, and the histograms are the same bits", {
+  timeout: 15 * 60_000,
+}, async () => {
   const path = "tail.html?requests=300000&fix=hedge-p95&speed=paused";
   const clean = await open(`${path}&workers=2`);
   const want = await tailResult(clean);
@@ -93,14 +109,19 @@ test("a Tail worker that closes without a word: its blocks go to the other worke
     const got = await tailResult(page);
     assert.equal(await page.evaluate(() => window.__killed), 1, "the worker was lost mid-run");
     assert.deepEqual(got, want, `${workers} workers, one lost`);
-    assert.ok(page.warnings.some((w) => /stopped answering/.test(w)), page.warnings.join("\n"));
+    assert.ok(
+      page.warnings.some((w) => /stopped answering/.test(w)),
+      page.warnings.join("\n"),
+    );
     assert.equal(await page.evaluate(() => window.__rejections), 0);
     assert.deepEqual(page.errors, []);
     await page.close();
   }
 });
 
-test("a Lab worker that closes without a word is replaced, and every section ends on the same numbers", { timeout: 15 * 60_000 }, async () => {
+test("a Lab worker that closes without a word is replaced, and every section ends on the same numbers", {
+  timeout: 15 * 60_000,
+}, async () => {
   const path = "index.html?workers=2&loaded-load=0.4&balance-lambda=0.8";
   const clean = await open(path);
   const want = await labResult(clean);
@@ -110,17 +131,25 @@ test("a Lab worker that closes without a word is replaced, and every section end
   assert.equal(await page.evaluate(() => window.__killed), 1, "the worker was lost mid-sweep");
   assert.deepEqual(got, want);
   assert.doesNotMatch(JSON.stringify(got), /…/);
-  assert.ok(page.warnings.some((w) => /stopped answering/.test(w)), page.warnings.join("\n"));
+  assert.ok(
+    page.warnings.some((w) => /stopped answering/.test(w)),
+    page.warnings.join("\n"),
+  );
   assert.equal(await page.isHidden("#notice"), true);
   assert.equal(await page.evaluate(() => window.__rejections), 0);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
-test("Lab workers that cannot load end in a clear notice, not in \"…\", with no unhandled rejection", { timeout: 10 * 60_000 }, async () => {
+test('Lab workers that cannot load end in a clear notice, not in "…", with no unhandled rejection', {
+  timeout: 10 * 60_000,
+}, async () => {
   const page = await open("index.html?workers=2", { match: "lab/worker.js", missing: true });
   await page.waitForSelector("#notice:not([hidden])", { timeout: 120_000 });
-  assert.match(await page.textContent("#notice"), /The Lab's numbers could not be computed: the simulation workers stopped/);
+  assert.match(
+    await page.textContent("#notice"),
+    /The Lab's numbers could not be computed: the simulation workers stopped/,
+  );
   const got = await labResult(page);
   assert.doesNotMatch(JSON.stringify(got), /…/);
   // The closed forms still show: they run on the main thread.

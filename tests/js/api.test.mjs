@@ -90,13 +90,22 @@ test("a hedged request reports its duplicates and a dropped one its stragglers",
     assert.equal(h.leaves.retryMs[i] > 0, hedged);
   }
   const d = pkg.requestAt(11, { fix: "drop-5" });
-  assert.equal(d.leaves.dropped.reduce((a, b) => a + b, 0), 5);
+  assert.equal(
+    d.leaves.dropped.reduce((a, b) => a + b, 0),
+    5,
+  );
 });
 
 test("profiles and mitigations describe themselves", () => {
-  assert.deepEqual(pkg.profiles().map((p) => p.name), ["default", "gc-pause", "tight"]);
+  assert.deepEqual(
+    pkg.profiles().map((p) => p.name),
+    ["default", "gc-pause", "tight"],
+  );
   assert.equal(pkg.profiles()[2].pause, null);
-  assert.deepEqual(pkg.mitigations().map((m) => m.name), ["none", "hedge-p95", "drop-1", "drop-5"]);
+  assert.deepEqual(
+    pkg.mitigations().map((m) => m.name),
+    ["none", "hedge-p95", "drop-1", "drop-5"],
+  );
   const edges = pkg.binEdges();
   assert.equal(edges.length, 841);
   assert.equal(edges[0], 0.0625);
@@ -146,7 +155,10 @@ test("the fan-out strip's curves are F(t)^n on the measured leaves, crossing the
     assert.equal(p50[0], run.leafQuantile(0.5)); // at n = 1 the parent is a leaf
     // The median reaches the leaf p99 at n = 69 and not before, whatever the profile.
     const leafP99 = run.leafQuantile(0.99);
-    assert.ok(p50[68] >= leafP99 && p50[67] < leafP99, `${profile}: ${p50[67]} ${p50[68]} vs ${leafP99}`);
+    assert.ok(
+      p50[68] >= leafP99 && p50[67] < leafP99,
+      `${profile}: ${p50[67]} ${p50[68]} vs ${leafP99}`,
+    );
     for (let n = 1; n < 256; n++) assert.ok(p50[n] >= p50[n - 1] && p99[n] >= p99[n - 1]);
   }
 });
@@ -154,28 +166,68 @@ test("the fan-out strip's curves are F(t)^n on the measured leaves, crossing the
 test("bad arguments throw RangeError or TypeError naming the argument", () => {
   const cases = [
     [() => pkg.slowShare("0.1", 10), TypeError, /^p must be a number/],
-    [() => pkg.slowShare(Number.NaN, 10), RangeError, /^p must be a probability in 0\.\.=1 \(got NaN\)/],
+    [
+      () => pkg.slowShare(Number.NaN, 10),
+      RangeError,
+      /^p must be a probability in 0\.\.=1 \(got NaN\)/,
+    ],
     [() => pkg.slowShare(0.1, 2000), RangeError, /^n must be an integer in 1\.\.=1024/],
     [() => pkg.crossover(0.5, 1), RangeError, /^leafQ must be/],
-    [() => new pkg.TailRun({ fanout: 0 }), RangeError, /^fanout must be an integer in 1\.\.=1024 \(got 0\)/],
+    [
+      () => new pkg.TailRun({ fanout: 0 }),
+      RangeError,
+      /^fanout must be an integer in 1\.\.=1024 \(got 0\)/,
+    ],
     [() => new pkg.TailRun({ fanout: 2.5 }), RangeError, /^fanout/],
     [() => new pkg.TailRun({ fanout: "8" }), TypeError, /^fanout must be a number/],
-    [() => new pkg.TailRun({ profile: "fast" }), RangeError, /^profile must be one of "default", "gc-pause", "tight"/],
+    [
+      () => new pkg.TailRun({ profile: "fast" }),
+      RangeError,
+      /^profile must be one of "default", "gc-pause", "tight"/,
+    ],
     [() => new pkg.TailRun({ fix: "retry" }), RangeError, /^fix must be one of/],
     [() => new pkg.TailRun({ seed: -1 }), RangeError, /^seed must be an integer/],
-    [() => new pkg.TailRun({ seed: 2n ** 64n }), RangeError, /^seed must be an integer in 0\.\.=2\^64-1/],
+    [
+      () => new pkg.TailRun({ seed: 2n ** 64n }),
+      RangeError,
+      /^seed must be an integer in 0\.\.=2\^64-1/,
+    ],
     [() => new pkg.TailRun([]), TypeError, /^options must be a plain options object/],
-    [() => new pkg.TailRun().run(1e8), RangeError, /^requests must be an integer in 0\.\.=10000000/],
+    [
+      () => new pkg.TailRun().run(1e8),
+      RangeError,
+      /^requests must be an integer in 0\.\.=10000000/,
+    ],
     [() => new pkg.TailRun().parentPercentile(2), RangeError, /^q must be a quantile level/],
     [() => pkg.leafSample(1, -1, 0, 0, "default"), RangeError, /^k must be/],
     [() => pkg.leafSample(1, 0, 0, 0, 5), TypeError, /^profile must be a string/],
     [() => pkg.requestAt(0, { fanout: Infinity }), RangeError, /^fanout/],
-    [() => pkg.simulateLoaded({ policy: "tied" }), RangeError, /^policy must be one of "none", "hedge", "duplicate"/],
-    [() => pkg.simulateLoaded({ replicas: 1 }), RangeError, /^replicas must be an integer in 2\.\.=1000/],
+    [
+      () => pkg.simulateLoaded({ policy: "tied" }),
+      RangeError,
+      /^policy must be one of "none", "hedge", "duplicate"/,
+    ],
+    [
+      () => pkg.simulateLoaded({ replicas: 1 }),
+      RangeError,
+      /^replicas must be an integer in 2\.\.=1000/,
+    ],
     [() => pkg.simulateLoaded({ load: "high" }), TypeError, /^load must be a number/],
-    [() => pkg.simulateLoaded({ load: 0 }), RangeError, /^load must be a utilisation in 0\.001\.\.=2 \(got 0\)/],
-    [() => pkg.simulateBalance({ lambda: -1 }), RangeError, /^lambda must be a rate in 0\.001\.\.=100 \(got -1\)/],
-    [() => pkg.simulateBalance({ d: 200, servers: 100 }), RangeError, /^d must be an integer in 1\.\.=servers/],
+    [
+      () => pkg.simulateLoaded({ load: 0 }),
+      RangeError,
+      /^load must be a utilisation in 0\.001\.\.=2 \(got 0\)/,
+    ],
+    [
+      () => pkg.simulateBalance({ lambda: -1 }),
+      RangeError,
+      /^lambda must be a rate in 0\.001\.\.=100 \(got -1\)/,
+    ],
+    [
+      () => pkg.simulateBalance({ d: 200, servers: 100 }),
+      RangeError,
+      /^d must be an integer in 1\.\.=servers/,
+    ],
   ];
   for (const [f, kind, message] of cases) {
     assert.throws(f, (e) => e instanceof kind && message.test(e.message), String(f));
@@ -186,7 +238,8 @@ test("bad arguments throw RangeError or TypeError naming the argument", () => {
 
 test("a run split into blocks over any number of runs merges to the same bits; a bad block is refused", () => {
   const options = { fanout: 30, fix: "hedge-p95", seed: 12 };
-  const requests = 6000, size = 700;
+  const requests = 6000,
+    size = 700;
   const merged = (workers) => {
     const pool = Array.from({ length: workers }, () => new pkg.TailRun(options));
     const main = new pkg.TailRun(options);
@@ -218,8 +271,14 @@ test("a run split into blocks over any number of runs merges to the same bits; a
   const main = new pkg.TailRun(options);
   const leafCounts = block.leafCounts.slice();
   leafCounts[5] += 1;
-  assert.throws(() => main.absorb({ ...block, leafCounts }), /^RangeError: leafCounts must be 840 whole counts summing to fanout × requests/);
-  assert.throws(() => main.absorb({ ...block, parentCounts: new Float64Array(3) }), /^RangeError: parentCounts must hold 840 counts \(got 3\)/);
+  assert.throws(
+    () => main.absorb({ ...block, leafCounts }),
+    /^RangeError: leafCounts must be 840 whole counts summing to fanout × requests/,
+  );
+  assert.throws(
+    () => main.absorb({ ...block, parentCounts: new Float64Array(3) }),
+    /^RangeError: parentCounts must hold 840 counts \(got 3\)/,
+  );
   assert.throws(() => main.absorb({ ...block, parentCounts: [1, 2] }), TypeError);
   assert.throws(() => main.absorb({ ...block, requests: 1.5 }), RangeError);
   assert.throws(() => main.absorb({ ...block, extra: 1 }), /unknown key "extra"/);

@@ -26,21 +26,29 @@ function below(counts, t) {
 
 function agree(name, counts, reference, levels, n1, n2) {
   for (const t of levels) {
-    const p1 = below(counts, t), p2 = below(reference, t);
+    const p1 = below(counts, t),
+      p2 = below(reference, t);
     const p = (p1 * n1 + p2 * n2) / (n1 + n2);
     const tol = Z * Math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2)) + 1e-12;
-    assert.ok(Math.abs(p1 - p2) <= tol, `${name} at ${t.toFixed(2)} ms: ${p1} vs the core's ${p2} ± ${tol}`);
+    assert.ok(
+      Math.abs(p1 - p2) <= tol,
+      `${name} at ${t.toFixed(2)} ms: ${p1} vs the core's ${p2} ± ${tol}`,
+    );
   }
 }
 
 test("both JS baselines draw the core's default-profile leaves and parents", () => {
-  const requests = 20_000, fanout = 100;
+  const requests = 20_000,
+    fanout = 100;
   const run = new pkg.TailRun({ fanout, seed: 4 });
   run.run(requests);
   const leafLevels = [0.5, 0.99, 0.999].map((q) => run.leafPercentile(q));
   const parentLevels = [0.5, 0.99].map((q) => run.parentPercentile(q));
   const core = { leaf: Array.from(run.leafBins()), parent: Array.from(run.parentBins()) };
-  for (const [name, result] of [["performance-minded", fastRun(requests, fanout, 7, prepareFast())], ["seed-style", referenceRun(requests, fanout, 7)]]) {
+  for (const [name, result] of [
+    ["performance-minded", fastRun(requests, fanout, 7, prepareFast())],
+    ["seed-style", referenceRun(requests, fanout, 7)],
+  ]) {
     agree(`${name} leaf`, result.leaf, core.leaf, leafLevels, requests * fanout, requests * fanout);
     agree(`${name} parent`, result.parent, core.parent, parentLevels, requests, requests);
   }
@@ -50,9 +58,13 @@ test("the cell-map JS baseline makes the same draws and bins as the recipe one",
   // Its map is set-up, not a different model: every count must be the same, for two seeds.
   const tables = prepareFast();
   for (const seed of [3, 11]) {
-    const a = fastRun(3_000, 100, seed, tables), b = fastRunCellBins(3_000, 100, seed, tables);
+    const a = fastRun(3_000, 100, seed, tables),
+      b = fastRunCellBins(3_000, 100, seed, tables);
     assert.deepEqual(Array.from(b.leaf), Array.from(a.leaf));
     assert.deepEqual(Array.from(b.parent), Array.from(a.parent));
-    assert.equal(a.leaf.reduce((x, y) => x + y, 0), 300_000);
+    assert.equal(
+      a.leaf.reduce((x, y) => x + y, 0),
+      300_000,
+    );
   }
 });

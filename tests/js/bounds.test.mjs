@@ -31,30 +31,71 @@ test("forged blocks are refused with a RangeError and change nothing", () => {
   assert.match(good.fingerprint, /^[0-9a-f]{16}$/);
   assert.deepEqual([...good.ranges], [0, 300]);
   const main = new pkg.TailRun(options);
-  const forged = (patch) => ({ ...good, leafCounts: good.leafCounts.slice(), parentCounts: good.parentCounts.slice(), ranges: good.ranges.slice(), ...patch });
+  const forged = (patch) => ({
+    ...good,
+    leafCounts: good.leafCounts.slice(),
+    parentCounts: good.parentCounts.slice(),
+    ranges: good.ranges.slice(),
+    ...patch,
+  });
   // Counters that would overflow: the issue's 2,049 blocks of 2^53 − 1 requests each, whole
   // and consistent at fan-out 1 (one bin holds every leaf and every parent). The first fits
   // exactly; before the fix the 2,049th overflowed u64 and panicked.
-  const huge = (2 ** 53) - 1;
+  const huge = 2 ** 53 - 1;
   const one = blockOf({ fanout: 1, seed: 9 }, 0, 10);
-  const hugeCounts = () => { const c = new Float64Array(840); c[400] = huge; return c; };
-  const big = { ...one, requests: huge, ranges: new Float64Array([0, huge]), leafCounts: hugeCounts(), parentCounts: hugeCounts() };
+  const hugeCounts = () => {
+    const c = new Float64Array(840);
+    c[400] = huge;
+    return c;
+  };
+  const big = {
+    ...one,
+    requests: huge,
+    ranges: new Float64Array([0, huge]),
+    leafCounts: hugeCounts(),
+    parentCounts: hugeCounts(),
+  };
   const sink = new pkg.TailRun({ fanout: 1, seed: 9 });
   sink.absorb(big);
   assert.equal(sink.requests, huge);
-  for (let i = 0; i < 2048; i++) throwsLike(() => sink.absorb(big), RangeError, /^(requests|ranges) /);
+  for (let i = 0; i < 2048; i++)
+    throwsLike(() => sink.absorb(big), RangeError, /^(requests|ranges) /);
   assert.equal(sink.requests, huge);
   sink.free();
   // Work sums no run could produce.
-  for (const [primaryWorkMs, backupWorkMs, param] of [[1e308, 1e308, "primaryWorkMs"], [1e300, 0, "primaryWorkMs"], [good.primaryWorkMs, good.primaryWorkMs * 2, "backupWorkMs"]]) {
-    throwsLike(() => main.absorb(forged({ primaryWorkMs, backupWorkMs })), RangeError, new RegExp(`^${param} `));
+  for (const [primaryWorkMs, backupWorkMs, param] of [
+    [1e308, 1e308, "primaryWorkMs"],
+    [1e300, 0, "primaryWorkMs"],
+    [good.primaryWorkMs, good.primaryWorkMs * 2, "backupWorkMs"],
+  ]) {
+    throwsLike(
+      () => main.absorb(forged({ primaryWorkMs, backupWorkMs })),
+      RangeError,
+      new RegExp(`^${param} `),
+    );
   }
   throwsLike(() => main.absorb(forged({ hedges: 1e6 })), RangeError, /^hedges /);
   // Another seed's block, and a block with a made-up fingerprint.
-  throwsLike(() => main.absorb(blockOf({ ...options, seed: 10 }, 300, 300)), RangeError, /^fingerprint /);
-  throwsLike(() => main.absorb(forged({ fingerprint: "0123456789abcdef" })), RangeError, /^fingerprint /);
-  throwsLike(() => main.absorb(forged({ fingerprint: "xyz" })), TypeError, /^fingerprint must be 16 hex digits/);
-  throwsLike(() => main.absorb(forged({ ranges: new Float64Array([0]) })), RangeError, /^ranges must hold an even number/);
+  throwsLike(
+    () => main.absorb(blockOf({ ...options, seed: 10 }, 300, 300)),
+    RangeError,
+    /^fingerprint /,
+  );
+  throwsLike(
+    () => main.absorb(forged({ fingerprint: "0123456789abcdef" })),
+    RangeError,
+    /^fingerprint /,
+  );
+  throwsLike(
+    () => main.absorb(forged({ fingerprint: "xyz" })),
+    TypeError,
+    /^fingerprint must be 16 hex digits/,
+  );
+  throwsLike(
+    () => main.absorb(forged({ ranges: new Float64Array([0]) })),
+    RangeError,
+    /^ranges must hold an even number/,
+  );
   assert.equal(main.requests, 0);
   assert.deepEqual(main.hedgeCost(), { extraRequests: 0, extraWork: 0 });
   // The good block merges once; again, it would count its requests twice.
@@ -62,7 +103,10 @@ test("forged blocks are refused with a RangeError and change nothing", () => {
   throwsLike(() => main.absorb(good), RangeError, /^ranges /);
   assert.equal(main.requests, 300);
   const cost = main.hedgeCost();
-  assert.ok(cost.extraWork > 0 && cost.extraWork <= 1 && cost.extraRequests > 0 && cost.extraRequests <= 1, JSON.stringify(cost));
+  assert.ok(
+    cost.extraWork > 0 && cost.extraWork <= 1 && cost.extraRequests > 0 && cost.extraRequests <= 1,
+    JSON.stringify(cost),
+  );
   // Hedges on a run whose fix does not hedge.
   const plainGood = blockOf({ fanout: 20, seed: 9 }, 0, 100);
   const plain = new pkg.TailRun({ fanout: 20, seed: 9 });
@@ -76,7 +120,9 @@ test("a typed array whose length changes between reads is refused, not a panic",
   const good = blockOf({ fanout: 5 }, 0, 50);
   class Shifty extends Float64Array {
     reads = 0;
-    get length() { return this.reads++ === 0 ? 840 : 2 ** 29; }
+    get length() {
+      return this.reads++ === 0 ? 840 : 2 ** 29;
+    }
   }
   const shifty = new Shifty(good.leafCounts.length);
   shifty.set(good.leafCounts);
@@ -87,7 +133,10 @@ test("a typed array whose length changes between reads is refused, not a panic",
   const longer = new Float64Array(2 ** 20);
   const liar = new Proxy(longer, { get: (t, k) => (k === "length" ? 840 : Reflect.get(t, k)) });
   const fresh = new pkg.TailRun({ fanout: 5 });
-  assert.throws(() => fresh.absorb({ ...good, parentCounts: liar }), (e) => e instanceof RangeError || e instanceof TypeError);
+  assert.throws(
+    () => fresh.absorb({ ...good, parentCounts: liar }),
+    (e) => e instanceof RangeError || e instanceof TypeError,
+  );
   assert.equal(fresh.requests, 0, "refused, and the module did not reset (the run is not stale)");
   for (const r of [run, fresh]) r.free();
 });
@@ -105,7 +154,8 @@ test("lastRequest is the latest request the run holds", () => {
 });
 
 test("calls are bounded by their work per event: about 2 s at most, the bound said in the error", () => {
-  const bound = /must be at most 150000000 work units per call, about 2 s \(got .*\); split the work over several calls$/;
+  const bound =
+    /must be at most 150000000 work units per call, about 2 s \(got .*\); split the work over several calls$/;
   for (const options of [
     { lambda: 0.999, d: 1, servers: 1, arrivals: 2e8 },
     { d: 3, servers: 1e5, arrivals: 66_666_666 },
@@ -114,7 +164,11 @@ test("calls are bounded by their work per event: about 2 s at most, the bound sa
     throwsLike(() => pkg.simulateBalance(options), RangeError, bound);
   }
   throwsLike(() => new pkg.TailRun({ fanout: 1024 }).run(200_000), RangeError, bound);
-  throwsLike(() => pkg.simulateLoaded({ requests: 2e6, replicas: 1000, load: 0.99, policy: "hedge" }), RangeError, bound);
+  throwsLike(
+    () => pkg.simulateLoaded({ requests: 2e6, replicas: 1000, load: 0.99, policy: "hedge" }),
+    RangeError,
+    bound,
+  );
   // What the Lab and the Tail page ask for stays well inside.
   assert.ok(pkg.simulateBalance({ lambda: 0.9, d: 2, arrivals: 1e5 }).meanTime > 1);
   assert.ok(pkg.simulateLoaded({ requests: 2e5, policy: "hedge", load: 0.5 }).stable);
@@ -125,7 +179,12 @@ test("memory is given back: unstable runs are stopped, unstepped builders are sm
   for (const cancellation of ["never", "backup"]) {
     const r = pkg.simulateLoaded({ load: 1.8, policy: "duplicate", cancellation, requests: 2e6 });
     assert.equal(r.stable, false);
-    assert.match(r.unstableReason, cancellation === "never" ? /more than 200000 requests were waiting at once; arrivals stopped after \d+, and those were served to the end/ : /./);
+    assert.match(
+      r.unstableReason,
+      cancellation === "never"
+        ? /more than 200000 requests were waiting at once; arrivals stopped after \d+, and those were served to the end/
+        : /./,
+    );
     assert.equal(r.p99, null);
   }
   assert.equal(pkg.heapBytes(), heap0, "the runs freed everything they allocated");
@@ -146,9 +205,22 @@ test("an unstable run says why, and a service past the histogram is refused", ()
   assert.equal(past.delayMs, null);
   assert.match(past.unstableReason, /no delay to wait for and no backups are sent/);
   assert.equal(pkg.simulateLoaded({ load: 0.5, requests: 20_000 }).unstableReason, null);
-  const over = pkg.simulateLoaded({ load: 1.5, policy: "duplicate", cancellation: "never", requests: 20_000 });
+  const over = pkg.simulateLoaded({
+    load: 1.5,
+    policy: "duplicate",
+    cancellation: "never",
+    requests: 20_000,
+  });
   assert.ok(over.utilisation > 1, "documented: past the boundary it passes 1");
   const huge = { body: { medianMs: 1e5, sigma: 2 } };
-  throwsLike(() => pkg.simulateLoaded({ service: huge }), RangeError, /^service must be a model whose p99\.99 is at most 100000 ms/);
-  throwsLike(() => pkg.simulateHedge({ service: huge }), RangeError, /^service must be a model whose p99\.99/);
+  throwsLike(
+    () => pkg.simulateLoaded({ service: huge }),
+    RangeError,
+    /^service must be a model whose p99\.99 is at most 100000 ms/,
+  );
+  throwsLike(
+    () => pkg.simulateHedge({ service: huge }),
+    RangeError,
+    /^service must be a model whose p99\.99/,
+  );
 });

@@ -18,7 +18,10 @@ import { ROOT, loadPackage } from "../support.mjs";
 
 const pkg = await loadPackage();
 const FAULT = join(ROOT, "target", "fault-pkg");
-assert.ok(existsSync(join(FAULT, "tail_lab.js")), "target/fault-pkg is missing: `cargo xtask ci` builds it");
+assert.ok(
+  existsSync(join(FAULT, "tail_lab.js")),
+  "target/fault-pkg is missing: `cargo xtask ci` builds it",
+);
 const faulty = await import(join(FAULT, "tail_lab.js"));
 faulty.initSync({ module: readFileSync(join(FAULT, "tail_lab_bg.wasm")) });
 
@@ -29,8 +32,13 @@ function fingerprint(api = pkg) {
   const run = new api.TailRun({ fanout: 9, seed: 4, fix: "hedge-p95" });
   run.run(500);
   const out = [
-    trace.parentMs, trace.waitedOn, api.leafQuantile(0.99, { seed: 3 }), api.parentQuantile(0.5, 100, { seed: 3 }),
-    run.parentPercentile(0.99), run.hedgeCost().extraWork, api.slowShare(0.01, 100),
+    trace.parentMs,
+    trace.waitedOn,
+    api.leafQuantile(0.99, { seed: 3 }),
+    api.parentQuantile(0.5, 100, { seed: 3 }),
+    run.parentPercentile(0.99),
+    run.hedgeCost().extraWork,
+    api.slowShare(0.01, 100),
   ];
   run.free();
   return out;
@@ -60,10 +68,24 @@ test("a revoked Proxy as options, 5,000 times in each call, is a TypeError and t
 
 test("a Proxy whose traps throw is passed on, and a reconfigure that failed leaves nothing borrowed", () => {
   const boom = new Error("trap");
-  const traps = { ownKeys() { throw boom; }, getPrototypeOf() { throw boom; }, get() { throw boom; } };
+  const traps = {
+    ownKeys() {
+      throw boom;
+    },
+    getPrototypeOf() {
+      throw boom;
+    },
+    get() {
+      throw boom;
+    },
+  };
   for (const trap of Object.keys(traps)) {
     const hostile = new Proxy({ fanout: 3 }, { [trap]: traps[trap] });
-    assert.throws(() => pkg.requestAt(0, hostile), (e) => e === boom, trap);
+    assert.throws(
+      () => pkg.requestAt(0, hostile),
+      (e) => e === boom,
+      trap,
+    );
     assert.deepEqual(fingerprint(), before, trap);
   }
   const run = new pkg.TailRun({ fanout: 5 });
@@ -71,7 +93,12 @@ test("a Proxy whose traps throw is passed on, and a reconfigure that failed leav
   assert.throws(() => run.reconfigure(revoked()), TypeError);
   // The run is either still usable or refuses as stale; never "recursive use" for good.
   let usable = true;
-  try { run.run(10); } catch (e) { usable = false; assert.match(e.message, /stale object/); }
+  try {
+    run.run(10);
+  } catch (e) {
+    usable = false;
+    assert.match(e.message, /stale object/);
+  }
   if (usable) assert.equal(run.requests, 20);
   run.free(); // never throws, and frees nothing of another instance
   assert.deepEqual(fingerprint(), before);
@@ -89,8 +116,17 @@ test("calls made near the JS stack limit fail with a RangeError and leave the mo
       deepest = depth;
     }
     if (deepest - depth < 400) {
-      for (const call of [() => pkg.requestAt(depth % 50, { fanout: 4 }), () => pkg.leafQuantile(0.9, {}), () => pkg.parentQuantile(0.9, 10, {})]) {
-        try { call(); } catch (e) { failures++; if (!(e instanceof RangeError)) throw e; }
+      for (const call of [
+        () => pkg.requestAt(depth % 50, { fanout: 4 }),
+        () => pkg.leafQuantile(0.9, {}),
+        () => pkg.parentQuantile(0.9, 10, {}),
+      ]) {
+        try {
+          call();
+        } catch (e) {
+          failures++;
+          if (!(e instanceof RangeError)) throw e;
+        }
       }
     }
     return deepest;
@@ -105,16 +141,29 @@ test("a page's throwing Array.prototype.push (or Object.keys) cannot wedge the m
   const keys = Object.keys;
   const boom = new Error("patched");
   for (let i = 0; i < 200; i++) {
-    Array.prototype.push = function () { throw boom; };
+    Array.prototype.push = () => {
+      throw boom;
+    };
     try {
-      assert.throws(() => pkg.profiles(), (e) => e === boom);
-      assert.throws(() => pkg.requestAt(i, {}), (e) => e === boom);
+      assert.throws(
+        () => pkg.profiles(),
+        (e) => e === boom,
+      );
+      assert.throws(
+        () => pkg.requestAt(i, {}),
+        (e) => e === boom,
+      );
     } finally {
       Array.prototype.push = push;
     }
-    Object.keys = () => { throw boom; };
+    Object.keys = () => {
+      throw boom;
+    };
     try {
-      assert.throws(() => pkg.simulateFanout({ n: 2, requests: 10 }), (e) => e === boom);
+      assert.throws(
+        () => pkg.simulateFanout({ n: 2, requests: 10 }),
+        (e) => e === boom,
+      );
     } finally {
       Object.keys = keys;
     }
@@ -126,7 +175,11 @@ test("a page's throwing Array.prototype.push (or Object.keys) cannot wedge the m
 function quietly(f) {
   const original = console.error;
   console.error = () => {};
-  try { return f(); } finally { console.error = original; }
+  try {
+    return f();
+  } finally {
+    console.error = original;
+  }
 }
 
 test("after a reset, an old object's first call says stale, and its free() frees nothing live", () => {
@@ -155,7 +208,17 @@ test("inherited keys are not options: a polluted Object.prototype changes nothin
     fanout: pkg.simulateFanout({ requests: 1000 }),
     trace: pkg.requestAt(3, {}).parentMs,
   };
-  const polluted = { seed: 5, fanout: 3, fix: "drop-5", profile: "tight", service: { medianMs: 200, sigma: 2 }, requests: 7, n: 1, load: 0.9, bogus: 1 };
+  const polluted = {
+    seed: 5,
+    fanout: 3,
+    fix: "drop-5",
+    profile: "tight",
+    service: { medianMs: 200, sigma: 2 },
+    requests: 7,
+    n: 1,
+    load: 0.9,
+    bogus: 1,
+  };
   for (const [k, v] of Object.entries(polluted)) Object.prototype[k] = v;
   try {
     assert.deepEqual(new pkg.TailRun({}).config, baseline.config);
@@ -173,16 +236,37 @@ test("a call made from inside a call while a reset is pending is refused, and no
   // fresh instance under the outer one, and every later call threw `null`.
   const api = faulty;
   let inner = 0;
-  const deep = { get seed() { if (++inner < 40) { try { api.requestAt(0, deep); } catch { /* refused */ } } return 1; } };
+  const deep = {
+    get seed() {
+      if (++inner < 40) {
+        try {
+          api.requestAt(0, deep);
+        } catch {
+          /* refused */
+        }
+      }
+      return 1;
+    },
+  };
   quietly(() => {
     // The outer call carries on in its own instance (the panic was the inner call's) and
     // answers; the reset happens at the next call from the top.
     const outer = api.simulateFanout({
       requests: 100,
       get n() {
-        try { api.injectPanic(); } catch { /* the panic: a reset is pending */ }
+        try {
+          api.injectPanic();
+        } catch {
+          /* the panic: a reset is pending */
+        }
         assert.throws(() => api.requestAt(0, deep), /resetting after a failure/);
-        const made = (() => { try { return new api.TailRun({ fanout: 1 }); } catch (e) { return e; } })();
+        const made = (() => {
+          try {
+            return new api.TailRun({ fanout: 1 });
+          } catch (e) {
+            return e;
+          }
+        })();
         assert.ok(made instanceof Error, "no object is made in the instance being replaced");
         return 7;
       },
@@ -206,7 +290,16 @@ test("misusing one object (double free, use after free, recursive use, a foreign
   assert.throws(() => pkg.TailRun.prototype.run.call(null, 1), TypeError);
   // Recursive use: the run is busy inside its own call.
   const b = new pkg.TailRun({ fanout: 3 });
-  assert.throws(() => b.reconfigure({ get fanout() { b.run(1); return 4; } }), /in use by a call that has not returned/);
+  assert.throws(
+    () =>
+      b.reconfigure({
+        get fanout() {
+          b.run(1);
+          return 4;
+        },
+      }),
+    /in use by a call that has not returned/,
+  );
   b.free();
   // None of that reset the module: the bystander still runs.
   bystander.run(10);
@@ -219,7 +312,9 @@ test("a replaced array iterator makes the call throw, never return null", () => 
   const boom = new Error("iterator");
   let thrown = null;
   let result;
-  Array.prototype[Symbol.iterator] = function () { throw boom; };
+  Array.prototype[Symbol.iterator] = () => {
+    throw boom;
+  };
   try {
     result = pkg.simulateFanout({ n: 2, requests: 10 });
   } catch (e) {
@@ -234,9 +329,22 @@ test("a replaced array iterator makes the call throw, never return null", () => 
 
 test("a getter on service.slow runs once", () => {
   let reads = 0;
-  const slow = { p: 0.01, get medianMs() { reads++; return reads === 1 ? 900 : 5; }, sigma: 0.3 };
-  const r = pkg.simulateHedge({ requests: 2000, service: { body: { medianMs: 7, sigma: 0.5 }, slow } });
+  const slow = {
+    p: 0.01,
+    get medianMs() {
+      reads++;
+      return reads === 1 ? 900 : 5;
+    },
+    sigma: 0.3,
+  };
+  const r = pkg.simulateHedge({
+    requests: 2000,
+    service: { body: { medianMs: 7, sigma: 0.5 }, slow },
+  });
   assert.equal(reads, 1);
-  const same = pkg.simulateHedge({ requests: 2000, service: { body: { medianMs: 7, sigma: 0.5 }, slow: { p: 0.01, medianMs: 900, sigma: 0.3 } } });
+  const same = pkg.simulateHedge({
+    requests: 2000,
+    service: { body: { medianMs: 7, sigma: 0.5 }, slow: { p: 0.01, medianMs: 900, sigma: 0.3 } },
+  });
   assert.deepEqual({ ...r, curves: null }, { ...same, curves: null });
 });

@@ -14,7 +14,10 @@ import { test } from "node:test";
 import { ROOT } from "../support.mjs";
 
 const DIR = join(ROOT, "target", "fault-pkg");
-assert.ok(existsSync(join(DIR, "tail_lab.js")), "target/fault-pkg is missing: `cargo xtask ci` builds it");
+assert.ok(
+  existsSync(join(DIR, "tail_lab.js")),
+  "target/fault-pkg is missing: `cargo xtask ci` builds it",
+);
 const pkg = await import(join(DIR, "tail_lab.js"));
 pkg.initSync({ module: readFileSync(join(DIR, "tail_lab_bg.wasm")) });
 
@@ -57,7 +60,10 @@ test("a panic is reported, the call throws, and the next call gets a fresh insta
   });
   assert.equal(logged.length, traps, "every panic is written to console.error");
   assert.deepEqual(shown, logged, "and shown through tailLabOnPanic");
-  assert.match(logged[0], /^tail-lab: internal error: .*injected fault.*reset before the next call/s);
+  assert.match(
+    logged[0],
+    /^tail-lab: internal error: .*injected fault.*reset before the next call/s,
+  );
   // The same seed gives the same numbers on the fresh instance.
   assert.equal(percentileAfter(2000), before);
   // An object made before the reset refuses to run rather than read another instance's memory.

@@ -115,7 +115,11 @@ export function drawArena(canvas, request, sweepMs) {
     ctx.fillStyle = COLORS.wait;
     ctx.font = "600 12px system-ui, sans-serif";
     ctx.textAlign = x > width - 120 ? "right" : "left";
-    ctx.fillText(`parent ${formatMs(request.parentMs)}`, x + (ctx.textAlign === "left" ? 6 : -6), 14);
+    ctx.fillText(
+      `parent ${formatMs(request.parentMs)}`,
+      x + (ctx.textAlign === "left" ? 6 : -6),
+      14,
+    );
   }
   if (sweepMs !== null) {
     const x = rulerX(sweepMs, width);
@@ -166,10 +170,46 @@ export function drawHistograms(canvas, { edges, leafBins, parentBins, marks, wai
   const pileHeight = axisY - 60;
   pile(ctx, width, axisY, pileHeight, edges, leafBins, COLORS.leaf, 0.55);
   pile(ctx, width, axisY, pileHeight, edges, parentBins, COLORS.parent, 0.75);
-  tick(ctx, width, marks.leafP50, axisY, axisY - 8, COLORS.leafText, `p50 ${formatMs(marks.leafP50)}`, 12);
-  tick(ctx, width, marks.leafP99, axisY, axisY - 8, COLORS.leafText, `p99 ${formatMs(marks.leafP99)}`, 26);
-  tick(ctx, width, marks.parentP50, axisY, axisY - 14, COLORS.parentDark, `p50 ${formatMs(marks.parentP50)}`, 40);
-  tick(ctx, width, marks.parentP99, axisY, axisY - 14, COLORS.parentDark, `p99 ${formatMs(marks.parentP99)}`, 54);
+  tick(
+    ctx,
+    width,
+    marks.leafP50,
+    axisY,
+    axisY - 8,
+    COLORS.leafText,
+    `p50 ${formatMs(marks.leafP50)}`,
+    12,
+  );
+  tick(
+    ctx,
+    width,
+    marks.leafP99,
+    axisY,
+    axisY - 8,
+    COLORS.leafText,
+    `p99 ${formatMs(marks.leafP99)}`,
+    26,
+  );
+  tick(
+    ctx,
+    width,
+    marks.parentP50,
+    axisY,
+    axisY - 14,
+    COLORS.parentDark,
+    `p50 ${formatMs(marks.parentP50)}`,
+    40,
+  );
+  tick(
+    ctx,
+    width,
+    marks.parentP99,
+    axisY,
+    axisY - 14,
+    COLORS.parentDark,
+    `p99 ${formatMs(marks.parentP99)}`,
+    54,
+  );
   if (Number.isFinite(waitMs)) {
     // Red is backed by a label: under deuteranopia it is close to the dark amber ticks.
     const x = rulerX(waitMs, width);
@@ -190,10 +230,14 @@ export function drawHistograms(canvas, { edges, leafBins, parentBins, marks, wai
 /** Parent p50/p99 against fan-out 1..curves.length, with the leaf's percentiles as flat lines. */
 export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossoverN }) {
   const { ctx, width, height } = prepare(canvas);
-  const left = MARGIN.left + 16, right = width - 110, top = 12, bottom = height - 26;
+  const left = MARGIN.left + 16,
+    right = width - 110,
+    top = 12,
+    bottom = height - 26;
   const values = [...p50, ...p99, leafP50, leafP99].filter(Number.isFinite);
   if (values.length === 0) return;
-  const lo = Math.min(...values) / 1.25, hi = Math.max(...values) * 1.25;
+  const lo = Math.min(...values) / 1.25,
+    hi = Math.max(...values) * 1.25;
   const maxN = p50.length;
   const x = (n) => left + ((n - 1) / (maxN - 1)) * (right - left);
   const y = (ms) => bottom - (Math.log(ms / lo) / Math.log(hi / lo)) * (bottom - top);
@@ -241,7 +285,10 @@ export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossove
     ctx.setLineDash(dash);
     ctx.lineWidth = 2;
     ctx.beginPath();
-    arr.forEach((v, i) => (i === 0 ? ctx.moveTo(x(i + 1), y(v)) : ctx.lineTo(x(i + 1), y(v))));
+    for (const [i, v] of arr.entries()) {
+      if (i === 0) ctx.moveTo(x(i + 1), y(v));
+      else ctx.lineTo(x(i + 1), y(v));
+    }
     ctx.stroke();
     ctx.fillStyle = color;
     ctx.textAlign = "left";
@@ -263,7 +310,11 @@ export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossove
   ctx.textAlign = "left";
   // Right of the crossing the parent median is above the leaf p99 line, so below it is clear.
   const long = `n = ${crossoverN}: parent p50 = leaf p99`;
-  ctx.fillText(ctx.measureText(long).width < right - cx - 12 ? long : `n = ${crossoverN}`, cx + 6, y(leafP99) + 14);
+  ctx.fillText(
+    ctx.measureText(long).width < right - cx - 12 ? long : `n = ${crossoverN}`,
+    cx + 6,
+    y(leafP99) + 14,
+  );
   // Current fan-out.
   const fx = x(fanout);
   vline(ctx, fx, top, bottom, COLORS.ink, 1);

@@ -8,24 +8,33 @@ import { loadCore } from "../wasm.js";
 import { mountTail, tailParams } from "./piece.js";
 import { workersFromUrl } from "../workers.js";
 
-
-const TITLES = { arena: "One request", histograms: "Leaf and parent histograms", strip: "Parent percentiles against fan-out" };
+const TITLES = {
+  arena: "One request",
+  histograms: "Leaf and parent histograms",
+  strip: "Parent percentiles against fan-out",
+};
 
 async function main() {
   const api = await loadCore();
   const root = document.getElementById("tail");
   const { values, notices } = readParams(tailParams(api), fromUrl());
-  if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`, { error: false });
+  if (notices.length)
+    showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`, { error: false });
   // `?workers=N` (0–8) overrides how many workers accumulate: a test and benchmark hook (0 runs
   // the accumulation on the main thread, as a page without workers would).
   const workers = workersFromUrl(0);
   const piece = await mountTail(root, {
-    api, values, workers, parts: ["controls", "readouts", "arena", "histograms", "strip"],
+    api,
+    values,
+    workers,
+    parts: ["controls", "readouts", "arena", "histograms", "strip"],
     onChange: (settings) => writeUrl(settings),
   });
   for (const [name, canvas] of Object.entries(piece.canvases)) {
     exportBar(canvas.closest("figure"), {
-      name: `tail-${name}`, title: TITLES[name], canvas,
+      name: `tail-${name}`,
+      title: TITLES[name],
+      canvas,
       draw: (target) => piece.drawOnto(name, target),
       table: () => piece.table(name),
       meta: () => piece.settings(),

@@ -1,14 +1,16 @@
-// The Tail piece as a mountable panel: controls → the wasm TailRun, the shared frame scheduler →
-// drawing. `mountTail(root, …)` fills the root's `[data-part]` placeholders (the Tail page) or
-// creates the parts it is asked for (an embed), and looks nothing up outside the root.
-// Everything shown is computed by the core; this file decides only what to draw and when.
+// The Tail piece as a mountable panel: controls → the panel's run (run.js: the wasm TailRun and
+// its workers), the shared frame scheduler → drawing. `mountTail(root, …)` fills the root's
+// `[data-part]` placeholders (the Tail page) or creates the parts it is asked for (an embed),
+// and looks nothing up outside the root. Everything shown is computed by the core; this file
+// decides only what to draw and when.
 
 import { el } from "../dom.js";
 import { formatCount, formatMs } from "../format.js";
 import { onThemeChange } from "../theme.js";
-import { nextTask, register, wake } from "../scheduler.js";
+import { register, wake } from "../scheduler.js";
 import { drawArena, drawHistograms, drawStrip } from "./draw.js";
-import { defaultWorkers, sharedPool } from "./pool.js";
+import { defaultWorkers } from "./pool.js";
+import { openRun } from "./run.js";
 
 /**
  * Stop accumulating after this many parent requests by default (the histograms have long
@@ -16,7 +18,12 @@ import { defaultWorkers, sharedPool } from "./pool.js";
  */
 export const MAX_REQUESTS = 2_000_000;
 /** How long the arena shows each request in "live" mode, and the sweep lengths (ms). */
-const SPEEDS = { live: { holdMs: 900 }, slow: { sweepMs: 3000, holdMs: 1200 }, slower: { sweepMs: 9000, holdMs: 1500 }, paused: {} };
+const SPEEDS = {
+  live: { holdMs: 900 },
+  slow: { sweepMs: 3000, holdMs: 1200 },
+  slower: { sweepMs: 9000, holdMs: 1500 },
+  paused: {},
+};
 const STRIP_MAX_FANOUT = 256;
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -28,9 +35,19 @@ export const TAIL_SETTING_NAMES = ["fanout", "profile", "fix", "speed", "seed", 
 export function tailParams(api) {
   return [
     { name: "fanout", type: "int", min: 1, max: STRIP_MAX_FANOUT, default: 100 },
-    { name: "profile", type: "enum", values: api.profiles().map((p) => p.name), default: "default" },
+    {
+      name: "profile",
+      type: "enum",
+      values: api.profiles().map((p) => p.name),
+      default: "default",
+    },
     { name: "fix", type: "enum", values: api.mitigations().map((m) => m.name), default: "none" },
-    { name: "speed", type: "enum", values: Object.keys(SPEEDS), default: reducedMotion() ? "paused" : "live" },
+    {
+      name: "speed",
+      type: "enum",
+      values: Object.keys(SPEEDS),
+      default: reducedMotion() ? "paused" : "live",
+    },
     { name: "seed", type: "seed", default: 1 },
     { name: "requests", type: "int", min: 1000, max: MAX_REQUESTS, default: MAX_REQUESTS },
   ];
@@ -43,51 +60,8 @@ const PART_LABELS = {
   strip: "Parent percentiles against fan-out",
 };
 
-
 /** How often the histograms redraw while requests accumulate (ms). */
 const HISTOGRAM_REDRAW_MS = 100;
-
-/** FNV-1a over the 32-bit words of Float64Arrays, as hex. */
-function digest(...arrays) {
-  let h = 0x811c9dc5;
-  for (const a of arrays) {
-    for (const w of new Uint32Array(a.buffer, a.byteOffset, a.length * 2)) h = Math.imul(h ^ w, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
-}
-
-/**
- * Calibration draws per task while a run is prepared (2^22 in all): the first step takes 2^15,
- * and each next one is sized from the last one's time to take about STEP_MS, growing at most
- * twofold a step (a fast machine takes 2^18 draws in a few ms; a slow one, or one whose cores
- * the workers share, in 15–25).
- */
-const STEP_MS = 4;
-const MIN_STEP = 1 << 13;
-const MAX_STEP = 1 << 19;
-
-/**
- * A TailRun prepared over several tasks, so start-up has no long task. The builder is freed as
- * soon as it has given its run, or when `signal` aborts (the panel was removed), which throws
- * an AbortError.
- */
-async function prepareRun(api, options, signal) {
-  signal?.throwIfAborted();
-  const builder = api.TailRun.prepare(options);
-  try {
-    for (let draws = 1 << 15; ;) {
-      const t0 = performance.now();
-      if (builder.step(draws)) break;
-      const ms = performance.now() - t0;
-      draws = Math.round(Math.min(MAX_STEP, 2 * draws, Math.max(MIN_STEP, (draws * STEP_MS) / Math.max(ms, 0.1))));
-      await nextTask();
-      signal?.throwIfAborted();
-    }
-    return builder.finish();
-  } finally {
-    builder.free();
-  }
-}
 
 /**
  * Mounts the piece into `root`. `parts`: which of "controls", "readouts", "arena",
@@ -101,53 +75,62 @@ async function prepareRun(api, options, signal) {
  * Returns `{ table, drawOnto, canvases, settings, set }` for the export buttons and for
  * settings changed from outside (`set(values)`, e.g. an embed's attribute).
  */
-export async function mountTail(root, { api, values, parts, prefix = "", onChange = () => {}, workers = defaultWorkers(), signal }) {
+export async function mountTail(
+  root,
+  { api, values, parts, prefix = "", onChange = () => {}, workers = defaultWorkers(), signal },
+) {
   const id = (name) => `${prefix}${name}`;
-  const part = (name, make) => root.querySelector(`[data-part="${name}"]`) ?? (parts.includes(name) ? root.appendChild(make()) : null);
+  const part = (name, make) =>
+    root.querySelector(`[data-part="${name}"]`) ??
+    (parts.includes(name) ? root.appendChild(make()) : null);
   const settings = { ...values };
-  // `let`: a new profile or seed swaps in a run prepared over several tasks (see reconfigure).
-  let run = await prepareRun(api, { fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed }, signal);
-  await nextTask();
-  if (signal?.aborted) {
-    run.free();
-    signal.throwIfAborted();
-  }
+  // The run's lifecycle (run.js). Its `run` is read afresh each time: a new profile or seed swaps
+  // in a run prepared over several tasks (see reconfigure).
+  const life = await openRun(api, settings, { workers, signal });
   const edges = api.binEdges();
-  const runOptions = () => ({ fanout: settings.fanout, profile: settings.profile, fix: settings.fix, seed: settings.seed });
-  // Accumulation in the workers when there are any; a page that cannot start one (or asked for
-  // none) accumulates on the main thread.
-  let channel = null;
-  if (workers > 0 && typeof Worker !== "undefined") {
-    try {
-      channel = sharedPool(workers).channel();
-      channel.configure(runOptions(), settings.requests);
-    } catch {
-      channel = null;
-    }
-  }
-  const restartWorkers = () => channel?.configure(runOptions(), settings.requests);
-  const state = { curves: null, shown: 0, request: null, since: 0, chunk: 500, dirty: true, announced: 0, histAt: -Infinity, histRequests: -1 };
+  const state = {
+    curves: null,
+    shown: 0,
+    request: null,
+    since: 0,
+    dirty: true,
+    announced: 0,
+    histAt: -Infinity,
+    histRequests: -1,
+  };
   // Which charts need drawing: the strip changes only with the settings, the arena only with
   // the request shown or the sweep; only the histograms change as requests accumulate.
   const stale = { arena: true, histograms: true, strip: true };
-  const invalidate = () => { state.dirty = true; stale.arena = true; stale.histograms = true; stale.strip = true; };
+  const invalidate = () => {
+    state.dirty = true;
+    stale.arena = true;
+    stale.histograms = true;
+    stale.strip = true;
+  };
   // A chart scrolled out of view is not drawn; it is drawn again as it comes into view.
   const onScreen = { arena: true, histograms: true, strip: true };
 
   // ---- the parts
-  const controls = part("controls", () => el("div", { class: "controls", role: "group", "aria-label": "Controls" }));
+  const controls = part("controls", () =>
+    el("div", { class: "controls", role: "group", "aria-label": "Controls" }),
+  );
   const readouts = part("readouts", () => el("div", { class: "readouts" }));
   const canvases = {};
   for (const name of ["arena", "histograms", "strip"]) {
     const holder = part(name, () => el("figure", { class: "panel-figure", "data-part": name }));
     if (!holder) continue;
-    const canvas = holder.querySelector("canvas") ?? holder.appendChild(el("canvas", { height: PART_HEIGHTS[name] }));
+    const canvas =
+      holder.querySelector("canvas") ??
+      holder.appendChild(el("canvas", { height: PART_HEIGHTS[name] }));
     canvas.setAttribute("role", "img");
     canvas.setAttribute("aria-label", PART_LABELS[name]);
     canvas.style.height = `${canvas.getAttribute("height")}px`;
     canvases[name] = canvas;
   }
-  const caption = canvases.arena ? (root.querySelector('[data-part="arena-caption"]') ?? canvases.arena.parentElement.appendChild(el("p", { class: "caption" }))) : null;
+  const caption = canvases.arena
+    ? (root.querySelector('[data-part="arena-caption"]') ??
+      canvases.arena.parentElement.appendChild(el("p", { class: "caption" })))
+    : null;
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   root.append(live);
 
@@ -159,29 +142,74 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     const field = (name, label, input, extra = []) => {
       input.id = id(name);
       inputs[name] = input;
-      controls.append(el("div", { class: "control" }, el("label", { for: input.id, text: label }), input, ...extra));
+      controls.append(
+        el(
+          "div",
+          { class: "control" },
+          el("label", { for: input.id, text: label }),
+          input,
+          ...extra,
+        ),
+      );
     };
     const fanoutOut = el("output", { for: id("fanout"), text: String(settings.fanout) });
-    field("fanout", "fan-out", el("input", { type: "range", min: 1, max: STRIP_MAX_FANOUT, step: 1, value: settings.fanout }), [fanoutOut]);
+    field(
+      "fanout",
+      "fan-out",
+      el("input", {
+        type: "range",
+        min: 1,
+        max: STRIP_MAX_FANOUT,
+        step: 1,
+        value: settings.fanout,
+      }),
+      [fanoutOut],
+    );
     const select = (items, value) => {
       const s = el("select");
-      for (const { name, label } of items) s.append(el("option", { value: name, text: label, selected: name === value }));
+      for (const { name, label } of items)
+        s.append(el("option", { value: name, text: label, selected: name === value }));
       return s;
     };
     field("profile", "profile", select(api.profiles(), settings.profile));
     field("fix", "fix", select(api.mitigations(), settings.fix));
-    const speeds = [["live", "live"], ["slow", "slow sweep"], ["slower", "slower sweep"], ["paused", "paused"]]
-      .filter(([v]) => !reducedMotion() || v === "paused" || v === "live");
-    field("speed", "speed", select(speeds.map(([name, label]) => ({ name, label })), settings.speed));
+    const speeds = [
+      ["live", "live"],
+      ["slow", "slow sweep"],
+      ["slower", "slower sweep"],
+      ["paused", "paused"],
+    ].filter(([v]) => !reducedMotion() || v === "paused" || v === "live");
+    field(
+      "speed",
+      "speed",
+      select(
+        speeds.map(([name, label]) => ({ name, label })),
+        settings.speed,
+      ),
+    );
     const seedError = el("span", { id: id("seed-error"), class: "field-error", role: "status" });
-    field("seed", "seed", el("input", { type: "text", inputmode: "numeric", value: String(settings.seed), "aria-describedby": seedError.id, autocomplete: "off", spellcheck: "false" }));
+    field(
+      "seed",
+      "seed",
+      el("input", {
+        type: "text",
+        inputmode: "numeric",
+        value: String(settings.seed),
+        "aria-describedby": seedError.id,
+        autocomplete: "off",
+        spellcheck: "false",
+      }),
+    );
     controls.append(
       el("button", { id: id("next-request"), type: "button", text: "next request" }),
       el("button", { id: id("reset"), type: "button", text: "reset" }),
       seedError,
     );
     showInControls = (v) => {
-      if ("fanout" in v) { inputs.fanout.value = String(v.fanout); fanoutOut.textContent = inputs.fanout.value; }
+      if ("fanout" in v) {
+        inputs.fanout.value = String(v.fanout);
+        fanoutOut.textContent = inputs.fanout.value;
+      }
       for (const name of ["profile", "fix", "speed"]) if (name in v) inputs[name].value = v[name];
       if ("seed" in v) {
         inputs.seed.value = String(v.seed);
@@ -189,10 +217,17 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
         seedError.textContent = "";
       }
     };
-    inputs.fanout.addEventListener("input", () => { fanoutOut.textContent = inputs.fanout.value; reconfigure({ fanout: Number(inputs.fanout.value) }); });
+    inputs.fanout.addEventListener("input", () => {
+      fanoutOut.textContent = inputs.fanout.value;
+      reconfigure({ fanout: Number(inputs.fanout.value) });
+    });
     inputs.profile.addEventListener("change", () => reconfigure({ profile: inputs.profile.value }));
     inputs.fix.addEventListener("change", () => reconfigure({ fix: inputs.fix.value }));
-    inputs.speed.addEventListener("change", () => { settings.speed = inputs.speed.value; state.since = performance.now(); changed(); });
+    inputs.speed.addEventListener("change", () => {
+      settings.speed = inputs.speed.value;
+      state.since = performance.now();
+      changed();
+    });
     inputs.seed.addEventListener("change", () => {
       const text = inputs.seed.value.trim();
       const ok = /^\d+$/.test(text) && BigInt(text) <= 18446744073709551615n;
@@ -205,10 +240,12 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       const big = BigInt(text);
       reconfigure({ seed: big > BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big) });
     });
-    root.querySelector(`#${CSS.escape(id("next-request"))}`).addEventListener("click", () => { show(state.shown + 1, performance.now()); changed(); });
+    root.querySelector(`#${CSS.escape(id("next-request"))}`).addEventListener("click", () => {
+      show(state.shown + 1, performance.now());
+      changed();
+    });
     root.querySelector(`#${CSS.escape(id("reset"))}`).addEventListener("click", () => {
-      run.reset();
-      restartWorkers();
+      life.reset();
       unsettle();
       show(0, performance.now());
       changed();
@@ -218,28 +255,37 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   // ---- readouts
   const readout = {};
   if (readouts) {
-    for (const [name, label, cls] of [["leaf-p50", "leaf p50", "leaf"], ["leaf-p99", "leaf p99", "leaf"], ["parent-p50", "parent p50", "parent"],
-      ["parent-p99", "parent p99", "parent"], ["ratio", "parent p99 ÷ leaf p99", ""], ["requests", "requests simulated", ""]]) {
+    for (const [name, label, cls] of [
+      ["leaf-p50", "leaf p50", "leaf"],
+      ["leaf-p99", "leaf p99", "leaf"],
+      ["parent-p50", "parent p50", "parent"],
+      ["parent-p99", "parent p99", "parent"],
+      ["ratio", "parent p99 ÷ leaf p99", ""],
+      ["requests", "requests simulated", ""],
+    ]) {
       const v = el("span", { "data-readout": name, text: "—" });
       readouts.append(el("div", {}, el("span", { class: `k ${cls}`, text: label }), v));
       readout[name] = v;
     }
   }
-  const setText = (name, text) => { const r = readout[name]; if (r && r.textContent !== text) r.textContent = text; };
+  const setText = (name, text) => {
+    const r = readout[name];
+    if (r && r.textContent !== text) r.textContent = text;
+  };
 
   function refreshCurves() {
     state.curves = {
-      p50: Array.from(run.fanoutCurve(0.5, STRIP_MAX_FANOUT)),
-      p99: Array.from(run.fanoutCurve(0.99, STRIP_MAX_FANOUT)),
-      leafP50: run.leafQuantile(0.5),
-      leafP99: run.leafQuantile(0.99),
+      p50: Array.from(life.run.fanoutCurve(0.5, STRIP_MAX_FANOUT)),
+      p99: Array.from(life.run.fanoutCurve(0.99, STRIP_MAX_FANOUT)),
+      leafP50: life.run.leafQuantile(0.5),
+      leafP99: life.run.leafQuantile(0.99),
       crossoverN: api.crossover(0.5, 0.99),
     };
   }
 
   function show(k, now) {
     state.shown = k;
-    state.request = run.requestAt(k);
+    state.request = life.run.requestAt(k);
     state.since = now;
     state.dirty = true;
     stale.arena = true;
@@ -247,14 +293,19 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     const r = state.request;
     if (canvases.arena) {
       Object.assign(canvases.arena.dataset, {
-        request: String(k), parentMs: r.parentMs.toFixed(6), waitedOn: String(r.waitedOn),
+        request: String(k),
+        parentMs: r.parentMs.toFixed(6),
+        waitedOn: String(r.waitedOn),
         firstLeaves: Array.from(r.leaves.originalMs.slice(0, 8), (v) => v.toFixed(6)).join(","),
       });
     }
     const hedged = r.leaves.hedged.reduce((a, b) => a + b, 0);
     const dropped = r.leaves.dropped.reduce((a, b) => a + b, 0);
-    const extras = [hedged ? `${hedged} hedged` : "", dropped ? `${dropped} dropped` : ""].filter(Boolean).join(", ");
-    const text = `Request #${k}: ${r.leaves.resolvedMs.length} leaves; the parent answered at ${formatMs(r.parentMs)}, ` +
+    const extras = [hedged ? `${hedged} hedged` : "", dropped ? `${dropped} dropped` : ""]
+      .filter(Boolean)
+      .join(", ");
+    const text =
+      `Request #${k}: ${r.leaves.resolvedMs.length} leaves; the parent answered at ${formatMs(r.parentMs)}, ` +
       `waiting on leaf ${r.waitedOn}${extras ? ` (${extras})` : ""}.`;
     if (caption) caption.textContent = text;
     canvases.arena?.setAttribute("aria-label", `One request on a log-millisecond axis. ${text}`);
@@ -266,42 +317,18 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     wake();
   }
 
-  let preparing = null;
   /**
-   * Applies new settings. Fan-out and fix reuse the run's calibration (cheap, done at once). A
-   * new profile or seed needs a new 2^22-draw calibration: that is prepared over several tasks,
-   * as at start-up, so no change of setting blocks the main thread. Until it is ready the old
-   * run stays on screen; a newer profile or seed supersedes it, and fan-out or fix changes made
-   * meanwhile are applied to it when it arrives.
+   * Applies new settings (see the run's reconfigure): a new profile or seed is prepared over
+   * several tasks while the old run stays on screen (`data-preparing`), then drawn.
    */
   async function reconfigure(options) {
-    const recalibrate = ("profile" in options && options.profile !== settings.profile) || ("seed" in options && options.seed !== settings.seed);
     Object.assign(settings, options);
+    const applied = life.reconfigure(options);
     unsettle();
-    if (recalibrate) {
-      const token = {};
-      preparing = token;
-      root.dataset.preparing = "true";
-      let next;
-      try {
-        next = await prepareRun(api, runOptions(), signal);
-      } catch (err) {
-        if (err.name === "AbortError") return; // the panel was removed meanwhile
-        throw err;
-      }
-      if (preparing !== token || signal?.aborted) { next.free(); return; }
-      preparing = null;
-      root.dataset.preparing = "false";
-      run.free();
-      run = next;
-      const c = run.config;
-      if (c.fanout !== settings.fanout || c.fix !== settings.fix) run.reconfigure(runOptions());
-    } else if (preparing) {
-      return; // the run being prepared will take this change when it arrives
-    } else {
-      run.reconfigure(runOptions());
-    }
-    restartWorkers();
+    const recalibrating = life.preparing;
+    if (recalibrating) root.dataset.preparing = "true";
+    if (!(await applied)) return;
+    if (recalibrating) root.dataset.preparing = "false";
     state.announced = 0;
     refreshCurves();
     show(state.shown, performance.now());
@@ -311,8 +338,10 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
 
   function marks() {
     return {
-      leafP50: run.leafPercentile(0.5), leafP99: run.leafPercentile(0.99),
-      parentP50: run.parentPercentile(0.5), parentP99: run.parentPercentile(0.99),
+      leafP50: life.run.leafPercentile(0.5),
+      leafP99: life.run.leafPercentile(0.99),
+      parentP50: life.run.parentPercentile(0.5),
+      parentP99: life.run.parentPercentile(0.99),
     };
   }
 
@@ -323,46 +352,18 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     setText("parent-p99", formatMs(m.parentP99));
     const ratio = m.parentP99 / m.leafP99;
     setText("ratio", Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : "—");
-    setText("requests", formatCount(run.requests));
-    canvases.histograms?.setAttribute("aria-label",
-      `Leaf and parent latency histograms over ${formatCount(run.requests)} requests: leaf p50 ${formatMs(m.leafP50)}, leaf p99 ${formatMs(m.leafP99)}, parent p50 ${formatMs(m.parentP50)}, parent p99 ${formatMs(m.parentP99)}.`);
+    setText("requests", formatCount(life.run.requests));
+    canvases.histograms?.setAttribute(
+      "aria-label",
+      `Leaf and parent latency histograms over ${formatCount(life.run.requests)} requests: leaf p50 ${formatMs(m.leafP50)}, leaf p99 ${formatMs(m.leafP99)}, parent p50 ${formatMs(m.parentP50)}, parent p99 ${formatMs(m.parentP99)}.`,
+    );
     // Announce politely, and rarely: once a change has 100,000 requests behind it, and when settled.
-    const milestone = run.requests >= settings.requests ? 2 : run.requests >= 100_000 ? 1 : 0;
+    const milestone =
+      life.run.requests >= settings.requests ? 2 : life.run.requests >= 100_000 ? 1 : 0;
     if (milestone > state.announced) {
       state.announced = milestone;
-      live.textContent = `After ${formatCount(run.requests)} requests: leaf p99 ${formatMs(m.leafP99)}, parent p99 ${formatMs(m.parentP99)}.`;
+      live.textContent = `After ${formatCount(life.run.requests)} requests: leaf p99 ${formatMs(m.leafP99)}, parent p99 ${formatMs(m.parentP99)}.`;
     }
-  }
-
-  function accumulate(frameStart, budget) {
-    if (preparing) return; // the run for the new profile or seed is not ready yet
-    if (channel) {
-      // The workers' blocks, merged in order: 1,680 additions each, microseconds.
-      try {
-        for (const block of channel.take()) run.absorb(block);
-      } catch (err) {
-        channel.fail(`a block could not be merged: ${err.message}`);
-      }
-      if (channel.error === null) {
-        if (run.requests < settings.requests) channel.keepFeeding();
-        return settleIfDone();
-      }
-      // A worker failed: carry on here from the blocks merged so far (they are contiguous from
-      // request 0, so run() continues at the right request).
-      console.warn(`Tail workers stopped (${channel.error}); accumulating on the main thread`);
-      channel.close();
-      channel = null;
-    }
-    while (run.requests < settings.requests && performance.now() - frameStart < budget) {
-      const n = Math.min(state.chunk, settings.requests - run.requests);
-      const t0 = performance.now();
-      run.run(n);
-      const dt = performance.now() - t0;
-      // Aim each call at about a quarter of the budget.
-      const target = (budget / 4) * (n / Math.max(dt, 0.05));
-      state.chunk = Math.max(50, Math.min(200_000, Math.round(0.5 * state.chunk + 0.5 * target)));
-    }
-    settleIfDone();
   }
 
   function unsettle() {
@@ -371,10 +372,11 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
   }
 
   function settleIfDone() {
-    if (preparing || run.requests < settings.requests || root.dataset.settled === "true") return;
+    const digest = life.settle();
+    if (digest === null) return;
     root.dataset.settled = "true";
     // A digest of both histograms' bits, for tests that compare runs (e.g. 1, 2 or 4 workers).
-    if (canvases.histograms) canvases.histograms.dataset.digest = digest(run.leafBins(), run.parentBins());
+    if (canvases.histograms) canvases.histograms.dataset.digest = digest;
   }
 
   /** The sweep position (ms) in slow motion, or null to show the whole request. */
@@ -406,15 +408,24 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     // the piles grow smoothly either way, and every redraw is raster work that competes with
     // the workers for the cores. The last count is always drawn.
     const now = performance.now();
-    const grown = run.requests !== state.histRequests && (now - state.histAt >= HISTOGRAM_REDRAW_MS || run.requests >= settings.requests);
-    if (canvases.histograms && onScreen.histograms && root.dataset.ready && (stale.histograms || grown)) {
+    const grown =
+      life.run.requests !== state.histRequests &&
+      (now - state.histAt >= HISTOGRAM_REDRAW_MS || life.run.requests >= settings.requests);
+    if (
+      canvases.histograms &&
+      onScreen.histograms &&
+      root.dataset.ready &&
+      (stale.histograms || grown)
+    ) {
       stale.histograms = false;
       state.histAt = now;
-      state.histRequests = run.requests;
+      state.histRequests = life.run.requests;
       drawHistograms(canvases.histograms, {
         edges,
         // Views over wasm memory: fetched fresh for every draw, never kept across calls.
-        leafBins: run.leafBins(), parentBins: run.parentBins(), marks: m,
+        leafBins: life.run.leafBins(),
+        parentBins: life.run.parentBins(),
+        marks: m,
         waitMs: sweep === null || sweep >= state.request.parentMs ? state.request.parentMs : NaN,
       });
     }
@@ -423,16 +434,19 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       drawStrip(canvases.strip, { ...state.curves, fanout: settings.fanout });
     }
     if (canvases.strip && state.curves) {
-      canvases.strip.setAttribute("aria-label", `Parent percentiles against fan-out 1 to ${STRIP_MAX_FANOUT}: at n = ${settings.fanout} the parent median is ${formatMs(state.curves.p50[settings.fanout - 1])} and p99 ${formatMs(state.curves.p99[settings.fanout - 1])}; the parent median reaches the leaf p99 (${formatMs(state.curves.leafP99)}) at n = ${state.curves.crossoverN}.`);
+      canvases.strip.setAttribute(
+        "aria-label",
+        `Parent percentiles against fan-out 1 to ${STRIP_MAX_FANOUT}: at n = ${settings.fanout} the parent median is ${formatMs(state.curves.p50[settings.fanout - 1])} and p99 ${formatMs(state.curves.p99[settings.fanout - 1])}; the parent median reaches the leaf p99 (${formatMs(state.curves.leafP99)}) at n = ${state.curves.crossoverN}.`,
+      );
     }
   }
 
   const moving = () => settings.speed !== "paused";
   const unregister = register({
     element: root,
-    hasWork: () => run.requests < settings.requests,
+    hasWork: () => life.hasWork,
     want(now) {
-      if (state.dirty || run.requests < settings.requests) return true;
+      if (state.dirty || life.hasWork) return true;
       if (!moving()) return null;
       const speed = SPEEDS[settings.speed];
       const sweepEnd = state.since + (speed.sweepMs ?? 0);
@@ -448,7 +462,10 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       const first = !root.dataset.ready;
       // The budget starts now, not at the frame's timestamp: panels that share a frame each get
       // their own slice (measured from the timestamp, the first would use everyone's).
-      if (!first) accumulate(performance.now(), budget);
+      if (!first) {
+        life.accumulate(performance.now(), budget);
+        settleIfDone();
+      }
       const sweep = moving() ? sweepAt(now) : null;
       draw(sweep);
       state.dirty = false;
@@ -462,7 +479,10 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     for (const e of entries) {
       const name = e.target.dataset.chart;
       onScreen[name] = e.isIntersecting;
-      if (e.isIntersecting) { stale[name] = true; state.dirty = true; }
+      if (e.isIntersecting) {
+        stale[name] = true;
+        state.dirty = true;
+      }
     }
     wake();
   });
@@ -470,20 +490,27 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
     canvas.dataset.chart = name;
     charts.observe(canvas);
   }
-  onThemeChange(() => { invalidate(); wake(); }, signal);
-  const resized = new ResizeObserver(() => { invalidate(); wake(); });
+  onThemeChange(() => {
+    invalidate();
+    wake();
+  }, signal);
+  const resized = new ResizeObserver(() => {
+    invalidate();
+    wake();
+  });
   resized.observe(root);
   // Unmounted: nothing of the piece is left running or allocated (its wasm run is freed; the
   // workers drop its blocks as they come back; a calibration under way stops at its next step).
-  signal?.addEventListener("abort", () => {
-    unregister();
-    charts.disconnect();
-    resized.disconnect();
-    channel?.close();
-    channel = null;
-    preparing = null;
-    run.free();
-  }, { once: true });
+  signal?.addEventListener(
+    "abort",
+    () => {
+      unregister();
+      charts.disconnect();
+      resized.disconnect();
+      life.close();
+    },
+    { once: true },
+  );
 
   refreshCurves();
   show(0, performance.now());
@@ -508,11 +535,11 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       if (recount) settings.requests = values.requests;
       showInControls(shown);
       if (Object.keys(options).length > 0) {
-        reconfigure(options); // starts the run again from request 0, with the new cap
+        // Starts the run again from request 0, with the new cap.
+        reconfigure(recount ? { ...options, requests: settings.requests } : options);
       } else if (recount) {
         // A new cap: the run starts again, so it stops at exactly that many requests.
-        run.reset();
-        restartWorkers();
+        life.reset(settings.requests);
         state.announced = 0;
         unsettle();
         show(state.shown, performance.now());
@@ -526,29 +553,61 @@ export async function mountTail(root, { api, values, parts, prefix = "", onChang
       if (name === "strip") {
         return {
           header: ["fanout", "parent_p50_ms", "parent_p99_ms", "leaf_p50_ms", "leaf_p99_ms"],
-          rows: state.curves.p50.map((v, i) => [i + 1, v, state.curves.p99[i], state.curves.leafP50, state.curves.leafP99]),
+          rows: state.curves.p50.map((v, i) => [
+            i + 1,
+            v,
+            state.curves.p99[i],
+            state.curves.leafP50,
+            state.curves.leafP99,
+          ]),
         };
       }
       if (name === "arena") {
         const l = state.request.leaves;
         return {
-          header: ["leaf", "original_ms", "resolved_ms", "retry_ms", "hedged", "dropped", "waited_on"],
-          rows: Array.from(l.resolvedMs, (v, i) => [i, l.originalMs[i], v, l.hedged[i] ? l.retryMs[i] : "", l.hedged[i], l.dropped[i], i === state.request.waitedOn ? 1 : 0]),
+          header: [
+            "leaf",
+            "original_ms",
+            "resolved_ms",
+            "retry_ms",
+            "hedged",
+            "dropped",
+            "waited_on",
+          ],
+          rows: Array.from(l.resolvedMs, (v, i) => [
+            i,
+            l.originalMs[i],
+            v,
+            l.hedged[i] ? l.retryMs[i] : "",
+            l.hedged[i],
+            l.dropped[i],
+            i === state.request.waitedOn ? 1 : 0,
+          ]),
         };
       }
-      const leaf = run.leafBins(), parent = run.parentBins();
+      const leaf = life.run.leafBins(),
+        parent = life.run.parentBins();
       return {
         header: ["bin_lower_ms", "bin_upper_ms", "leaf_count", "parent_count"],
-        rows: Array.from(leaf, (c, b) => [edges[b], edges[b + 1], c, parent[b]]).filter((r) => r[2] || r[3]),
+        rows: Array.from(leaf, (c, b) => [edges[b], edges[b + 1], c, parent[b]]).filter(
+          (r) => r[2] || r[3],
+        ),
       };
     },
     /** Draws part `name` onto `canvas` (a real one or svg.js's stand-in). */
     drawOnto(name, canvas) {
       if (name === "arena") drawArena(canvas, state.request, null);
-      if (name === "histograms") drawHistograms(canvas, { edges, leafBins: run.leafBins(), parentBins: run.parentBins(), marks: marks(), waitMs: state.request.parentMs });
+      if (name === "histograms")
+        drawHistograms(canvas, {
+          edges,
+          leafBins: life.run.leafBins(),
+          parentBins: life.run.parentBins(),
+          marks: marks(),
+          waitMs: state.request.parentMs,
+        });
       if (name === "strip") drawStrip(canvas, { ...state.curves, fanout: settings.fanout });
     },
     canvases,
-    settings: () => ({ ...settings, requests: run.requests }),
+    settings: () => ({ ...settings, requests: life.run.requests }),
   };
 }

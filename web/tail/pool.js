@@ -9,7 +9,13 @@
 // index order (`take`). Merged histograms are exact sums of whole counts, and the hedge work sums are
 // added in a fixed order, so the run is the same bits for 1, 2 or 4 workers.
 
-import { WORKER_DEADLINE_MS, deadlineWatch, defaultWorkers, onPageResume, watchedWorker } from "../workers.js";
+import {
+  WORKER_DEADLINE_MS,
+  deadlineWatch,
+  defaultWorkers,
+  onPageResume,
+  watchedWorker,
+} from "../workers.js";
 
 export { defaultWorkers };
 
@@ -34,7 +40,11 @@ export function sharedPool(workers = defaultWorkers()) {
 /** What the pool holds, for tests: `{ workers, channels, inflight }` (blocks handed out, not back). */
 export function tailWorkStatus() {
   if (!shared) return { workers: 0, channels: 0, inflight: 0 };
-  return { workers: shared.workers.length, channels: shared.channels.size, inflight: shared.workers.reduce((n, w) => n + w.inflight.size, 0) };
+  return {
+    workers: shared.workers.length,
+    channels: shared.channels.size,
+    inflight: shared.workers.reduce((n, w) => n + w.inflight.size, 0),
+  };
 }
 
 const blockKey = (m) => `${m.channel}/${m.generation}/${m.index}`;
@@ -54,11 +64,14 @@ class Pool {
     this.turn = 0;
     this.reason = null;
     for (let i = 0; i < size; i++) this.start();
-    onPageResume(() => { for (const w of this.workers) w.heard = performance.now(); });
+    onPageResume(() => {
+      for (const w of this.workers) w.heard = performance.now();
+    });
     /** Watches the deadline while any worker holds blocks. */
     this.watch = deadlineWatch((now) => {
       for (const w of [...this.workers]) {
-        if (w.inflight.size > 0 && w.overdue(now)) this.lose(w, `a worker stopped answering for ${WORKER_DEADLINE_MS / 1000} s`);
+        if (w.inflight.size > 0 && w.overdue(now))
+          this.lose(w, `a worker stopped answering for ${WORKER_DEADLINE_MS / 1000} s`);
       }
       return this.workers.some((w) => w.inflight.size > 0);
     });
@@ -90,7 +103,8 @@ class Pool {
     this.reason = reason;
     console.warn(`Tail: ${reason}; ${this.workers.length} worker(s) left`);
     for (const m of w.inflight.values()) this.channels.get(m.channel)?.retry(m);
-    if (this.workers.length === 0) for (const c of this.channels.values()) c.fail(`no worker left (${reason})`);
+    if (this.workers.length === 0)
+      for (const c of this.channels.values()) c.fail(`no worker left (${reason})`);
     else this.feed();
   }
 
@@ -141,7 +155,10 @@ class Channel {
     this.merged = 0; // blocks taken, in order
     this.ready = new Map(); // index → block, arrived but not yet taken
     this.retries = []; // blocks a lost worker held, to hand out again
-    this.error = this.pool.workers.length > 0 ? null : `no worker left (${this.pool.reason ?? "none could start"})`;
+    this.error =
+      this.pool.workers.length > 0
+        ? null
+        : `no worker left (${this.pool.reason ?? "none could start"})`;
     this.pool.feed();
   }
 
@@ -152,8 +169,12 @@ class Channel {
   }
 
   wants(now) {
-    return this.options !== null && this.error === null && now - this.lastWanted < IDLE_MS &&
-      (this.retries.length > 0 || this.nextFirst < this.cap);
+    return (
+      this.options !== null &&
+      this.error === null &&
+      now - this.lastWanted < IDLE_MS &&
+      (this.retries.length > 0 || this.nextFirst < this.cap)
+    );
   }
 
   nextBlock() {
@@ -164,7 +185,14 @@ class Channel {
     const count = Math.min(this.nextSize, this.cap - first);
     this.nextFirst += count;
     this.nextSize = Math.min(this.size, this.nextSize * 2);
-    return { channel: this.id, generation: this.generation, index, options: this.options, first, count };
+    return {
+      channel: this.id,
+      generation: this.generation,
+      index,
+      options: this.options,
+      first,
+      count,
+    };
   }
 
   /** A block a lost worker held: handed out again (the same range, so the same result). */
@@ -176,7 +204,10 @@ class Channel {
 
   receive(data) {
     if (data.generation !== this.generation) return; // from settings since changed
-    if (data.error) { this.fail(data.error); return; }
+    if (data.error) {
+      this.fail(data.error);
+      return;
+    }
     this.ready.set(data.index, data.block);
   }
 

@@ -50,7 +50,10 @@ self.onmessage = async ({ data }) => {
     run.reset();
     run.runRange(first, count);
     const block = run.block();
-    postMessage({ channel, generation, index, block }, [block.leafCounts.buffer, block.parentCounts.buffer]);
+    postMessage({ channel, generation, index, block }, [
+      block.leafCounts.buffer,
+      block.parentCounts.buffer,
+    ]);
   } catch (err) {
     postMessage({ channel, generation, index, error: `${err.name}: ${err.message}` });
   }

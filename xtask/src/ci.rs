@@ -1,8 +1,8 @@
 //! `cargo xtask ci`: exactly what CI runs.
 
 use crate::tools::{
-    Tally, build_fault_package, build_page, chromedriver, ensure_chromium, ensure_rust_tools, run,
-    run_counted,
+    Tally, build_fault_package, build_page, chromedriver, ensure_chromium, ensure_npm_packages,
+    ensure_rust_tools, run, run_counted,
 };
 
 /// Runs every check in order and stops at the first failure.
@@ -35,6 +35,9 @@ pub fn run_all() -> Result<(), String> {
             "warnings",
         ],
     )?;
+    // The page's JS and the JS tests: formatted and linted as biome.json says (no writes).
+    ensure_npm_packages()?;
+    run("node_modules/.bin/biome", &["ci", "web", "tests"])?;
     // The core must build for the browser's target with no wasm-specific code of its own.
     run(
         "cargo",

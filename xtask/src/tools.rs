@@ -2,9 +2,9 @@
 //!
 //! Everything the checks use is installed here, by name from the registries this machine
 //! reaches, never assumed: the wasm target, rustfmt and clippy (rustup); wasm-pack and the
-//! wasm-bindgen CLI at exactly the version in Cargo.lock (crates.io); binaryen's wasm-opt and
-//! playwright-core (npm, pinned in package.json and package-lock.json); Chromium and
-//! ChromeDriver (Debian packages).
+//! wasm-bindgen CLI at exactly the version in Cargo.lock (crates.io); binaryen's wasm-opt,
+//! playwright-core, axe-core, Biome and TypeScript (npm, pinned in package.json and
+//! package-lock.json); Chromium and ChromeDriver (Debian packages).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -176,8 +176,18 @@ pub fn ensure_npm_packages() -> Result<(), String> {
         (Ok(a), Ok(b)) => a >= b,
         _ => false,
     };
-    let tools_present = root.join("node_modules/.bin/wasm-opt").exists()
-        && ["playwright-core", "axe-core"]
+    // The tools' commands, and the packages the tests import.
+    let bins = ["wasm-opt", "biome", "tsc"];
+    let packages = [
+        "playwright-core",
+        "axe-core",
+        "@biomejs/biome",
+        "typescript",
+    ];
+    let tools_present = bins
+        .iter()
+        .all(|b| root.join(format!("node_modules/.bin/{b}")).exists())
+        && packages
             .iter()
             .all(|p| root.join(format!("node_modules/{p}/package.json")).exists());
     if !(fresh && tools_present) {

@@ -5,7 +5,7 @@
 //   <tail-lab-panel kind="histograms" fanout="100" profile="gc-pause"></tail-lab-panel>
 //
 // kind: "tail" (the whole Tail piece with its controls), "arena", "histograms", "strip" (one of
-// its charts), or a Lab section: "fanout", "hedge", "loaded", "balance", "code". Every panel on a
+// its charts), or a Lab section by its name in lab/sections.js ("fanout", "hedge", …). Every panel on a
 // page shares one wasm instance and one frame scheduler; each sits in its own shadow root, so
 // the host page's styles and ids never collide with it.
 //
@@ -24,8 +24,9 @@
 
 import { exportBar } from "./export.js";
 import { quoted, readParams } from "./params.js";
-import { SECTIONS } from "./lab/sections.js";
-import { applyValues } from "./lab/section.js";
+import { closedForms } from "./lab/api.js";
+import { SECTIONS, loadSections, sectionNamed } from "./lab/sections.js";
+import { applyValues, settingsOf } from "./lab/section.js";
 import { SimClient } from "./lab/sim.js";
 import { nextTask } from "./scheduler.js";
 import { TAIL_SETTING_NAMES, mountTail, tailParams } from "./tail/piece.js";
@@ -38,7 +39,9 @@ const TAIL_PARTS = {
   strip: ["strip"],
 };
 const TITLES = { arena: "One request", histograms: "Leaf and parent histograms", strip: "Parent percentiles against fan-out" };
-const KINDS = [...Object.keys(TAIL_PARTS), ...Object.keys(SECTIONS)];
+const KINDS = [...Object.keys(TAIL_PARTS), ...SECTIONS];
+/** The Lab's sections (their modules), in lab/sections.js's order. */
+const LAB = await loadSections();
 const STYLE = new URL("./style.css", import.meta.url);
 const HOME = new URL("./", import.meta.url);
 let count = 0;
@@ -54,7 +57,7 @@ function uniqueLabel(label) {
 }
 
 /** The names of every setting any kind reads (the element's observed attributes). */
-const SETTING_NAMES = [...new Set([...TAIL_SETTING_NAMES, ...Object.values(SECTIONS).flatMap((s) => (s.params ?? []).map((p) => p.name))])];
+const SETTING_NAMES = [...new Set([...TAIL_SETTING_NAMES, ...LAB.flatMap((s) => (s.params ?? []).map((p) => p.name))])];
 
 /** The iframe URL that shows the same panel with the same settings. */
 export function panelUrl(kind, settings) {
@@ -196,17 +199,18 @@ class TailLabPanel extends HTMLElement {
         });
       }
       settled = update;
-    } else if (Object.hasOwn(SECTIONS, kind)) {
-      const section = SECTIONS[kind];
+    } else if (sectionNamed(LAB, kind)) {
+      const section = sectionNamed(LAB, kind);
+      const facade = closedForms(api);
       const label = uniqueLabel(`Tail Latency Lab: ${kind}`);
       const client = new SimClient({ onTrouble: (message) => { notice.textContent = `The simulation stopped: ${message}.`; } });
       live.release = () => { label.release(); client.close(); };
       root.setAttribute("aria-label", label.label);
       root.dataset.section = kind;
-      const specs = section.params ?? [];
+      const specs = settingsOf(section.params, facade);
       const { values, update } = watchSettings(specs, get, notice, (changed) => applyValues(root, prefix, specs, changed));
       root.append(notice);
-      section.mount(root, { client, api, values, prefix, link, signal, onChange: (s) => { settings = { ...settings, ...s }; } });
+      section.mount(root, { client, api: facade, values, prefix, link, signal, onChange: (s) => { settings = { ...settings, ...s }; } });
       settled = update;
     } else {
       throw new Error(`kind must be one of ${KINDS.join(", ")} (got “${quoted(kind)}”)`);

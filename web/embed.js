@@ -40,8 +40,6 @@ const TAIL_PARTS = {
 };
 const TITLES = { arena: "One request", histograms: "Leaf and parent histograms", strip: "Parent percentiles against fan-out" };
 const KINDS = [...Object.keys(TAIL_PARTS), ...SECTIONS];
-/** The Lab's sections (their modules), in lab/sections.js's order. */
-const LAB = await loadSections();
 const STYLE = new URL("./style.css", import.meta.url);
 const HOME = new URL("./", import.meta.url);
 let count = 0;
@@ -56,8 +54,16 @@ function uniqueLabel(label) {
   return { label: unique, release: () => labelsInUse.delete(unique) };
 }
 
-/** The names of every setting any kind reads (the element's observed attributes). */
-const SETTING_NAMES = [...new Set([...TAIL_SETTING_NAMES, ...LAB.flatMap((s) => (s.params ?? []).map((p) => p.name))])];
+/**
+ * The attributes a panel watches: `kind` and every setting any kind reads. The Lab sections'
+ * names join when their modules have loaded, which a panel awaits before it reads a setting.
+ */
+const WATCHED = new Set(["kind", ...TAIL_SETTING_NAMES]);
+/** The Lab's sections (their modules), in lab/sections.js's order. */
+const labSections = () => loadSections().then((sections) => {
+  for (const s of sections) for (const p of s.params ?? []) WATCHED.add(p.name);
+  return sections;
+});
 
 /** The iframe URL that shows the same panel with the same settings. */
 export function panelUrl(kind, settings) {
@@ -95,10 +101,16 @@ function watchSettings(specs, get, notice, apply) {
 }
 
 class TailLabPanel extends HTMLElement {
-  static observedAttributes = ["kind", ...SETTING_NAMES];
-
   constructor() {
     super();
+    // Attributes are watched with an observer rather than `observedAttributes`, which must be
+    // known when the element is defined, before the sections' modules (and their settings'
+    // names) have loaded.
+    new MutationObserver((records) => {
+      const before = new Map();
+      for (const r of records) if (!before.has(r.attributeName)) before.set(r.attributeName, r.oldValue);
+      for (const [name, was] of before) this.attributeChanged(name, was, this.getAttribute(name));
+    }).observe(this, { attributes: true, attributeOldValue: true });
     /** The mounted panel: `{ controller, pending, release, update }`, or null. Until it is
      * built, `update` only notes that an attribute changed (`pending`). */
     this.live = null;
@@ -118,8 +130,8 @@ class TailLabPanel extends HTMLElement {
     queueMicrotask(() => { if (!this.isConnected) this.stop(); });
   }
 
-  attributeChangedCallback(name, before, after) {
-    if (!this.live || before === after || typeof this.source === "function") return;
+  attributeChanged(name, before, after) {
+    if (!this.live || before === after || !WATCHED.has(name) || typeof this.source === "function") return;
     if (name === "kind") {
       this.stop();
       if (this.isConnected) this.start();
@@ -162,7 +174,7 @@ class TailLabPanel extends HTMLElement {
   async mount(root, live) {
     const { signal } = live.controller;
     signal.throwIfAborted();
-    const api = await loadCore();
+    const [api, sections] = await Promise.all([loadCore(), labSections()]);
     signal.throwIfAborted();
     const raw = this.setting("kind");
     const kind = raw === null ? "histograms" : String(raw).trim();
@@ -199,8 +211,8 @@ class TailLabPanel extends HTMLElement {
         });
       }
       settled = update;
-    } else if (sectionNamed(LAB, kind)) {
-      const section = sectionNamed(LAB, kind);
+    } else if (sectionNamed(sections, kind)) {
+      const section = sectionNamed(sections, kind);
       const facade = closedForms(api);
       const label = uniqueLabel(`Tail Latency Lab: ${kind}`);
       const client = new SimClient({ onTrouble: (message) => { notice.textContent = `The simulation stopped: ${message}.`; } });

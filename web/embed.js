@@ -5,7 +5,7 @@
 //   <tail-lab-panel kind="histograms" fanout="100" profile="gc-pause"></tail-lab-panel>
 //
 // kind: "tail" (the whole Tail piece with its controls), "arena", "histograms", "strip" (one of
-// its charts), or a Lab section: "fanout", "hedge", "loaded", "balance", "code". Every panel on a
+// its charts), or a Lab section by its name in lab/sections.js ("fanout", "hedge", …). Every panel on a
 // page shares one wasm instance and one frame scheduler; each sits in its own shadow root, so
 // the host page's styles and ids never collide with it.
 //
@@ -24,8 +24,9 @@
 
 import { exportBar } from "./export.js";
 import { quoted, readParams } from "./params.js";
-import { SECTIONS } from "./lab/sections.js";
-import { applyValues } from "./lab/section.js";
+import { closedForms } from "./lab/api.js";
+import { SECTIONS, loadSections, sectionNamed } from "./lab/sections.js";
+import { applyValues, settingsOf } from "./lab/section.js";
 import { SimClient } from "./lab/sim.js";
 import { nextTask } from "./scheduler.js";
 import { TAIL_SETTING_NAMES, mountTail, tailParams } from "./tail/piece.js";
@@ -37,12 +38,8 @@ const TAIL_PARTS = {
   histograms: ["readouts", "histograms"],
   strip: ["strip"],
 };
-const TITLES = {
-  arena: "One request",
-  histograms: "Leaf and parent histograms",
-  strip: "Parent percentiles against fan-out",
-};
-const KINDS = [...Object.keys(TAIL_PARTS), ...Object.keys(SECTIONS)];
+const TITLES = { arena: "One request", histograms: "Leaf and parent histograms", strip: "Parent percentiles against fan-out" };
+const KINDS = [...Object.keys(TAIL_PARTS), ...SECTIONS];
 const STYLE = new URL("./style.css", import.meta.url);
 const HOME = new URL("./", import.meta.url);
 let count = 0;
@@ -57,20 +54,22 @@ function uniqueLabel(label) {
   return { label: unique, release: () => labelsInUse.delete(unique) };
 }
 
-/** The names of every setting any kind reads (the element's observed attributes). */
-const SETTING_NAMES = [
-  ...new Set([
-    ...TAIL_SETTING_NAMES,
-    ...Object.values(SECTIONS).flatMap((s) => (s.params ?? []).map((p) => p.name)),
-  ]),
-];
+/**
+ * The attributes a panel watches: `kind` and every setting any kind reads. The Lab sections'
+ * names join when their modules have loaded, which a panel awaits before it reads a setting.
+ */
+const WATCHED = new Set(["kind", ...TAIL_SETTING_NAMES]);
+/** The Lab's sections (their modules), in lab/sections.js's order. */
+const labSections = () => loadSections().then((sections) => {
+  for (const s of sections) for (const p of s.params ?? []) WATCHED.add(p.name);
+  return sections;
+});
 
 /** The iframe URL that shows the same panel with the same settings. */
 export function panelUrl(kind, settings) {
   const url = new URL("./panel.html", import.meta.url);
   url.searchParams.set("kind", kind);
-  for (const [k, v] of Object.entries(settings))
-    if (k !== "requests") url.searchParams.set(k, String(v));
+  for (const [k, v] of Object.entries(settings)) if (k !== "requests") url.searchParams.set(k, String(v));
   return url.href;
 }
 
@@ -94,9 +93,7 @@ function watchSettings(specs, get, notice, apply) {
   const update = () => {
     const next = readParams(specs, get);
     notice.textContent = next.notices.join("; ");
-    const changed = Object.fromEntries(
-      Object.entries(next.values).filter(([k, v]) => v !== values[k]),
-    );
+    const changed = Object.fromEntries(Object.entries(next.values).filter(([k, v]) => v !== values[k]));
     values = next.values;
     if (Object.keys(changed).length > 0) apply(changed);
   };
@@ -104,10 +101,16 @@ function watchSettings(specs, get, notice, apply) {
 }
 
 class TailLabPanel extends HTMLElement {
-  static observedAttributes = ["kind", ...SETTING_NAMES];
-
   constructor() {
     super();
+    // Attributes are watched with an observer rather than `observedAttributes`, which must be
+    // known when the element is defined, before the sections' modules (and their settings'
+    // names) have loaded.
+    new MutationObserver((records) => {
+      const before = new Map();
+      for (const r of records) if (!before.has(r.attributeName)) before.set(r.attributeName, r.oldValue);
+      for (const [name, was] of before) this.attributeChanged(name, was, this.getAttribute(name));
+    }).observe(this, { attributes: true, attributeOldValue: true });
     /** The mounted panel: `{ controller, pending, release, update }`, or null. Until it is
      * built, `update` only notes that an attribute changed (`pending`). */
     this.live = null;
@@ -124,13 +127,11 @@ class TailLabPanel extends HTMLElement {
 
   disconnectedCallback() {
     // A move (removed and added back in one task) keeps the panel as it is.
-    queueMicrotask(() => {
-      if (!this.isConnected) this.stop();
-    });
+    queueMicrotask(() => { if (!this.isConnected) this.stop(); });
   }
 
-  attributeChangedCallback(name, before, after) {
-    if (!this.live || before === after || typeof this.source === "function") return;
+  attributeChanged(name, before, after) {
+    if (!this.live || before === after || !WATCHED.has(name) || typeof this.source === "function") return;
     if (name === "kind") {
       this.stop();
       if (this.isConnected) this.start();
@@ -150,14 +151,7 @@ class TailLabPanel extends HTMLElement {
     root.setAttribute("role", "region");
     shadow.replaceChildren(link, root);
     const controller = new AbortController();
-    const live = {
-      controller,
-      pending: false,
-      release: () => {},
-      update: () => {
-        live.pending = true;
-      },
-    };
+    const live = { controller, pending: false, release: () => {}, update: () => { live.pending = true; } };
     this.live = live;
     delete this.dataset.ready;
     inTurn(() => this.mount(root, live)).catch((e) => {
@@ -180,7 +174,7 @@ class TailLabPanel extends HTMLElement {
   async mount(root, live) {
     const { signal } = live.controller;
     signal.throwIfAborted();
-    const api = await loadCore();
+    const [api, sections] = await Promise.all([loadCore(), labSections()]);
     signal.throwIfAborted();
     const raw = this.setting("kind");
     const kind = raw === null ? "histograms" : String(raw).trim();
@@ -202,69 +196,33 @@ class TailLabPanel extends HTMLElement {
     const link = () => panelUrl(kind, settings);
     // Own keys only: "__proto__" or "toString" is an unknown kind like any other.
     if (Object.hasOwn(TAIL_PARTS, kind)) {
-      const label = uniqueLabel(
-        `Tail Latency Lab: ${Object.hasOwn(TITLES, kind) ? TITLES[kind] : "the Tail piece"}`,
-      );
+      const label = uniqueLabel(`Tail Latency Lab: ${Object.hasOwn(TITLES, kind) ? TITLES[kind] : "the Tail piece"}`);
       live.release = label.release;
       root.setAttribute("aria-label", label.label);
       let piece;
-      const { values, update } = watchSettings(tailParams(api), get, notice, (changed) =>
-        piece.set(changed),
-      );
+      const { values, update } = watchSettings(tailParams(api), get, notice, (changed) => piece.set(changed));
       root.append(notice);
-      piece = await mountTail(root, {
-        api,
-        values,
-        parts: TAIL_PARTS[kind],
-        prefix,
-        signal,
-        onChange: (s) => {
-          settings = s;
-        },
-      });
+      piece = await mountTail(root, { api, values, parts: TAIL_PARTS[kind], prefix, signal, onChange: (s) => { settings = s; } });
       signal.throwIfAborted();
       for (const [name, canvas] of Object.entries(piece.canvases)) {
         exportBar(canvas.closest("figure"), {
-          name: `tail-${name}`,
-          title: TITLES[name],
-          canvas,
-          link,
-          draw: (target) => piece.drawOnto(name, target),
-          table: () => piece.table(name),
-          meta: () => piece.settings(),
+          name: `tail-${name}`, title: TITLES[name], canvas, link,
+          draw: (target) => piece.drawOnto(name, target), table: () => piece.table(name), meta: () => piece.settings(),
         });
       }
       settled = update;
-    } else if (Object.hasOwn(SECTIONS, kind)) {
-      const section = SECTIONS[kind];
+    } else if (sectionNamed(sections, kind)) {
+      const section = sectionNamed(sections, kind);
+      const facade = closedForms(api);
       const label = uniqueLabel(`Tail Latency Lab: ${kind}`);
-      const client = new SimClient({
-        onTrouble: (message) => {
-          notice.textContent = `The simulation stopped: ${message}.`;
-        },
-      });
-      live.release = () => {
-        label.release();
-        client.close();
-      };
+      const client = new SimClient({ onTrouble: (message) => { notice.textContent = `The simulation stopped: ${message}.`; } });
+      live.release = () => { label.release(); client.close(); };
       root.setAttribute("aria-label", label.label);
       root.dataset.section = kind;
-      const specs = section.params ?? [];
-      const { values, update } = watchSettings(specs, get, notice, (changed) =>
-        applyValues(root, prefix, specs, changed),
-      );
+      const specs = settingsOf(section.params, facade);
+      const { values, update } = watchSettings(specs, get, notice, (changed) => applyValues(root, prefix, specs, changed));
       root.append(notice);
-      section.mount(root, {
-        client,
-        api,
-        values,
-        prefix,
-        link,
-        signal,
-        onChange: (s) => {
-          settings = { ...settings, ...s };
-        },
-      });
+      section.mount(root, { client, api: facade, values, prefix, link, signal, onChange: (s) => { settings = { ...settings, ...s }; } });
       settled = update;
     } else {
       throw new Error(`kind must be one of ${KINDS.join(", ")} (got “${quoted(kind)}”)`);

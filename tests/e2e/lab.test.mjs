@@ -1,13 +1,16 @@
 // The Lab page in real Chromium: every section renders and answers its controls, its readouts
 // are the API's numbers for the same settings (the page is seeded, so exactly), the seed's
 // findings show, the unstable band is labelled, and dragging a slider while a sweep runs
-// leaves no long task on the main thread.
+// leaves no long task on the main thread. The sections and their settings come from the Lab's
+// one list (web/lab/sections.js). The tests share one page, but each starts from the same state:
+// every setting back at its default, at 1280 px (`reset`), so they pass in any order.
 
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { after, before, beforeEach, test } from "node:test";
 import { formatMs, formatNumber, formatPct } from "../../web/format.js";
+import { SECTIONS } from "../../web/lab/sections.js";
 import { ROOT, WEB, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const SHOTS = join(ROOT, "tests", "screenshots");
@@ -30,10 +33,50 @@ async function setValue(id, value, event = "input") {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 const setSelect = (id, value) => setValue(id, value, "change");
+/** What a section shows: its chart, its readouts and which of its controls are visible. */
 const fingerprint = (section) => page.$eval(`[data-section=${section}]`, (root) => ({
-  chart: root.querySelector("canvas").toDataURL(),
+  chart: root.querySelector("canvas")?.toDataURL() ?? null,
   readouts: [...root.querySelectorAll("[data-readout]")].map((e) => e.textContent).join("|"),
+  controls: [...root.querySelectorAll("input, select")].filter((e) => e.checkVisibility()).map((e) => e.id).join(" "),
 }));
+
+/**
+ * In the page: every section's settings as the page reads them (lab/sections.js, with the
+ * core's defaults filled in), `[{ section, specs }]`, and `apply(section, values)`, which moves
+ * the section's controls as the embed's attributes do (section.js's applyValues).
+ */
+const IN_PAGE = `
+  const [{ loadSections }, { closedForms }, { applyValues, settingsOf }, { loadCore }] = await Promise.all(
+    ["./lab/sections.js", "./lab/api.js", "./lab/section.js", "./wasm.js"].map((m) => import(m)));
+  const api = closedForms(await loadCore());
+  const sections = (await loadSections()).map((s) => ({ section: s.name, specs: settingsOf(s.params, api) }));
+  const apply = (name, values) => applyValues(document.querySelector(\`[data-section=\${name}]\`), "", sections.find((s) => s.section === name).specs, values);
+`;
+/** Every section's settings, without their functions. */
+const settingsSpecs = () => page.evaluate(`(async () => { ${IN_PAGE}
+  return sections.map(({ section, specs }) => ({ section, specs: specs.map(({ control, ...spec }) => spec) })); })()`);
+/** Moves `section`'s controls to `values` (settings by name), then waits two frames. */
+async function applySettings(section, values) {
+  await page.evaluate(`(async () => { ${IN_PAGE} apply(${JSON.stringify(section)}, ${JSON.stringify(values)}); })()`);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Every setting of every section back at its default, at 1280 px, with every sweep answered. */
+async function reset() {
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.evaluate(`(async () => { ${IN_PAGE}
+    for (const { section, specs } of sections) {
+      const root = document.querySelector(\`[data-section=\${section}]\`);
+      const moved = specs.filter((spec) => {
+        const control = root.querySelector(\`#\${CSS.escape(spec.name)}\`);
+        return control && control.value !== (spec.control ? spec.control(spec.default) : String(spec.default));
+      });
+      apply(section, Object.fromEntries(moved.map((spec) => [spec.name, spec.default])));
+    }
+  })()`);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await settled();
+}
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -53,6 +96,8 @@ before(async () => {
   await page.waitForSelector("[data-section=code][data-snippet-done=true]", { timeout: 60_000 });
   await settled();
 });
+
+beforeEach(reset);
 
 after(async () => {
   await browser?.close();
@@ -93,6 +138,20 @@ test("every section shows its simulation beside its closed form, as the API comp
   assert.ok(!/NaN|undefined|Infinity/.test(all), all);
   await page.screenshot({ path: join(SHOTS, "lab-1280.png"), fullPage: true });
   assert.deepEqual(problems, []);
+});
+
+test("the page shows lab/sections.js's sections in its order, numbered, each with its heading and text", async () => {
+  const shown = await page.$$eval("main [data-section]", (roots) => roots.map((root) => ({
+    name: root.dataset.section,
+    number: root.querySelector("h2 .num")?.textContent,
+    labelled: root.getAttribute("aria-labelledby") === root.querySelector("h2")?.id,
+    heading: root.querySelector("h2")?.textContent.length > 5,
+    text: root.querySelector("p.text")?.textContent.length > 0,
+  })));
+  assert.deepEqual(shown, SECTIONS.map((name, i) => ({ name, number: String(i + 1), labelled: true, heading: true, text: true })));
+  // "Everything above is four calls": one for each section above the code section.
+  const words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+  assert.equal(await page.textContent("[data-section=code] [data-count=sections-above]"), words[SECTIONS.indexOf("code")]);
 });
 
 test("the snippet's output equals the sections' readouts", async () => {
@@ -137,15 +196,6 @@ test("no long task on the main thread while sliders are dragged and sweeps run",
   const first = await drag();
   if (first.length === 0) return;
   assert.deepEqual(await drag(), [], `long tasks in both drags (the first: ${JSON.stringify(first)})`);
-});
-
-test("the Lab's sections never run a simulation on the main thread", () => {
-  // What the drag test above checks in time, checked in the source: the sections reach the
-  // simulations only through the worker client (web/lab/worker.js lists them).
-  for (const file of readdirSync(join(WEB, "lab", "sections"))) {
-    const source = readFileSync(join(WEB, "lab", "sections", file), "utf8");
-    assert.doesNotMatch(source, /api\.(simulate\w*|TailRun)\b/, `${file} calls a simulation on the main thread`);
-  }
 });
 
 async function loadedAt(load, policy) {
@@ -196,28 +246,39 @@ test("the loaded section shows the seed's three findings, and the flip under ano
   await settled();
 });
 
-test("moving each control changes its chart and its readouts", async () => {
-  const controls = [
-    ["fanout", "fanout-p", -1.3], ["fanout", "fanout-n", 20],
-    ["hedge", "hedge-delayq", 0.99],
-    ["loaded", "loaded-load", 0.3], ["loaded", "loaded-cancel", "never"],
-    ["balance", "balance-lambda", 0.5], ["balance", "balance-d", "3"],
-  ];
-  for (const [section, id, value] of controls) {
-    const before = await fingerprint(section);
-    if (typeof value === "string") await setSelect(id, value); else await setValue(id, value);
-    await settled();
-    const after = await fingerprint(section);
-    assert.notEqual(after.chart, before.chart, `${id}: chart unchanged`);
-    if (id !== "loaded-cancel") assert.notEqual(after.readouts, before.readouts, `${id}: readouts unchanged`);
+/** A value for `spec` other than `current`: another name, or a point 30% (or 70%) along its range. */
+function another(spec, current) {
+  if (spec.type === "enum") return spec.values.find((v) => String(v) !== String(current));
+  const at = (f) => {
+    const x = spec.min + f * (spec.max - spec.min);
+    if (spec.type === "int") return Math.round(x);
+    return spec.step ? Number((spec.min + Math.round((x - spec.min) / spec.step) * spec.step).toFixed(6)) : Number(x.toPrecision(3));
+  };
+  return at(0.3) === current ? at(0.7) : at(0.3);
+}
+
+test("every setting of every section, moved, changes what the section shows and goes into the URL", async () => {
+  const all = await settingsSpecs();
+  assert.deepEqual(all.map((s) => s.section), SECTIONS);
+  let moved = 0;
+  for (const { section, specs } of all) {
+    // Within a section the settings move in turn from its defaults (so "your numbers" is on
+    // before its sliders move).
+    for (const spec of specs) {
+      const value = another(spec, spec.default);
+      const before = await fingerprint(section);
+      await applySettings(section, { [spec.name]: value });
+      await settled();
+      assert.notDeepEqual(await fingerprint(section), before, `${spec.name}=${value}: the section shows the same`);
+      const tolerance = spec.type === "enum" ? 0 : Math.max(spec.step ?? 0, 0.01 * Math.abs(value)) + 1e-9;
+      await page.waitForFunction(([name, v, tol]) => {
+        const got = new URLSearchParams(location.search).get(name);
+        return typeof v === "string" ? got === v : got !== null && Math.abs(Number(got) - v) <= tol;
+      }, [spec.name, value, tolerance], { timeout: 5_000 });
+      moved += 1;
+    }
   }
-  // Your own service model: the hedge section answers its sliders too.
-  await setSelect("hedge-service", "own");
-  await settled();
-  const own = await fingerprint("hedge");
-  await setValue("hedge-slow-p", 0.05);
-  await settled();
-  assert.notEqual((await fingerprint("hedge")).readouts, own.readouts);
+  assert.ok(moved >= 10, `${moved} settings`);
   assert.deepEqual(problems, []);
 });
 
@@ -235,10 +296,14 @@ test("axe-core finds no accessibility violation at 1280 px", async () => {
 test("at 390 px every section still renders with readable readouts", async () => {
   await page.setViewportSize({ width: 390, height: 900 });
   await page.waitForTimeout(300);
-  for (const section of ["fanout", "hedge", "loaded", "balance"]) {
-    const width = await page.$eval(`[data-section=${section}] canvas`, (c) => c.clientWidth);
+  let charts = 0;
+  for (const section of SECTIONS) {
+    const width = await page.$eval(`[data-section=${section}]`, (root) => root.querySelector("canvas")?.clientWidth ?? null);
+    if (width === null) continue;
+    charts += 1;
     assert.ok(width > 300 && width <= 390, `${section} canvas ${width}px`);
   }
+  assert.ok(charts >= 4, `${charts} charts`);
   await page.screenshot({ path: join(SHOTS, "lab-390.png"), fullPage: true });
   assert.deepEqual(await axeViolations(), []);
   assert.deepEqual(problems, []);

@@ -4,11 +4,19 @@
 // independent replications of autocorrelated queue outputs.
 
 import assert from "node:assert/strict";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
-import { loadPackage, nativeReport } from "../support.mjs";
+import { WEB, loadPackage, nativeReport } from "../support.mjs";
 
 const pkg = await loadPackage();
 const { snippet } = await import("../../web/lab/snippet.js");
+const { SECTIONS, loadCalls } = await import("../../web/lab/sections.js");
+const { CLOSED_FORMS, closedForms, fanoutInterval } = await import("../../web/lab/api.js");
+/** The workers' dispatch table: every section's calls.js, for this package. */
+const calls = await loadCalls(pkg);
+/** The core's simulations the sections ask the workers for. */
+const simulations = Object.keys(calls).filter((name) => calls[name] === pkg[name]);
 const Z = 4.42;
 const REQUESTS = 20_000;
 
@@ -137,8 +145,76 @@ test("the generated .d.ts declares every option and result shape: no `any` in th
   const publicApi = dts.slice(0, dts.indexOf("export type InitInput"));
   const offending = publicApi.split("\n").filter((l) => /(?<![-"])\bany\b(?!["-])/.test(l) && !/^\s*(\*|\/\*\*)/.test(l));
   assert.deepEqual(offending, []);
-  for (const shape of ["LoadedOptions", "LoadedResult", "HedgeOptions", "HedgeResult", "BalanceOptions", "BalanceResult", "FanoutOptions", "FanoutResult", "TailOptions", "RequestTrace"]) {
-    assert.match(publicApi, new RegExp(`export (interface|type) ${shape}\\b`), shape);
+  for (const shape of ["TailOptions", "RequestTrace"]) assert.match(publicApi, new RegExp(`export (interface|type) ${shape}\\b`), shape);
+  // Every simulation a section runs declares its options and its result.
+  assert.ok(simulations.length > 0);
+  for (const name of simulations) {
+    const signature = new RegExp(`export function ${name}\\(opts: (\\w+) \\| undefined\\): (\\w+);`).exec(publicApi);
+    assert.ok(signature, `${name} has no typed signature`);
+    for (const shape of signature.slice(1)) assert.match(publicApi, new RegExp(`export (interface|type) ${shape}\\b`), `${name}: ${shape}`);
   }
-  assert.match(publicApi, /export function simulateLoaded\(opts: LoadedOptions \| undefined\): LoadedResult;/);
+});
+
+test("every section in lab/sections.js is a folder: section.js, calls.js and prose.html", () => {
+  const folders = readdirSync(join(WEB, "lab", "sections"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  assert.deepEqual([...folders].sort(), [...SECTIONS].sort(), "a folder not in the list, or a name without a folder");
+  assert.equal(new Set(SECTIONS).size, SECTIONS.length);
+  for (const name of SECTIONS) {
+    for (const file of ["section.js", "calls.js", "prose.html"]) assert.ok(existsSync(join(WEB, "lab", "sections", name, file)), `${name}/${file}`);
+    assert.match(readFileSync(join(WEB, "lab", "sections", name, "prose.html"), "utf8"), /<h2>[^<]/, `${name}/prose.html has no heading`);
+  }
+  // The workers' dispatch table is the union of the sections' calls: the core's simulations
+  // and the "In code" section's snippet.
+  for (const [name, fn] of Object.entries(calls)) assert.equal(typeof fn, "function", name);
+  assert.deepEqual(Object.keys(calls).filter((name) => !simulations.includes(name)), ["snippet"]);
+  assert.ok(simulations.every((name) => name.startsWith("simulate")), simulations.join());
+});
+
+test("the sections' facade offers the core's closed forms only: no simulation on the main thread", () => {
+  const api = closedForms(pkg);
+  assert.deepEqual(Object.keys(api), CLOSED_FORMS);
+  assert.equal(Object.getPrototypeOf(api), null);
+  assert.ok(Object.isFrozen(api));
+  for (const name of Object.keys(api)) {
+    assert.equal(typeof api[name], "function", name);
+    assert.doesNotMatch(name, /^simulate|TailRun|requestAt|leafSample|Quantile$|heapBytes|init/, `${name} is not a closed form`);
+  }
+  for (const name of Object.keys(pkg).filter((k) => k.startsWith("simulate"))) assert.ok(!(name in api), name);
+  assert.equal(api.slowShare(0.01, 100), pkg.slowShare(0.01, 100));
+  // A section reaches the core only through the facade (its mount context) and the workers
+  // (calls.js gets the core as an argument): no file in a section folder imports the package
+  // or the page's loader.
+  for (const name of SECTIONS) {
+    for (const file of readdirSync(join(WEB, "lab", "sections", name)).filter((f) => f.endsWith(".js"))) {
+      const source = readFileSync(join(WEB, "lab", "sections", name, file), "utf8");
+      for (const [, spec] of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'`]([^"'`]+)["'`]/g)) {
+        assert.doesNotMatch(spec, /(^|\/)pkg\/|(^|\/)wasm\.js$/, `${name}/${file} imports ${spec}`);
+      }
+    }
+  }
+});
+
+test("labDefaults() is the core's own defaults: the Lab's service model, replicas, policies and servers", () => {
+  const lab = closedForms(pkg).labDefaults();
+  const few = { requests: 2_000, seed: 3 };
+  // Passing the defaults explicitly changes no bit.
+  assert.deepEqual(pkg.simulateHedge({ ...few, service: lab.service }), pkg.simulateHedge(few));
+  assert.deepEqual(pkg.simulateLoaded({ ...few, load: 0.5, service: lab.service, replicas: lab.loaded.replicas }), pkg.simulateLoaded({ ...few, load: 0.5 }));
+  assert.deepEqual(pkg.simulateBalance({ lambda: 0.7, arrivals: 20_000, seed: 3, servers: lab.balance.servers }), pkg.simulateBalance({ lambda: 0.7, arrivals: 20_000, seed: 3 }));
+  // Every name is one the core accepts, and no other is.
+  for (const policy of lab.loaded.policies) assert.equal(pkg.simulateLoaded({ ...few, load: 0.3, policy }).policy, policy);
+  for (const cancellation of lab.loaded.cancellations) assert.equal(pkg.simulateLoaded({ ...few, load: 0.3, cancellation }).cancellation, cancellation);
+  for (const delayBasis of lab.loaded.delayBases) pkg.simulateLoaded({ ...few, load: 0.3, policy: "hedge", delayBasis });
+  assert.equal(pkg.simulateLoaded({ ...few, load: 0.3 }).cancellation, lab.loaded.cancellations[0], "the default cancellation comes first");
+  assert.equal(lab.loaded.delayBases[0], "loaded", "the default delay basis comes first");
+  for (const [policy, d] of Object.entries(lab.balance.policies)) assert.equal(pkg.simulateBalance({ lambda: 0.5, arrivals: 1_000, policy }).d, d);
+  // The idle p95 delay is calibrated at seed 1, whatever the run's length.
+  assert.equal(pkg.simulateLoaded({ load: 0.3, policy: "hedge", delayBasis: "idle", requests: 1_000, seed: 1 }).delayMs, lab.loaded.idleDelayMs);
+});
+
+test("a fan-out dot's 95% interval is sim ± 1.96 standard errors", () => {
+  const r = pkg.simulateFanout({ p: 0.01, n: 100, requests: 10_000, seed: 1 });
+  const [low, high] = fanoutInterval(r);
+  assert.ok(low < r.sim && r.sim < high);
+  assert.ok(Math.abs(high - low - 2 * 1.96 * r.stdErr) < 1e-12);
 });

@@ -117,3 +117,17 @@ export function applyValues(root, prefix, specs, values) {
 export function initial(specs, values = {}) {
   return Object.fromEntries(specs.map((s) => [s.name, values[s.name] ?? s.default]));
 }
+
+/**
+ * A section's setting specs with the model's numbers and names filled in: a spec's `default` or
+ * `values` may be a function of the core's Lab defaults (`api.labDefaults()`), so a section
+ * holds no model constant of its own.
+ */
+export function settingsOf(params = [], api) {
+  const lab = params.some((s) => typeof s.default === "function" || typeof s.values === "function") ? api.labDefaults() : null;
+  return params.map((s) => ({
+    ...s,
+    ...(typeof s.default === "function" && { default: s.default(lab) }),
+    ...(typeof s.values === "function" && { values: s.values(lab) }),
+  }));
+}

@@ -12,21 +12,13 @@
 // Replies: { type: "point", channel, id, index, result | error } for each call, in order, with
 // the index the page gave it; { type: "fatal", error } if the core cannot start here.
 
-import * as api from "../pkg/tail_lab.js";
 import { loadCore } from "../wasm.js";
-import { snippet } from "./snippet.js";
+import { loadCalls } from "./sections.js";
 
-/** What a page may ask for: the simulations, and the snippet of the "In code" section. */
-const CALLS = {
-  simulateFanout: api.simulateFanout,
-  simulateHedge: api.simulateHedge,
-  simulateLoaded: api.simulateLoaded,
-  simulateBalance: api.simulateBalance,
-  snippet,
-};
-
-const ready = loadCore();
+/** What a page may ask for: the union of every section's calls.js (lab/sections.js). */
+const ready = loadCore().then(loadCalls);
 ready.catch(() => {}); // handled in pump, which says so to the page
+let CALLS = null;
 const jobs = new Map();
 let pumping = false;
 
@@ -48,7 +40,7 @@ function step(channel, job) {
 async function pump() {
   pumping = true;
   try {
-    await ready;
+    CALLS = await ready;
   } catch (err) {
     // No core here: the page replaces this worker and deals its points elsewhere.
     postMessage({ type: "fatal", error: `the simulation core could not start in a worker: ${err.message}` });

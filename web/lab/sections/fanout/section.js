@@ -1,10 +1,11 @@
-// Section 1, fan-out: the share of requests that meet a slow leaf, 1 − (1 − p)^n, against the
+// Fan-out: the share of requests that meet a slow leaf, 1 − (1 − p)^n, against the
 // simulated share at several fan-outs with 95% binomial error bars.
 
-import { formatCount, formatPct } from "../../format.js";
-import { chart } from "../plot.js";
-import { exportBar } from "../../export.js";
-import { initial, panel, perFrame, readout, redrawOnResize, slider } from "../section.js";
+import { formatCount, formatPct } from "../../../format.js";
+import { chart } from "../../plot.js";
+import { exportBar } from "../../../export.js";
+import { fanoutInterval } from "../../api.js";
+import { initial, panel, perFrame, readout, redrawOnResize, slider } from "../../section.js";
 
 /** Fan-outs that get a simulated dot (the chosen one is added). */
 const DOT_FANOUTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
@@ -41,7 +42,10 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     });
     c.axes();
     c.line(theoryCurve.xs, theoryCurve.ys, { color: "theory", width: 2 });
-    const points = [...dots.values()].map((d) => ({ x: d.n, y: d.sim, lo: d.sim - 1.96 * d.stdErr, hi: d.sim + 1.96 * d.stdErr }));
+    const points = [...dots.values()].map((d) => {
+      const [lo, hi] = fanoutInterval(d);
+      return { x: d.n, y: d.sim, lo, hi };
+    });
     c.dots(points, { color: "duplicate", r: 4, shape: "square" });
     const chosen = Number(n.input.value);
     c.vline(chosen, `n = ${chosen}`);

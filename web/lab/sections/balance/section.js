@@ -1,29 +1,37 @@
-// Section 4, the power of two choices: mean time in system against λ for random assignment and
-// best of 2 and 3, simulated on 100 servers, beside 1/(1 − λ) and Mitzenmacher's fixed point.
+// The power of two choices: mean time in system against λ for random assignment and
+// best of 2 and 3, simulated on the core's servers (100), beside 1/(1 − λ) and Mitzenmacher's fixed point.
 
-import { formatCount, formatNumber } from "../../format.js";
-import { chart } from "../plot.js";
-import { exportBar } from "../../export.js";
-import { choice, initial, panel, perFrame, readout, redrawOnResize, slider } from "../section.js";
+import { formatCount, formatNumber } from "../../../format.js";
+import { chart } from "../../plot.js";
+import { exportBar } from "../../../export.js";
+import { choice, initial, panel, perFrame, readout, redrawOnResize, settingsOf, slider } from "../../section.js";
 
 /** λ with a simulated dot for every d (the chosen λ is added). */
 const DOT_LAMBDAS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
-const CHOICES = [
-  { d: 1, policy: "random", label: "random (d = 1)", color: "none", shape: "circle" },
-  { d: 2, policy: "two", label: "best of two", color: "hedge", shape: "square" },
-  { d: 3, policy: "three", label: "best of three", color: "third", shape: "triangle" },
-];
+/** How each policy is drawn and named; the policies and their d are the core's (`labDefaults()`). */
+const CHOICE_STYLE = {
+  random: { label: "random (d = 1)", color: "none", shape: "circle" },
+  two: { label: "best of two", color: "hedge", shape: "square" },
+  three: { label: "best of three", color: "third", shape: "triangle" },
+};
+/** The core's balancing policies, `[{ d, policy, label, color, shape }]` in order of d. */
+const choicesOf = (lab) => Object.entries(lab.balance.policies).sort((a, b) => a[1] - b[1]).map(([policy, d]) => ({
+  d, policy, ...(Object.hasOwn(CHOICE_STYLE, policy) ? CHOICE_STYLE[policy] : { label: `best of ${d}`, color: "duplicate", shape: "circle" }),
+}));
 const ARRIVALS = 1_000_000;
 const SEED = 1;
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
   { name: "balance-lambda", type: "float", min: 0.1, max: 0.99, step: 0.01, default: 0.9 },
-  { name: "balance-d", type: "enum", values: ["1", "2", "3"], default: "2" },
+  { name: "balance-d", type: "enum", values: (lab) => choicesOf(lab).map((c) => String(c.d)), default: "2" },
 ];
 
 export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link, signal }) {
-  const start = initial(params, values);
+  const lab = api.labDefaults();
+  const CHOICES = choicesOf(lab);
+  const servers = lab.balance.servers;
+  const start = initial(settingsOf(params, api), values);
   const ui = panel(root, { chartHeight: 320, chartLabel: "Mean time in system against arrival rate" });
   const lambda = slider(ui.controls, { id: `${prefix}balance-lambda`, label: "arrival rate λ", min: 0.1, max: 0.99, step: 0.01, value: start["balance-lambda"], format: (v) => v.toFixed(2) });
   const d = choice(ui.controls, { id: `${prefix}balance-d`, label: "servers sampled d", value: String(start["balance-d"]), options: CHOICES.map((c) => [String(c.d), c.label]) });
@@ -61,7 +69,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     c.legend([
       ...CHOICES.map((ch) => ({ label: `${ch.label}, simulated`, color: ch.color, shape: ch.shape })),
       { label: "1/(1 − λ)", color: "none", width: 1.5 },
-      { label: "fixed point, d = 2, 3", color: "ink", dash: [6, 3], width: 1.5 },
+      { label: `fixed point, d = ${CHOICES.filter((ch) => ch.d > 1).map((ch) => ch.d).join(", ")}`, color: "ink", dash: [6, 3], width: 1.5 },
     ]);
   }
 
@@ -73,7 +81,7 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     r.theory.set(formatNumber(theory));
     r.mean.set(x ? formatNumber(x.meanTime) : failure ? "—" : "…");
     ui.canvas.setAttribute("aria-label",
-      `Mean time in system against λ for d = 1, 2, 3 on 100 servers. At λ = ${l.toFixed(2)}, d = ${k}: simulated ${x ? formatNumber(x.meanTime) : "pending"}, fixed point ${formatNumber(theory)}.`);
+      `Mean time in system against λ for d = ${CHOICES.map((c) => c.d).join(", ")} on ${servers} servers. At λ = ${l.toFixed(2)}, d = ${k}: simulated ${x ? formatNumber(x.meanTime) : "pending"}, fixed point ${formatNumber(theory)}.`);
   }
 
   const refresh = perFrame(() => { showChosen(); draw(); });
@@ -105,11 +113,11 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     });
   }
 
-  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on 100 servers with exponential service; the first tenth are warm-up. The fixed point is the limit of infinitely many servers, so at 100 the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle): at λ = 0.99 a million arrivals fall well short of 1/(1 − λ) = 100.`;
+  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. The fixed point is the limit of infinitely many servers, so at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle): at λ = 0.99 a million arrivals fall well short of 1/(1 − λ) = 100.`;
   exportBar(ui.tools, {
     link,
     name: "balance", title: "Mean time in system against arrival rate", canvas: ui.canvas, draw,
-    meta: () => ({ seed: SEED, servers: 100, arrivals_per_dot: ARRIVALS, time_unit: "mean service time" }),
+    meta: () => ({ seed: SEED, servers, arrivals_per_dot: ARRIVALS, time_unit: "mean service time" }),
     table: () => ({
       header: ["lambda", "d", "sim_mean_time", "sim_p99", "fixed_point_mean_time"],
       rows: [...results.values()].sort((a, b) => a.lambda - b.lambda || a.d - b.d).map((x) => [x.lambda, x.d, x.meanTime, x.p99, x.theory]),

@@ -1,10 +1,17 @@
-// Section 5, in code: the real API as the seed writes it. Shows `snippet.js` as it stands, runs
+// In code: the real API as the seed writes it. Shows `snippet.js` as it stands, runs
 // it in the worker, and prints what each line returned.
 
-import { formatMs, formatNumber, formatPct } from "../../format.js";
-import { el, readout } from "../section.js";
+import { formatMs, formatNumber, formatPct } from "../../../format.js";
+import { el, readout } from "../../section.js";
+import { SECTIONS } from "../../sections.js";
+
+const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 
 export function mount(root, { client }) {
+  // The prose's "Everything above is four calls": one call for each section above this one.
+  const above = root.querySelector("[data-count=sections-above]");
+  const count = SECTIONS.indexOf("code");
+  if (above && count >= 0) above.textContent = WORDS[count] ?? String(count);
   const code = el("pre", { class: "lab-code", tabindex: 0, "aria-label": "The snippet's source" }, el("code", { text: "loading…" }));
   const outputs = el("div", { class: "lab-readouts" });
   const status = el("p", { class: "lab-progress", "data-progress": "", role: "status" });
@@ -17,7 +24,7 @@ export function mount(root, { client }) {
     loadedP99: readout(outputs, { name: "snippet-loaded-p99", label: "simulateLoaded: p99" }),
     balance: readout(outputs, { name: "snippet-mean-time", label: "simulateBalance: mean time" }),
   };
-  fetch(new URL("../snippet.js", import.meta.url))
+  fetch(new URL("../../snippet.js", import.meta.url))
     .then((res) => res.text())
     .then((text) => { code.firstChild.textContent = text.trim(); })
     .catch(() => { code.firstChild.textContent = "(the snippet's source could not be loaded)"; });

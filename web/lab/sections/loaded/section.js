@@ -1,46 +1,58 @@
-// Section 3, hedging when replicas are busy: p50 and p99 against load for no backups, a hedge
+// Hedging when replicas are busy: p50 and p99 against load for no backups, a hedge
 // and duplicating every request, under a chosen cancellation rule. Where a policy is unstable
 // the chart shows a labelled band, never a curve.
 
-import { formatCount, formatMs, formatPct, formatTickMs } from "../../format.js";
-import { chart } from "../plot.js";
-import { exportBar } from "../../export.js";
-import { choice, initial, panel, perFrame, readout, redrawOnResize, slider } from "../section.js";
+import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
+import { chart } from "../../plot.js";
+import { exportBar } from "../../../export.js";
+import { choice, initial, panel, perFrame, readout, redrawOnResize, settingsOf, slider } from "../../section.js";
 
 /** The sweep's loads: 0.05 to 0.95 in steps of 0.05 (the slider's steps). */
 const LOADS = Array.from({ length: 19 }, (_, i) => Number((0.05 * (i + 1)).toFixed(2)));
-const POLICIES = [
-  { name: "none", label: "no backups", color: "none", shape: "circle" },
-  { name: "hedge", label: "hedge at p95", color: "hedge", shape: "square" },
-  { name: "duplicate", label: "duplicate all", color: "duplicate", shape: "triangle" },
-];
-const CANCELLATIONS = [
-  ["backup", "backup cancelled when the primary answers (seed)"],
-  ["either", "loser cancelled; a hiccup holds its replica"],
-  ["either-any", "loser cancelled, even mid-hiccup"],
-  ["queued", "only a queued loser is removed"],
-  ["never", "never cancelled"],
-];
+/** How each policy is drawn and named; the policies themselves are the core's (`labDefaults()`). */
+const POLICY_STYLE = {
+  none: { label: "no backups", color: "none", shape: "circle" },
+  hedge: { label: "hedge at p95", color: "hedge", shape: "square" },
+  duplicate: { label: "duplicate all", color: "duplicate", shape: "triangle" },
+};
+/** What each cancellation rule means, in words; the rules themselves are the core's. */
+const CANCELLATION_LABELS = {
+  backup: "backup cancelled when the primary answers (seed)",
+  either: "loser cancelled; a hiccup holds its replica",
+  "either-any": "loser cancelled, even mid-hiccup",
+  queued: "only a queued loser is removed",
+  never: "never cancelled",
+};
+const BASIS_LABELS = { loaded: () => "p95 of latency at this load", idle: (lab) => `p95 of idle service (${formatMs(lab.loaded.idleDelayMs)})` };
+/** A name the section has no words for is shown as it is. */
+const labelOf = (labels, name) => (Object.hasOwn(labels, name) ? labels[name] : name);
 const REQUESTS = 200_000;
 const SEED = 1;
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
   { name: "loaded-load", type: "float", min: 0.05, max: 0.95, step: 0.05, default: 0.6 },
-  { name: "loaded-policy", type: "enum", values: POLICIES.map((p) => p.name), default: "hedge" },
-  { name: "loaded-cancel", type: "enum", values: CANCELLATIONS.map(([v]) => v), default: "backup" },
-  { name: "loaded-basis", type: "enum", values: ["loaded", "idle"], default: "loaded" },
+  { name: "loaded-policy", type: "enum", values: (lab) => lab.loaded.policies, default: "hedge" },
+  { name: "loaded-cancel", type: "enum", values: (lab) => lab.loaded.cancellations, default: (lab) => lab.loaded.cancellations[0] },
+  { name: "loaded-basis", type: "enum", values: (lab) => lab.loaded.delayBases, default: (lab) => lab.loaded.delayBases[0] },
 ];
 
-export function mount(root, { client, values, prefix = "", onChange = () => {}, link, signal }) {
-  const start = initial(params, values);
-  const ui = panel(root, { chartHeight: 340, chartLabel: "Latency against load for three policies" });
+export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link, signal }) {
+  const lab = api.labDefaults();
+  const start = initial(settingsOf(params, api), values);
+  const POLICIES = lab.loaded.policies.map((name, i) => ({
+    name, ...(Object.hasOwn(POLICY_STYLE, name) ? POLICY_STYLE[name] : { label: name, color: ["none", "hedge", "duplicate", "third"][i % 4], shape: "circle" }),
+  }));
+  const ui = panel(root, { chartHeight: 340, chartLabel: `Latency against load for ${POLICIES.length === 3 ? "three" : POLICIES.length} policies` });
   const load = slider(ui.controls, { id: `${prefix}loaded-load`, label: "load", min: 0.05, max: 0.95, step: 0.05, value: start["loaded-load"], format: (v) => formatPct(v, 0) });
   const policy = choice(ui.controls, { id: `${prefix}loaded-policy`, label: "policy", value: start["loaded-policy"], options: POLICIES.map((p) => [p.name, p.label]) });
-  const cancel = choice(ui.controls, { id: `${prefix}loaded-cancel`, label: "cancellation", value: start["loaded-cancel"], options: CANCELLATIONS });
+  const cancel = choice(ui.controls, {
+    id: `${prefix}loaded-cancel`, label: "cancellation", value: start["loaded-cancel"],
+    options: lab.loaded.cancellations.map((c) => [c, labelOf(CANCELLATION_LABELS, c)]),
+  });
   const basis = choice(ui.controls, {
     id: `${prefix}loaded-basis`, label: "hedge delay", value: start["loaded-basis"],
-    options: [["loaded", "p95 of latency at this load"], ["idle", "p95 of idle service (18.5 ms)"]],
+    options: lab.loaded.delayBases.map((b) => [b, Object.hasOwn(BASIS_LABELS, b) ? BASIS_LABELS[b](lab) : b]),
   });
   const r = {
     p50: readout(ui.readouts, { name: "p50", label: "p50" }),
@@ -134,7 +146,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
     });
   }
 
-  const NOTE = `${formatCount(REQUESTS)} requests per point on 10 FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run (over 10^6 requests duplicating's median at 70% load is about 28 times the no-backup median, over 200,000 about 8 times), so read such a point as "enormous", not as one number.`;
+  const NOTE = `${formatCount(REQUESTS)} requests per point on ${lab.loaded.replicas} FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run (over 10^6 requests duplicating's median at 70% load is about 28 times the no-backup median, over 200,000 about 8 times), so read such a point as "enormous", not as one number.`;
   function updateNote() {
     const at = LOADS.map((l) => [results.get(key(l, "duplicate")), results.get(key(l, "none"))])
       .find(([dup, none]) => dup?.atCapacity && none?.stable);
@@ -146,7 +158,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
   exportBar(ui.tools, {
     link,
     name: "loaded", title: "Latency against load on busy replicas", canvas: ui.canvas, draw,
-    meta: () => ({ seed: SEED, requests_per_point: REQUESTS, replicas: 10, cancellation: cancel.value, delay_basis: basis.value }),
+    meta: () => ({ seed: SEED, requests_per_point: REQUESTS, replicas: lab.loaded.replicas, cancellation: cancel.value, delay_basis: basis.value }),
     table: () => ({
       header: ["load", "policy", "delay_ms", "p50_ms", "p99_ms", "p999_ms", "extra_requests", "extra_work", "utilisation", "stable", "at_capacity"],
       rows: [...results.values()].sort((a, b) => a.load - b.load || a.policy.localeCompare(b.policy))

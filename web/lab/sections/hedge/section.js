@@ -1,32 +1,35 @@
-// Section 2, hedged requests on idle replicas: latency survival P(T > t) without and with the
+// Hedged requests on idle replicas: latency survival P(T > t) without and with the
 // hedge, simulated, with the closed forms S(t) and S(t)·S(t − d) drawn over them.
 
-import { formatCount, formatMs, formatPct, formatTickMs } from "../../format.js";
-import { chart } from "../plot.js";
-import { exportBar } from "../../export.js";
-import { choice, el, initial, panel, readout, redrawOnResize, slider } from "../section.js";
+import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
+import { chart } from "../../plot.js";
+import { exportBar } from "../../../export.js";
+import { choice, el, initial, panel, readout, redrawOnResize, settingsOf, slider } from "../../section.js";
 
 const REQUESTS = 200_000;
 const SEED = 1;
 
-/** The "your numbers" sliders: [id, label, min, max, step, value, format]. */
+/**
+ * The "your numbers" sliders: [id, label, min, max, step, format, default]. They start at the
+ * Lab's own service model (the core's `labDefaults().service`).
+ */
 const OWN = [
-  ["hedge-body-median", "body median", 1, 100, 0.1, 7.7, (v) => `${v} ms`],
-  ["hedge-body-sigma", "body σ", 0.05, 1.5, 0.05, 0.5, String],
-  ["hedge-slow-p", "slow-mode probability", 0, 0.1, 0.001, 0.01, (v) => formatPct(v)],
-  ["hedge-slow-median", "slow-mode median", 20, 5000, 10, 1000, (v) => formatMs(v)],
-  ["hedge-slow-sigma", "slow-mode σ", 0.05, 1.5, 0.05, 0.35, String],
+  ["hedge-body-median", "body median", 1, 100, 0.1, (v) => `${v} ms`, (lab) => lab.service.body.medianMs],
+  ["hedge-body-sigma", "body σ", 0.05, 1.5, 0.05, String, (lab) => lab.service.body.sigma],
+  ["hedge-slow-p", "slow-mode probability", 0, 0.1, 0.001, (v) => formatPct(v), (lab) => lab.service.slow.p],
+  ["hedge-slow-median", "slow-mode median", 20, 5000, 10, (v) => formatMs(v), (lab) => lab.service.slow.medianMs],
+  ["hedge-slow-sigma", "slow-mode σ", 0.05, 1.5, 0.05, String, (lab) => lab.service.slow.sigma],
 ];
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
   { name: "hedge-delayq", type: "float", min: 0.5, max: 0.999, step: 0.001, default: 0.95 },
   { name: "hedge-service", type: "enum", values: ["lab", "own"], default: "lab" },
-  ...OWN.map(([name, , min, max, step, value]) => ({ name, type: "float", min, max, step, default: value })),
+  ...OWN.map(([name, , min, max, step, , value]) => ({ name, type: "float", min, max, step, default: value })),
 ];
 
-export function mount(root, { client, values, prefix = "", onChange = () => {}, link, signal }) {
-  const start = initial(params, values);
+export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link, signal }) {
+  const start = initial(settingsOf(params, api), values);
   const ui = panel(root, { chartHeight: 320, chartLabel: "Latency survival with and without the hedge" });
   const delayQ = slider(ui.controls, {
     id: `${prefix}hedge-delayq`, label: "hedge after quantile", min: 0.5, max: 0.999, step: 0.001, value: start["hedge-delayq"],
@@ -38,7 +41,7 @@ export function mount(root, { client, values, prefix = "", onChange = () => {}, 
   });
   const own = el("fieldset", { class: "lab-own", hidden: true }, el("legend", { text: "your service model" }));
   ui.controls.append(own);
-  const ownSliders = OWN.map(([id, label, min, max, step, , format]) => slider(own, { id: `${prefix}${id}`, label, min, max, step, value: start[id], format }));
+  const ownSliders = OWN.map(([id, label, min, max, step, format]) => slider(own, { id: `${prefix}${id}`, label, min, max, step, value: start[id], format }));
   const r = {
     before: readout(ui.readouts, { name: "p999-before", label: "p99.9 without hedge", theory: true }),
     after: readout(ui.readouts, { name: "p999-after", label: "p99.9 with hedge", theory: true }),

@@ -38,7 +38,11 @@ const TAIL_PARTS = {
   histograms: ["readouts", "histograms"],
   strip: ["strip"],
 };
-const TITLES = { arena: "One request", histograms: "Leaf and parent histograms", strip: "Parent percentiles against fan-out" };
+const TITLES = {
+  arena: "One request",
+  histograms: "Leaf and parent histograms",
+  strip: "Parent percentiles against fan-out",
+};
 const KINDS = [...Object.keys(TAIL_PARTS), ...SECTIONS];
 const STYLE = new URL("./style.css", import.meta.url);
 const HOME = new URL("./", import.meta.url);
@@ -60,16 +64,18 @@ function uniqueLabel(label) {
  */
 const WATCHED = new Set(["kind", ...TAIL_SETTING_NAMES]);
 /** The Lab's sections (their modules), in lab/sections.js's order. */
-const labSections = () => loadSections().then((sections) => {
-  for (const s of sections) for (const p of s.params ?? []) WATCHED.add(p.name);
-  return sections;
-});
+const labSections = () =>
+  loadSections().then((sections) => {
+    for (const s of sections) for (const p of s.params ?? []) WATCHED.add(p.name);
+    return sections;
+  });
 
 /** The iframe URL that shows the same panel with the same settings. */
 export function panelUrl(kind, settings) {
   const url = new URL("./panel.html", import.meta.url);
   url.searchParams.set("kind", kind);
-  for (const [k, v] of Object.entries(settings)) if (k !== "requests") url.searchParams.set(k, String(v));
+  for (const [k, v] of Object.entries(settings))
+    if (k !== "requests") url.searchParams.set(k, String(v));
   return url.href;
 }
 
@@ -93,7 +99,9 @@ function watchSettings(specs, get, notice, apply) {
   const update = () => {
     const next = readParams(specs, get);
     notice.textContent = next.notices.join("; ");
-    const changed = Object.fromEntries(Object.entries(next.values).filter(([k, v]) => v !== values[k]));
+    const changed = Object.fromEntries(
+      Object.entries(next.values).filter(([k, v]) => v !== values[k]),
+    );
     values = next.values;
     if (Object.keys(changed).length > 0) apply(changed);
   };
@@ -108,7 +116,8 @@ class TailLabPanel extends HTMLElement {
     // names) have loaded.
     new MutationObserver((records) => {
       const before = new Map();
-      for (const r of records) if (!before.has(r.attributeName)) before.set(r.attributeName, r.oldValue);
+      for (const r of records)
+        if (!before.has(r.attributeName)) before.set(r.attributeName, r.oldValue);
       for (const [name, was] of before) this.attributeChanged(name, was, this.getAttribute(name));
     }).observe(this, { attributes: true, attributeOldValue: true });
     /** The mounted panel: `{ controller, pending, release, update }`, or null. Until it is
@@ -127,11 +136,14 @@ class TailLabPanel extends HTMLElement {
 
   disconnectedCallback() {
     // A move (removed and added back in one task) keeps the panel as it is.
-    queueMicrotask(() => { if (!this.isConnected) this.stop(); });
+    queueMicrotask(() => {
+      if (!this.isConnected) this.stop();
+    });
   }
 
   attributeChanged(name, before, after) {
-    if (!this.live || before === after || !WATCHED.has(name) || typeof this.source === "function") return;
+    if (!this.live || before === after || !WATCHED.has(name) || typeof this.source === "function")
+      return;
     if (name === "kind") {
       this.stop();
       if (this.isConnected) this.start();
@@ -151,7 +163,14 @@ class TailLabPanel extends HTMLElement {
     root.setAttribute("role", "region");
     shadow.replaceChildren(link, root);
     const controller = new AbortController();
-    const live = { controller, pending: false, release: () => {}, update: () => { live.pending = true; } };
+    const live = {
+      controller,
+      pending: false,
+      release: () => {},
+      update: () => {
+        live.pending = true;
+      },
+    };
     this.live = live;
     delete this.dataset.ready;
     inTurn(() => this.mount(root, live)).catch((e) => {
@@ -196,18 +215,36 @@ class TailLabPanel extends HTMLElement {
     const link = () => panelUrl(kind, settings);
     // Own keys only: "__proto__" or "toString" is an unknown kind like any other.
     if (Object.hasOwn(TAIL_PARTS, kind)) {
-      const label = uniqueLabel(`Tail Latency Lab: ${Object.hasOwn(TITLES, kind) ? TITLES[kind] : "the Tail piece"}`);
+      const label = uniqueLabel(
+        `Tail Latency Lab: ${Object.hasOwn(TITLES, kind) ? TITLES[kind] : "the Tail piece"}`,
+      );
       live.release = label.release;
       root.setAttribute("aria-label", label.label);
       let piece;
-      const { values, update } = watchSettings(tailParams(api), get, notice, (changed) => piece.set(changed));
+      const { values, update } = watchSettings(tailParams(api), get, notice, (changed) =>
+        piece.set(changed),
+      );
       root.append(notice);
-      piece = await mountTail(root, { api, values, parts: TAIL_PARTS[kind], prefix, signal, onChange: (s) => { settings = s; } });
+      piece = await mountTail(root, {
+        api,
+        values,
+        parts: TAIL_PARTS[kind],
+        prefix,
+        signal,
+        onChange: (s) => {
+          settings = s;
+        },
+      });
       signal.throwIfAborted();
       for (const [name, canvas] of Object.entries(piece.canvases)) {
         exportBar(canvas.closest("figure"), {
-          name: `tail-${name}`, title: TITLES[name], canvas, link,
-          draw: (target) => piece.drawOnto(name, target), table: () => piece.table(name), meta: () => piece.settings(),
+          name: `tail-${name}`,
+          title: TITLES[name],
+          canvas,
+          link,
+          draw: (target) => piece.drawOnto(name, target),
+          table: () => piece.table(name),
+          meta: () => piece.settings(),
         });
       }
       settled = update;
@@ -215,14 +252,33 @@ class TailLabPanel extends HTMLElement {
       const section = sectionNamed(sections, kind);
       const facade = closedForms(api);
       const label = uniqueLabel(`Tail Latency Lab: ${kind}`);
-      const client = new SimClient({ onTrouble: (message) => { notice.textContent = `The simulation stopped: ${message}.`; } });
-      live.release = () => { label.release(); client.close(); };
+      const client = new SimClient({
+        onTrouble: (message) => {
+          notice.textContent = `The simulation stopped: ${message}.`;
+        },
+      });
+      live.release = () => {
+        label.release();
+        client.close();
+      };
       root.setAttribute("aria-label", label.label);
       root.dataset.section = kind;
       const specs = settingsOf(section.params, facade);
-      const { values, update } = watchSettings(specs, get, notice, (changed) => applyValues(root, prefix, specs, changed));
+      const { values, update } = watchSettings(specs, get, notice, (changed) =>
+        applyValues(root, prefix, specs, changed),
+      );
       root.append(notice);
-      section.mount(root, { client, api: facade, values, prefix, link, signal, onChange: (s) => { settings = { ...settings, ...s }; } });
+      section.mount(root, {
+        client,
+        api: facade,
+        values,
+        prefix,
+        link,
+        signal,
+        onChange: (s) => {
+          settings = { ...settings, ...s };
+        },
+      });
       settled = update;
     } else {
       throw new Error(`kind must be one of ${KINDS.join(", ")} (got “${quoted(kind)}”)`);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, beforeEach, test } from "node:test";
 import { formatMs, formatNumber, formatPct } from "../../web/format.js";
 import { SECTIONS } from "../../web/lab/sections.js";
-import { ROOT, WEB, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { ROOT, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const SHOTS = join(ROOT, "tests", "screenshots");
 const Z = 4.42; // two-sided 1e-5 normal quantile
@@ -19,26 +19,46 @@ const pkg = await loadPackage();
 let server, browser, page;
 const problems = [];
 
-const sel = (section, name, attr = "readout") => `[data-section=${section}] [data-${attr}="${name}"]`;
+const sel = (section, name, attr = "readout") =>
+  `[data-section=${section}] [data-${attr}="${name}"]`;
 const text = (section, name, attr) => page.textContent(sel(section, name, attr));
 
 /** Waits until every sweep on the page has answered every point. */
 async function settled() {
-  await page.waitForFunction(() => [...document.querySelectorAll("[data-progress]")]
-    .every((p) => p.dataset.total && p.dataset.done === p.dataset.total), null, { timeout: 120_000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll("[data-progress]")].every(
+        (p) => p.dataset.total && p.dataset.done === p.dataset.total,
+      ),
+    null,
+    { timeout: 120_000 },
+  );
 }
 /** Sets a control as a reader would, then waits two frames: sliders update once per frame. */
 async function setValue(id, value, event = "input") {
-  await page.$eval(`#${id}`, (el, [v, e]) => { el.value = String(v); el.dispatchEvent(new Event(e, { bubbles: true })); }, [value, event]);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.$eval(
+    `#${id}`,
+    (el, [v, e]) => {
+      el.value = String(v);
+      el.dispatchEvent(new Event(e, { bubbles: true }));
+    },
+    [value, event],
+  );
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+  );
 }
 const setSelect = (id, value) => setValue(id, value, "change");
 /** What a section shows: its chart, its readouts and which of its controls are visible. */
-const fingerprint = (section) => page.$eval(`[data-section=${section}]`, (root) => ({
-  chart: root.querySelector("canvas")?.toDataURL() ?? null,
-  readouts: [...root.querySelectorAll("[data-readout]")].map((e) => e.textContent).join("|"),
-  controls: [...root.querySelectorAll("input, select")].filter((e) => e.checkVisibility()).map((e) => e.id).join(" "),
-}));
+const fingerprint = (section) =>
+  page.$eval(`[data-section=${section}]`, (root) => ({
+    chart: root.querySelector("canvas")?.toDataURL() ?? null,
+    readouts: [...root.querySelectorAll("[data-readout]")].map((e) => e.textContent).join("|"),
+    controls: [...root.querySelectorAll("input, select")]
+      .filter((e) => e.checkVisibility())
+      .map((e) => e.id)
+      .join(" "),
+  }));
 
 /**
  * In the page: every section's settings as the page reads them (lab/sections.js, with the
@@ -53,12 +73,17 @@ const IN_PAGE = `
   const apply = (name, values) => applyValues(document.querySelector(\`[data-section=\${name}]\`), "", sections.find((s) => s.section === name).specs, values);
 `;
 /** Every section's settings, without their functions. */
-const settingsSpecs = () => page.evaluate(`(async () => { ${IN_PAGE}
+const settingsSpecs = () =>
+  page.evaluate(`(async () => { ${IN_PAGE}
   return sections.map(({ section, specs }) => ({ section, specs: specs.map(({ control, ...spec }) => spec) })); })()`);
 /** Moves `section`'s controls to `values` (settings by name), then waits two frames. */
 async function applySettings(section, values) {
-  await page.evaluate(`(async () => { ${IN_PAGE} apply(${JSON.stringify(section)}, ${JSON.stringify(values)}); })()`);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.evaluate(
+    `(async () => { ${IN_PAGE} apply(${JSON.stringify(section)}, ${JSON.stringify(values)}); })()`,
+  );
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+  );
 }
 
 /** Every setting of every section back at its default, at 1280 px, with every sweep answered. */
@@ -74,7 +99,9 @@ async function reset() {
       apply(section, Object.fromEntries(moved.map((spec) => [spec.name, spec.default])));
     }
   })()`);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+  );
   await settled();
 }
 
@@ -83,12 +110,15 @@ before(async () => {
   server = await serveWeb();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`); });
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+  });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   await page.addInitScript(() => {
     window.__longTasks = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
+      for (const e of list.getEntries())
+        window.__longTasks.push({ start: e.startTime, ms: e.duration });
     }).observe({ type: "longtask", buffered: true });
   });
   await page.goto(server.url);
@@ -118,11 +148,19 @@ test("every section shows its simulation beside its closed form, as the API comp
   assert.equal(await text("hedge", "extra-requests"), formatPct(h.extraRequests));
   assert.equal(await text("hedge", "extra-work"), formatPct(h.extraWork, 2));
   assert.equal(await text("hedge", "hedge-delay"), formatMs(h.delayMs));
-  assert.equal(await text("hedge", "p999-after", "theory"), `theory ${formatMs(h.theoryP999After)}`);
-  assert.ok(Math.abs(h.p999Before / 1555 - 1) < 0.06 && Math.abs(h.p999After / 34 - 1) < 0.06, `${h.p999Before} → ${h.p999After}`);
+  assert.equal(
+    await text("hedge", "p999-after", "theory"),
+    `theory ${formatMs(h.theoryP999After)}`,
+  );
+  assert.ok(
+    Math.abs(h.p999Before / 1555 - 1) < 0.06 && Math.abs(h.p999After / 34 - 1) < 0.06,
+    `${h.p999Before} → ${h.p999After}`,
+  );
   // Extra requests against S(d) with its binomial error. (The seed's 4.7% is outside that
   // error: a p95 delay fires on 5% of requests by construction.)
-  assert.ok(Math.abs(h.extraRequests - h.theoryExtraRequests) <= Z * Math.sqrt(0.05 * 0.95 / h.requests));
+  assert.ok(
+    Math.abs(h.extraRequests - h.theoryExtraRequests) <= Z * Math.sqrt((0.05 * 0.95) / h.requests),
+  );
   // Loaded, default settings (load 0.6, hedge).
   const l = pkg.simulateLoaded({ load: 0.6, policy: "hedge" });
   assert.equal(await text("loaded", "p50"), formatMs(l.p50));
@@ -134,35 +172,71 @@ test("every section shows its simulation beside its closed form, as the API comp
   assert.equal(await text("balance", "mean-time"), formatNumber(b.meanTime));
   assert.equal(await text("balance", "theory"), "2.61");
   assert.ok(Math.abs(b.meanTime - 2.63) < 0.1, `${b.meanTime}`);
-  const all = await page.$$eval("[data-readout], [data-theory]", (els) => els.map((e) => e.textContent).join(" "));
+  const all = await page.$$eval("[data-readout], [data-theory]", (els) =>
+    els.map((e) => e.textContent).join(" "),
+  );
   assert.ok(!/NaN|undefined|Infinity/.test(all), all);
   await page.screenshot({ path: join(SHOTS, "lab-1280.png"), fullPage: true });
   assert.deepEqual(problems, []);
 });
 
 test("the page shows lab/sections.js's sections in its order, numbered, each with its heading and text", async () => {
-  const shown = await page.$$eval("main [data-section]", (roots) => roots.map((root) => ({
-    name: root.dataset.section,
-    number: root.querySelector("h2 .num")?.textContent,
-    labelled: root.getAttribute("aria-labelledby") === root.querySelector("h2")?.id,
-    heading: root.querySelector("h2")?.textContent.length > 5,
-    text: root.querySelector("p.text")?.textContent.length > 0,
-  })));
-  assert.deepEqual(shown, SECTIONS.map((name, i) => ({ name, number: String(i + 1), labelled: true, heading: true, text: true })));
+  const shown = await page.$$eval("main [data-section]", (roots) =>
+    roots.map((root) => ({
+      name: root.dataset.section,
+      number: root.querySelector("h2 .num")?.textContent,
+      labelled: root.getAttribute("aria-labelledby") === root.querySelector("h2")?.id,
+      heading: root.querySelector("h2")?.textContent.length > 5,
+      text: root.querySelector("p.text")?.textContent.length > 0,
+    })),
+  );
+  assert.deepEqual(
+    shown,
+    SECTIONS.map((name, i) => ({
+      name,
+      number: String(i + 1),
+      labelled: true,
+      heading: true,
+      text: true,
+    })),
+  );
   // "Everything above is four calls": one for each section above the code section.
-  const words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
-  assert.equal(await page.textContent("[data-section=code] [data-count=sections-above]"), words[SECTIONS.indexOf("code")]);
+  const words = [
+    "no",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+  ];
+  assert.equal(
+    await page.textContent("[data-section=code] [data-count=sections-above]"),
+    words[SECTIONS.indexOf("code")],
+  );
 });
 
 test("the snippet's output equals the sections' readouts", async () => {
-  assert.equal(await text("code", "snippet-slow-share"), (await text("fanout", "slow-share", "theory")).replace("theory ", ""));
+  assert.equal(
+    await text("code", "snippet-slow-share"),
+    (await text("fanout", "slow-share", "theory")).replace("theory ", ""),
+  );
   assert.equal(await text("code", "snippet-p999-after"), await text("hedge", "p999-after"));
   assert.equal(await text("code", "snippet-extra-work"), await text("hedge", "extra-work"));
   assert.equal(await text("code", "snippet-mean-time"), await text("balance", "mean-time"));
   await setSelect("loaded-policy", "duplicate");
   assert.equal(await text("code", "snippet-loaded-p50"), await text("loaded", "p50"));
   assert.equal(await text("code", "snippet-loaded-p99"), await text("loaded", "p99"));
-  assert.match(await page.textContent("[data-section=code] pre"), /simulateLoaded\(\{ load: 0\.6, delay: 0 \}\)/);
+  assert.match(
+    await page.textContent("[data-section=code] pre"),
+    /simulateLoaded\(\{ load: 0\.6, delay: 0 \}\)/,
+  );
 });
 
 test("no long task on the main thread while sliders are dragged and sweeps run", async () => {
@@ -180,8 +254,14 @@ test("no long task on the main thread while sliders are dragged and sweeps run",
         await page.waitForTimeout(25);
       }
     }
-    const busy = await page.$eval("[data-section=loaded] [data-progress]", (p) => Number(p.dataset.done) < Number(p.dataset.total));
-    const long = await page.evaluate((t0) => window.__longTasks.filter((t) => t.start >= t0 && t.ms > 50), start);
+    const busy = await page.$eval(
+      "[data-section=loaded] [data-progress]",
+      (p) => Number(p.dataset.done) < Number(p.dataset.total),
+    );
+    const long = await page.evaluate(
+      (t0) => window.__longTasks.filter((t) => t.start >= t0 && t.ms > 50),
+      start,
+    );
     assert.ok(busy, "the sweep should still have been running during the drag");
     await setSelect("loaded-cancel", "backup");
     await settled();
@@ -195,14 +275,27 @@ test("no long task on the main thread while sliders are dragged and sweeps run",
   };
   const first = await drag();
   if (first.length === 0) return;
-  assert.deepEqual(await drag(), [], `long tasks in both drags (the first: ${JSON.stringify(first)})`);
+  assert.deepEqual(
+    await drag(),
+    [],
+    `long tasks in both drags (the first: ${JSON.stringify(first)})`,
+  );
 });
 
 async function loadedAt(load, policy) {
   await setValue("loaded-load", load);
   await setSelect("loaded-policy", policy);
-  const ms = (s) => (s === "unstable" ? Infinity : s.endsWith(" s") ? 1000 * Number.parseFloat(s) : Number.parseFloat(s));
-  return { p50: ms(await text("loaded", "p50")), p99: ms(await text("loaded", "p99")), state: await text("loaded", "loaded-state") };
+  const ms = (s) =>
+    s === "unstable"
+      ? Infinity
+      : s.endsWith(" s")
+        ? 1000 * Number.parseFloat(s)
+        : Number.parseFloat(s);
+  return {
+    p50: ms(await text("loaded", "p50")),
+    p99: ms(await text("loaded", "p99")),
+    state: await text("loaded", "loaded-state"),
+  };
 }
 
 test("the loaded section shows the seed's three findings, and the flip under another cancellation rule", async () => {
@@ -215,31 +308,59 @@ test("the loaded section shows the seed's three findings, and the flip under ano
     assert.ok(work >= 2 && work <= 4, `hedge extra work at ${load}: ${work}%`);
   }
   // 2. Duplicating has the lowest p50 and p99 at 20% load.
-  const [n, h, d] = [await loadedAt(0.2, "none"), await loadedAt(0.2, "hedge"), await loadedAt(0.2, "duplicate")];
-  assert.ok(d.p50 < Math.min(n.p50, h.p50) && d.p99 < Math.min(n.p99, h.p99), JSON.stringify({ n, h, d }));
+  const [n, h, d] = [
+    await loadedAt(0.2, "none"),
+    await loadedAt(0.2, "hedge"),
+    await loadedAt(0.2, "duplicate"),
+  ];
+  assert.ok(
+    d.p50 < Math.min(n.p50, h.p50) && d.p99 < Math.min(n.p99, h.p99),
+    JSON.stringify({ n, h, d }),
+  );
   // 3. At 70% duplicating is at capacity; beyond it the chart shows a labelled band.
   assert.equal((await loadedAt(0.7, "duplicate")).state, "at capacity");
   assert.equal((await loadedAt(0.9, "duplicate")).state, "unstable");
   const bands = await page.$eval("[data-section=loaded] canvas", (c) => c.dataset.bands);
   const from = Number(/duplicate all: unstable from (\d+)% load/.exec(bands)?.[1]);
   assert.ok(from > 70 && from <= 80, bands);
-  assert.match(await page.$eval("[data-section=loaded] canvas", (c) => c.getAttribute("aria-label")), /duplicate all: unstable/);
+  assert.match(
+    await page.$eval("[data-section=loaded] canvas", (c) => c.getAttribute("aria-label")),
+    /duplicate all: unstable/,
+  );
   // The note prints this run's at-capacity multiple; it is the API's for the same runs.
   const dup = pkg.simulateLoaded({ load: 0.7, delay: 0 });
   const none = pkg.simulateLoaded({ load: 0.7 });
   assert.ok(dup.atCapacity);
-  assert.match(await page.textContent("[data-section=loaded] .lab-note"),
-    new RegExp(`In this run, at 70% load: ${(dup.p50 / none.p50).toFixed(1).replace(".", "\\.")}×\\.$`));
-  await (await page.$("[data-section=loaded]")).screenshot({ path: join(SHOTS, "lab-loaded-backup.png") });
+  assert.match(
+    await page.textContent("[data-section=loaded] .lab-note"),
+    new RegExp(
+      `In this run, at 70% load: ${(dup.p50 / none.p50).toFixed(1).replace(".", "\\.")}×\\.$`,
+    ),
+  );
+  await (await page.$("[data-section=loaded]")).screenshot({
+    path: join(SHOTS, "lab-loaded-backup.png"),
+  });
   // The flip: when the losing copy is freed even mid-hiccup, duplicating wins at every load.
   await setSelect("loaded-cancel", "either-any");
   await settled();
   for (const load of [0.2, 0.5, 0.8]) {
-    const [nn, hh, dd] = [await loadedAt(load, "none"), await loadedAt(load, "hedge"), await loadedAt(load, "duplicate")];
-    assert.ok(dd.p50 < Math.min(nn.p50, hh.p50) && dd.p99 < Math.min(nn.p99, hh.p99), `${load}: ${JSON.stringify({ nn, hh, dd })}`);
+    const [nn, hh, dd] = [
+      await loadedAt(load, "none"),
+      await loadedAt(load, "hedge"),
+      await loadedAt(load, "duplicate"),
+    ];
+    assert.ok(
+      dd.p50 < Math.min(nn.p50, hh.p50) && dd.p99 < Math.min(nn.p99, hh.p99),
+      `${load}: ${JSON.stringify({ nn, hh, dd })}`,
+    );
   }
-  assert.doesNotMatch(await page.$eval("[data-section=loaded] canvas", (c) => c.dataset.bands), /duplicate/);
-  await (await page.$("[data-section=loaded]")).screenshot({ path: join(SHOTS, "lab-loaded-either-any.png") });
+  assert.doesNotMatch(
+    await page.$eval("[data-section=loaded] canvas", (c) => c.dataset.bands),
+    /duplicate/,
+  );
+  await (await page.$("[data-section=loaded]")).screenshot({
+    path: join(SHOTS, "lab-loaded-either-any.png"),
+  });
   await setSelect("loaded-cancel", "backup");
   await setValue("loaded-load", 0.6);
   await setSelect("loaded-policy", "hedge");
@@ -252,14 +373,19 @@ function another(spec, current) {
   const at = (f) => {
     const x = spec.min + f * (spec.max - spec.min);
     if (spec.type === "int") return Math.round(x);
-    return spec.step ? Number((spec.min + Math.round((x - spec.min) / spec.step) * spec.step).toFixed(6)) : Number(x.toPrecision(3));
+    return spec.step
+      ? Number((spec.min + Math.round((x - spec.min) / spec.step) * spec.step).toFixed(6))
+      : Number(x.toPrecision(3));
   };
   return at(0.3) === current ? at(0.7) : at(0.3);
 }
 
 test("every setting of every section, moved, changes what the section shows and goes into the URL", async () => {
   const all = await settingsSpecs();
-  assert.deepEqual(all.map((s) => s.section), SECTIONS);
+  assert.deepEqual(
+    all.map((s) => s.section),
+    SECTIONS,
+  );
   let moved = 0;
   for (const { section, specs } of all) {
     // Within a section the settings move in turn from its defaults (so "your numbers" is on
@@ -269,12 +395,23 @@ test("every setting of every section, moved, changes what the section shows and 
       const before = await fingerprint(section);
       await applySettings(section, { [spec.name]: value });
       await settled();
-      assert.notDeepEqual(await fingerprint(section), before, `${spec.name}=${value}: the section shows the same`);
-      const tolerance = spec.type === "enum" ? 0 : Math.max(spec.step ?? 0, 0.01 * Math.abs(value)) + 1e-9;
-      await page.waitForFunction(([name, v, tol]) => {
-        const got = new URLSearchParams(location.search).get(name);
-        return typeof v === "string" ? got === v : got !== null && Math.abs(Number(got) - v) <= tol;
-      }, [spec.name, value, tolerance], { timeout: 5_000 });
+      assert.notDeepEqual(
+        await fingerprint(section),
+        before,
+        `${spec.name}=${value}: the section shows the same`,
+      );
+      const tolerance =
+        spec.type === "enum" ? 0 : Math.max(spec.step ?? 0, 0.01 * Math.abs(value)) + 1e-9;
+      await page.waitForFunction(
+        ([name, v, tol]) => {
+          const got = new URLSearchParams(location.search).get(name);
+          return typeof v === "string"
+            ? got === v
+            : got !== null && Math.abs(Number(got) - v) <= tol;
+        },
+        [spec.name, value, tolerance],
+        { timeout: 5_000 },
+      );
       moved += 1;
     }
   }
@@ -284,9 +421,15 @@ test("every setting of every section, moved, changes what the section shows and 
 
 /** axe-core's violations on the page as it stands. */
 async function axeViolations() {
-  await page.addScriptTag({ content: readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8") });
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  await page.addScriptTag({
+    content: readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"),
+  });
+  const result = await page.evaluate(() =>
+    window.axe.run(document, { resultTypes: ["violations"] }),
+  );
+  return result.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+  );
 }
 
 test("axe-core finds no accessibility violation at 1280 px", async () => {
@@ -298,7 +441,10 @@ test("at 390 px every section still renders with readable readouts", async () =>
   await page.waitForTimeout(300);
   let charts = 0;
   for (const section of SECTIONS) {
-    const width = await page.$eval(`[data-section=${section}]`, (root) => root.querySelector("canvas")?.clientWidth ?? null);
+    const width = await page.$eval(
+      `[data-section=${section}]`,
+      (root) => root.querySelector("canvas")?.clientWidth ?? null,
+    );
     if (width === null) continue;
     charts += 1;
     assert.ok(width > 300 && width <= 390, `${section} canvas ${width}px`);
@@ -318,12 +464,24 @@ test("the sweeps give the same readouts and charts on 1, 2 or 3 workers", async 
     p.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
     await p.goto(`${server.url}?workers=${workers}&loaded-load=0.4&balance-lambda=0.8`);
     await p.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
-    await p.waitForFunction(() => [...document.querySelectorAll("[data-progress]")]
-      .every((e) => e.dataset.total && e.dataset.done === e.dataset.total), null, { timeout: 120_000 });
-    seen.push(await p.$$eval("[data-section]", (roots) => roots.map((root) => ({
-      section: root.dataset.section,
-      readouts: [...root.querySelectorAll("[data-readout]")].map((e) => e.textContent).join("|"),
-    }))));
+    await p.waitForFunction(
+      () =>
+        [...document.querySelectorAll("[data-progress]")].every(
+          (e) => e.dataset.total && e.dataset.done === e.dataset.total,
+        ),
+      null,
+      { timeout: 120_000 },
+    );
+    seen.push(
+      await p.$$eval("[data-section]", (roots) =>
+        roots.map((root) => ({
+          section: root.dataset.section,
+          readouts: [...root.querySelectorAll("[data-readout]")]
+            .map((e) => e.textContent)
+            .join("|"),
+        })),
+      ),
+    );
     await p.close();
   }
   assert.ok(seen[0].some((s) => s.readouts.length > 0));

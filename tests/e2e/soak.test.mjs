@@ -28,7 +28,9 @@ before(async () => {
   server = await serveWeb();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
-  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`); });
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+  });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   cdp = await page.context().newCDPSession(page);
   await page.goto(`${server.url}tail.html`);
@@ -57,16 +59,27 @@ async function memory() {
 }
 
 /** Animation frames delivered in one second. */
-const framesPerSecond = () => page.evaluate(() => new Promise((done) => {
-  let frames = 0;
-  const start = performance.now();
-  const tick = () => { frames++; if (performance.now() - start < 1000) requestAnimationFrame(tick); else done(frames); };
-  requestAnimationFrame(tick);
-}));
+const framesPerSecond = () =>
+  page.evaluate(
+    () =>
+      new Promise((done) => {
+        let frames = 0;
+        const start = performance.now();
+        const tick = () => {
+          frames++;
+          if (performance.now() - start < 1000) requestAnimationFrame(tick);
+          else done(frames);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
 
-const readouts = () => page.$$eval("[data-readout]", (els) => els.map((e) => [e.dataset.readout, e.textContent]));
+const readouts = () =>
+  page.$$eval("[data-readout]", (els) => els.map((e) => [e.dataset.readout, e.textContent]));
 
-test(`${TARGET.toLocaleString("en")} requests while the sliders move: flat memory, no errors, no NaN, frames arriving`, { timeout: 60 * 60_000 }, async () => {
+test(`${TARGET.toLocaleString("en")} requests while the sliders move: flat memory, no errors, no NaN, frames arriving`, {
+  timeout: 60 * 60_000,
+}, async () => {
   let total = 0;
   let moves = 0;
   let warm = null;
@@ -95,10 +108,22 @@ test(`${TARGET.toLocaleString("en")} requests while the sliders move: flat memor
   // No leak: the core holds the same bytes at the same settings, to the byte. Wasm memory may
   // take one more 64 KB page (where a free block falls depends on the order of allocations),
   // never more.
-  assert.equal(end.heap, warm.heap, `the core's live heap changed after warm-up: ${warm.heap} → ${end.heap} bytes`);
-  assert.ok(end.wasm - warm.wasm <= 65_536, `wasm memory grew after warm-up: ${warm.wasm} → ${end.wasm} bytes`);
-  assert.ok(end.js - warm.js < 2 * 2 ** 20, `JS heap grew after warm-up: ${warm.js} → ${end.js} bytes`);
+  assert.equal(
+    end.heap,
+    warm.heap,
+    `the core's live heap changed after warm-up: ${warm.heap} → ${end.heap} bytes`,
+  );
+  assert.ok(
+    end.wasm - warm.wasm <= 65_536,
+    `wasm memory grew after warm-up: ${warm.wasm} → ${end.wasm} bytes`,
+  );
+  assert.ok(
+    end.js - warm.js < 2 * 2 ** 20,
+    `JS heap grew after warm-up: ${warm.js} → ${end.js} bytes`,
+  );
   assert.ok(fps >= 20, `frames still arriving: ${fps} per second`);
   assert.deepEqual(problems, []);
-  console.log(`soak: ${total.toLocaleString("en")} requests, ${moves} moves, JS heap ${warm.js} → ${end.js} B, wasm ${warm.wasm} → ${end.wasm} B, core heap ${warm.heap} → ${end.heap} B, ${fps} frames/s at the end`);
+  console.log(
+    `soak: ${total.toLocaleString("en")} requests, ${moves} moves, JS heap ${warm.js} → ${end.js} B, wasm ${warm.wasm} → ${end.wasm} B, core heap ${warm.heap} → ${end.heap} B, ${fps} frames/s at the end`,
+  );
 });

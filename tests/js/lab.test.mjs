@@ -47,15 +47,25 @@ for (const seed of [1, 7]) {
     const h = report.hedge_idle;
     const r = pkg.simulateHedge({ delayQ: h.delay_q, requests: REQUESTS, seed });
     assert.equal(r.delayMs, h.delay_ms);
-    for (const [js, rust] of [["p50Before", "p50_before"], ["p99Before", "p99_before"], ["p999Before", "p999_before"],
-      ["p50After", "p50_after"], ["p99After", "p99_after"], ["p999After", "p999_after"],
-      ["theoryP999Before", "theory_p999_before"], ["theoryP999After", "theory_p999_after"],
-      ["extraRequests", "extra_requests"], ["theoryExtraRequests", "theory_extra_requests"],
-      ["extraWork", "extra_work"], ["theoryExtraWork", "theory_extra_work"]]) {
+    for (const [js, rust] of [
+      ["p50Before", "p50_before"],
+      ["p99Before", "p99_before"],
+      ["p999Before", "p999_before"],
+      ["p50After", "p50_after"],
+      ["p99After", "p99_after"],
+      ["p999After", "p999_after"],
+      ["theoryP999Before", "theory_p999_before"],
+      ["theoryP999After", "theory_p999_after"],
+      ["extraRequests", "extra_requests"],
+      ["theoryExtraRequests", "theory_extra_requests"],
+      ["extraWork", "extra_work"],
+      ["theoryExtraWork", "theory_extra_work"],
+    ]) {
       assert.equal(r[js], h[rust], js);
     }
     for (const l of report.loaded) {
-      const opts = l.policy === "duplicate" ? { load: l.load, delay: 0 } : { load: l.load, policy: l.policy };
+      const opts =
+        l.policy === "duplicate" ? { load: l.load, delay: 0 } : { load: l.load, policy: l.policy };
       const got = pkg.simulateLoaded({ ...opts, requests: REQUESTS, seed });
       assert.equal(got.delayMs, l.delay_ms);
       assert.equal(got.utilisation, l.utilisation);
@@ -63,31 +73,53 @@ for (const seed of [1, 7]) {
       assert.equal(got.p50, l.p50);
     }
     const b = report.balance.find((x) => x.lambda === 0.9 && x.d === 2);
-    assert.equal(pkg.simulateBalance({ lambda: 0.9, policy: "two", arrivals: 5 * REQUESTS, seed }).meanTime, b.mean_time);
+    assert.equal(
+      pkg.simulateBalance({ lambda: 0.9, policy: "two", arrivals: 5 * REQUESTS, seed }).meanTime,
+      b.mean_time,
+    );
   });
 }
 
 test("simulateFanout: the simulated share against 1 − (1 − p)^n", () => {
-  for (const [p, n, seed] of [[0.01, 100, 1], [0.01, 100, 2], [0.001, 1000, 3], [0.2, 3, 4], [0.05, 1, 5]]) {
+  for (const [p, n, seed] of [
+    [0.01, 100, 1],
+    [0.01, 100, 2],
+    [0.001, 1000, 3],
+    [0.2, 3, 4],
+    [0.05, 1, 5],
+  ]) {
     const r = pkg.simulateFanout({ p, n, requests: 50_000, seed });
     assert.equal(r.theory, pkg.slowShare(p, n));
     assert.ok(Math.abs(r.theory - (1 - (1 - p) ** n)) < 1e-12);
     const se = Math.sqrt((r.theory * (1 - r.theory)) / r.requests);
-    assert.ok(Math.abs(r.sim - r.theory) <= Z * se, `p=${p} n=${n}: ${r.sim} vs ${r.theory} ± ${Z * se}`);
+    assert.ok(
+      Math.abs(r.sim - r.theory) <= Z * se,
+      `p=${p} n=${n}: ${r.sim} vs ${r.theory} ± ${Z * se}`,
+    );
     assert.ok(Math.abs(r.stdErr - Math.sqrt((r.sim * (1 - r.sim)) / r.requests)) < 1e-15);
   }
 });
 
 test("simulateHedge: the simulated tails follow S(t) and S(t)·S(t − d), also for your own service", () => {
   const own = { body: { medianMs: 20, sigma: 0.8 }, slow: { p: 0.02, medianMs: 400, sigma: 0.5 } };
-  for (const [options, seed] of [[{ delayQ: 0.95 }, 3], [{ delayQ: 0.9, service: own }, 4], [{ delayMs: 50, service: own }, 5]]) {
+  for (const [options, seed] of [
+    [{ delayQ: 0.95 }, 3],
+    [{ delayQ: 0.9, service: own }, 4],
+    [{ delayMs: 50, service: own }, 5],
+  ]) {
     const r = pkg.simulateHedge({ ...options, requests: 100_000, seed });
     const c = r.curves;
     // Empirical survival at a bin edge is an exact binomial proportion.
     for (let i = 0; i < c.tMs.length; i++) {
-      for (const [sim, exact] of [[c.before[i], c.theoryBefore[i]], [c.after[i], c.theoryAfter[i]]]) {
+      for (const [sim, exact] of [
+        [c.before[i], c.theoryBefore[i]],
+        [c.after[i], c.theoryAfter[i]],
+      ]) {
         const se = Math.sqrt((exact * (1 - exact)) / r.requests);
-        assert.ok(Math.abs(sim - exact) <= Z * se + 1e-12, `t=${c.tMs[i]}: ${sim} vs ${exact} ± ${Z * se}`);
+        assert.ok(
+          Math.abs(sim - exact) <= Z * se + 1e-12,
+          `t=${c.tMs[i]}: ${sim} vs ${exact} ± ${Z * se}`,
+        );
       }
     }
     const se = Math.sqrt((r.theoryExtraRequests * (1 - r.theoryExtraRequests)) / r.requests);
@@ -104,28 +136,74 @@ test("simulateLoaded with your own service and no backups: each replica is M/G/1
   // Lognormal service, median m, σ: E[S] = m e^(σ²/2), E[S²] = m² e^(2σ²). Mean time in system
   // E[S] + λE[S²] / (2(1 − ρ)) with λ = ρ / E[S] per replica.
   const [m, s, rho] = [10, 0.6, 0.7];
-  const es = m * Math.exp(s * s / 2), es2 = m * m * Math.exp(2 * s * s);
+  const es = m * Math.exp((s * s) / 2),
+    es2 = m * m * Math.exp(2 * s * s);
   const want = es + ((rho / es) * es2) / (2 * (1 - rho));
-  const means = Array.from({ length: 10 }, (_, i) =>
-    pkg.simulateLoaded({ load: rho, requests: 50_000, seed: 40 + i, service: { body: { medianMs: m, sigma: s } } }).mean);
+  const means = Array.from(
+    { length: 10 },
+    (_, i) =>
+      pkg.simulateLoaded({
+        load: rho,
+        requests: 50_000,
+        seed: 40 + i,
+        service: { body: { medianMs: m, sigma: s } },
+      }).mean,
+  );
   const mean = means.reduce((a, b) => a + b) / means.length;
-  const se = Math.sqrt(means.reduce((a, b) => a + (b - mean) ** 2, 0) / (means.length - 1) / means.length);
+  const se = Math.sqrt(
+    means.reduce((a, b) => a + (b - mean) ** 2, 0) / (means.length - 1) / means.length,
+  );
   assert.ok(Math.abs(mean - want) <= 4.78 * se, `${mean} vs ${want} ± ${4.78 * se}`);
 });
 
 test("the Lab's bad arguments throw RangeError or TypeError naming the argument", () => {
   const cases = [
-    [() => pkg.simulateLoaded({ cancellation: "sometimes" }), RangeError, /^cancellation must be one of "backup", "either", "either-any", "queued", "never"/],
-    [() => pkg.simulateLoaded({ delayBasis: "busy" }), RangeError, /^delayBasis must be one of "loaded", "idle"/],
+    [
+      () => pkg.simulateLoaded({ cancellation: "sometimes" }),
+      RangeError,
+      /^cancellation must be one of "backup", "either", "either-any", "queued", "never"/,
+    ],
+    [
+      () => pkg.simulateLoaded({ delayBasis: "busy" }),
+      RangeError,
+      /^delayBasis must be one of "loaded", "idle"/,
+    ],
     [() => pkg.simulateLoaded({ delay: -1 }), RangeError, /^delay must be a delay in ms/],
     [() => pkg.simulateLoaded({ delay: "soon" }), TypeError, /^delay must be a number/],
-    [() => pkg.simulateLoaded({ service: { body: { medianMs: -1, sigma: 0.5 } } }), RangeError, /^service\.body\.medianMs must be a number of milliseconds in 1e-6\.\.=1e9 \(got -1\)/],
-    [() => pkg.simulateLoaded({ service: {} }), TypeError, /^service\.body \(\{ medianMs, sigma \}\) is required/],
+    [
+      () => pkg.simulateLoaded({ service: { body: { medianMs: -1, sigma: 0.5 } } }),
+      RangeError,
+      /^service\.body\.medianMs must be a number of milliseconds in 1e-6\.\.=1e9 \(got -1\)/,
+    ],
+    [
+      () => pkg.simulateLoaded({ service: {} }),
+      TypeError,
+      /^service\.body \(\{ medianMs, sigma \}\) is required/,
+    ],
     [() => pkg.simulateHedge({ delayQ: 0.9, delayMs: 10 }), TypeError, /delayQ or delayMs/],
-    [() => pkg.simulateHedge({ delayQ: 1 }), RangeError, /^delayQ must be a quantile level in \(0, 1\)/],
-    [() => pkg.simulateHedge({ service: { body: { medianMs: 5, sigma: 0.3 }, slow: { p: 2, medianMs: 9, sigma: 0.3 } } }), RangeError, /^service\.slow\.p must be a fraction in 0\.\.=1/],
-    [() => pkg.simulateBalance({ policy: "four" }), RangeError, /^policy must be one of "random", "two", "three"/],
-    [() => pkg.simulateBalance({ policy: "two", d: 3 }), RangeError, /^policy "two" means d = 2, but d is 3/],
+    [
+      () => pkg.simulateHedge({ delayQ: 1 }),
+      RangeError,
+      /^delayQ must be a quantile level in \(0, 1\)/,
+    ],
+    [
+      () =>
+        pkg.simulateHedge({
+          service: { body: { medianMs: 5, sigma: 0.3 }, slow: { p: 2, medianMs: 9, sigma: 0.3 } },
+        }),
+      RangeError,
+      /^service\.slow\.p must be a fraction in 0\.\.=1/,
+    ],
+    [
+      () => pkg.simulateBalance({ policy: "four" }),
+      RangeError,
+      /^policy must be one of "random", "two", "three"/,
+    ],
+    [
+      () => pkg.simulateBalance({ policy: "two", d: 3 }),
+      RangeError,
+      /^policy "two" means d = 2, but d is 3/,
+    ],
     [() => pkg.simulateFanout({ n: 0 }), RangeError, /^n must be an integer in 1\.\.=1024/],
     [() => pkg.simulateFanout({ p: 1.5 }), RangeError, /^p must be a probability in 0\.\.=1/],
     [() => pkg.fixedPointMeanTime(0, 2), RangeError, /^lambda must be a rate > 0/],
@@ -143,31 +221,58 @@ test("the generated .d.ts declares every option and result shape: no `any` in th
   const dts = readFileSync(join(WEB, "pkg", "tail_lab.d.ts"), "utf8");
   // What follows InitInput is wasm-bindgen's description of the raw module exports.
   const publicApi = dts.slice(0, dts.indexOf("export type InitInput"));
-  const offending = publicApi.split("\n").filter((l) => /(?<![-"])\bany\b(?!["-])/.test(l) && !/^\s*(\*|\/\*\*)/.test(l));
+  const offending = publicApi
+    .split("\n")
+    .filter((l) => /(?<![-"])\bany\b(?!["-])/.test(l) && !/^\s*(\*|\/\*\*)/.test(l));
   assert.deepEqual(offending, []);
-  for (const shape of ["TailOptions", "RequestTrace"]) assert.match(publicApi, new RegExp(`export (interface|type) ${shape}\\b`), shape);
+  for (const shape of ["TailOptions", "RequestTrace"])
+    assert.match(publicApi, new RegExp(`export (interface|type) ${shape}\\b`), shape);
   // Every simulation a section runs declares its options and its result.
   assert.ok(simulations.length > 0);
   for (const name of simulations) {
-    const signature = new RegExp(`export function ${name}\\(opts: (\\w+) \\| undefined\\): (\\w+);`).exec(publicApi);
+    const signature = new RegExp(
+      `export function ${name}\\(opts: (\\w+) \\| undefined\\): (\\w+);`,
+    ).exec(publicApi);
     assert.ok(signature, `${name} has no typed signature`);
-    for (const shape of signature.slice(1)) assert.match(publicApi, new RegExp(`export (interface|type) ${shape}\\b`), `${name}: ${shape}`);
+    for (const shape of signature.slice(1))
+      assert.match(
+        publicApi,
+        new RegExp(`export (interface|type) ${shape}\\b`),
+        `${name}: ${shape}`,
+      );
   }
 });
 
 test("every section in lab/sections.js is a folder: section.js, calls.js and prose.html", () => {
-  const folders = readdirSync(join(WEB, "lab", "sections"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-  assert.deepEqual([...folders].sort(), [...SECTIONS].sort(), "a folder not in the list, or a name without a folder");
+  const folders = readdirSync(join(WEB, "lab", "sections"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+  assert.deepEqual(
+    [...folders].sort(),
+    [...SECTIONS].sort(),
+    "a folder not in the list, or a name without a folder",
+  );
   assert.equal(new Set(SECTIONS).size, SECTIONS.length);
   for (const name of SECTIONS) {
-    for (const file of ["section.js", "calls.js", "prose.html"]) assert.ok(existsSync(join(WEB, "lab", "sections", name, file)), `${name}/${file}`);
-    assert.match(readFileSync(join(WEB, "lab", "sections", name, "prose.html"), "utf8"), /<h2>[^<]/, `${name}/prose.html has no heading`);
+    for (const file of ["section.js", "calls.js", "prose.html"])
+      assert.ok(existsSync(join(WEB, "lab", "sections", name, file)), `${name}/${file}`);
+    assert.match(
+      readFileSync(join(WEB, "lab", "sections", name, "prose.html"), "utf8"),
+      /<h2>[^<]/,
+      `${name}/prose.html has no heading`,
+    );
   }
   // The workers' dispatch table is the union of the sections' calls: the core's simulations
   // and the "In code" section's snippet.
   for (const [name, fn] of Object.entries(calls)) assert.equal(typeof fn, "function", name);
-  assert.deepEqual(Object.keys(calls).filter((name) => !simulations.includes(name)), ["snippet"]);
-  assert.ok(simulations.every((name) => name.startsWith("simulate")), simulations.join());
+  assert.deepEqual(
+    Object.keys(calls).filter((name) => !simulations.includes(name)),
+    ["snippet"],
+  );
+  assert.ok(
+    simulations.every((name) => name.startsWith("simulate")),
+    simulations.join(),
+  );
 });
 
 test("the sections' facade offers the core's closed forms only: no simulation on the main thread", () => {
@@ -177,17 +282,26 @@ test("the sections' facade offers the core's closed forms only: no simulation on
   assert.ok(Object.isFrozen(api));
   for (const name of Object.keys(api)) {
     assert.equal(typeof api[name], "function", name);
-    assert.doesNotMatch(name, /^simulate|TailRun|requestAt|leafSample|Quantile$|heapBytes|init/, `${name} is not a closed form`);
+    assert.doesNotMatch(
+      name,
+      /^simulate|TailRun|requestAt|leafSample|Quantile$|heapBytes|init/,
+      `${name} is not a closed form`,
+    );
   }
-  for (const name of Object.keys(pkg).filter((k) => k.startsWith("simulate"))) assert.ok(!(name in api), name);
+  for (const name of Object.keys(pkg).filter((k) => k.startsWith("simulate")))
+    assert.ok(!(name in api), name);
   assert.equal(api.slowShare(0.01, 100), pkg.slowShare(0.01, 100));
   // A section reaches the core only through the facade (its mount context) and the workers
   // (calls.js gets the core as an argument): no file in a section folder imports the package
   // or the page's loader.
   for (const name of SECTIONS) {
-    for (const file of readdirSync(join(WEB, "lab", "sections", name)).filter((f) => f.endsWith(".js"))) {
+    for (const file of readdirSync(join(WEB, "lab", "sections", name)).filter((f) =>
+      f.endsWith(".js"),
+    )) {
       const source = readFileSync(join(WEB, "lab", "sections", name, file), "utf8");
-      for (const [, spec] of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'`]([^"'`]+)["'`]/g)) {
+      for (const [, spec] of source.matchAll(
+        /(?:\bfrom\s*|\bimport\s*\(?\s*)["'`]([^"'`]+)["'`]/g,
+      )) {
         assert.doesNotMatch(spec, /(^|\/)pkg\/|(^|\/)wasm\.js$/, `${name}/${file} imports ${spec}`);
       }
     }
@@ -199,22 +313,53 @@ test("labDefaults() is the core's own defaults: the Lab's service model, replica
   const few = { requests: 2_000, seed: 3 };
   // Passing the defaults explicitly changes no bit.
   assert.deepEqual(pkg.simulateHedge({ ...few, service: lab.service }), pkg.simulateHedge(few));
-  assert.deepEqual(pkg.simulateLoaded({ ...few, load: 0.5, service: lab.service, replicas: lab.loaded.replicas }), pkg.simulateLoaded({ ...few, load: 0.5 }));
-  assert.deepEqual(pkg.simulateBalance({ lambda: 0.7, arrivals: 20_000, seed: 3, servers: lab.balance.servers }), pkg.simulateBalance({ lambda: 0.7, arrivals: 20_000, seed: 3 }));
+  assert.deepEqual(
+    pkg.simulateLoaded({ ...few, load: 0.5, service: lab.service, replicas: lab.loaded.replicas }),
+    pkg.simulateLoaded({ ...few, load: 0.5 }),
+  );
+  assert.deepEqual(
+    pkg.simulateBalance({ lambda: 0.7, arrivals: 20_000, seed: 3, servers: lab.balance.servers }),
+    pkg.simulateBalance({ lambda: 0.7, arrivals: 20_000, seed: 3 }),
+  );
   // Every name is one the core accepts, and no other is.
-  for (const policy of lab.loaded.policies) assert.equal(pkg.simulateLoaded({ ...few, load: 0.3, policy }).policy, policy);
-  for (const cancellation of lab.loaded.cancellations) assert.equal(pkg.simulateLoaded({ ...few, load: 0.3, cancellation }).cancellation, cancellation);
-  for (const delayBasis of lab.loaded.delayBases) pkg.simulateLoaded({ ...few, load: 0.3, policy: "hedge", delayBasis });
-  assert.equal(pkg.simulateLoaded({ ...few, load: 0.3 }).cancellation, lab.loaded.cancellations[0], "the default cancellation comes first");
+  for (const policy of lab.loaded.policies)
+    assert.equal(pkg.simulateLoaded({ ...few, load: 0.3, policy }).policy, policy);
+  for (const cancellation of lab.loaded.cancellations)
+    assert.equal(
+      pkg.simulateLoaded({ ...few, load: 0.3, cancellation }).cancellation,
+      cancellation,
+    );
+  for (const delayBasis of lab.loaded.delayBases)
+    pkg.simulateLoaded({ ...few, load: 0.3, policy: "hedge", delayBasis });
+  assert.equal(
+    pkg.simulateLoaded({ ...few, load: 0.3 }).cancellation,
+    lab.loaded.cancellations[0],
+    "the default cancellation comes first",
+  );
   assert.equal(lab.loaded.delayBases[0], "loaded", "the default delay basis comes first");
-  for (const [policy, d] of Object.entries(lab.balance.policies)) assert.equal(pkg.simulateBalance({ lambda: 0.5, arrivals: 1_000, policy }).d, d);
+  for (const [policy, d] of Object.entries(lab.balance.policies))
+    assert.equal(pkg.simulateBalance({ lambda: 0.5, arrivals: 1_000, policy }).d, d);
   // The idle p95 delay is calibrated at seed 1, whatever the run's length.
-  assert.equal(pkg.simulateLoaded({ load: 0.3, policy: "hedge", delayBasis: "idle", requests: 1_000, seed: 1 }).delayMs, lab.loaded.idleDelayMs);
+  assert.equal(
+    pkg.simulateLoaded({ load: 0.3, policy: "hedge", delayBasis: "idle", requests: 1_000, seed: 1 })
+      .delayMs,
+    lab.loaded.idleDelayMs,
+  );
 });
 
-test("a fan-out dot's 95% interval is sim ± 1.96 standard errors", () => {
+test("a fan-out dot's 95% interval is the core's Wilson interval around sim", () => {
   const r = pkg.simulateFanout({ p: 0.01, n: 100, requests: 10_000, seed: 1 });
   const [low, high] = fanoutInterval(r);
+  assert.deepEqual([low, high], [r.ciLow, r.ciHigh]);
   assert.ok(low < r.sim && r.sim < high);
-  assert.ok(Math.abs(high - low - 2 * 1.96 * r.stdErr) < 1e-12);
+  // Wilson: centre (sim + z²/2r)/(1 + z²/r), half-width z/(1 + z²/r)·√(sim(1 − sim)/r + z²/4r²).
+  const z = 1.959963984540054,
+    n = r.requests,
+    z2 = z * z;
+  const centre = (r.sim + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z / (1 + z2 / n)) * Math.sqrt((r.sim * (1 - r.sim)) / n + z2 / (4 * n * n));
+  assert.ok(Math.abs(low - (centre - half)) < 1e-15 && Math.abs(high - (centre + half)) < 1e-15);
+  // No slow request at all: [0, z²/(r + z²)], not the empty [0, 0].
+  const none = pkg.simulateFanout({ p: 0, n: 10, requests: 1000, seed: 1 });
+  assert.deepEqual(fanoutInterval(none), [0, z2 / (1000 + z2)]);
 });

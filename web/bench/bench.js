@@ -25,7 +25,10 @@ function median(f, reps = 5) {
 function loadedSweepInWorker(requests) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    worker.onmessage = ({ data }) => { worker.terminate(); resolve(data); };
+    worker.onmessage = ({ data }) => {
+      worker.terminate();
+      resolve(data);
+    };
     worker.onerror = (e) => reject(new Error(e.message));
     const loads = Array.from({ length: 10 }, (_, i) => Number(((i + 1) / 10).toFixed(1)));
     worker.postMessage({ loads, requests });
@@ -39,26 +42,48 @@ function loadedSweepInWorker(requests) {
  */
 async function poolRate(workers, requests, fanout, TailRunClass) {
   const options = { fanout, profile: "default", fix: "none", seed: 1 };
-  const pool = Array.from({ length: workers }, () => new Worker(new URL("../tail/worker.js", import.meta.url), { type: "module" }));
-  const once = (w, msg) => new Promise((resolve) => { w.onmessage = ({ data }) => resolve(data); w.postMessage(msg); });
-  await Promise.all(pool.map((w) => once(w, { channel: 0, generation: 0, index: 0, options, first: 0, count: 1 })));
+  const pool = Array.from(
+    { length: workers },
+    () => new Worker(new URL("../tail/worker.js", import.meta.url), { type: "module" }),
+  );
+  const once = (w, msg) =>
+    new Promise((resolve) => {
+      w.onmessage = ({ data }) => resolve(data);
+      w.postMessage(msg);
+    });
+  await Promise.all(
+    pool.map((w) => once(w, { channel: 0, generation: 0, index: 0, options, first: 0, count: 1 })),
+  );
   const main = new TailRunClass(options);
   const size = blockSize(fanout);
   const blocks = Math.ceil(requests / size);
   const ready = new Map();
-  let issued = 0, merged = 0;
+  let issued = 0,
+    merged = 0;
   const t0 = performance.now();
   await new Promise((done) => {
     const send = (w) => {
       if (issued >= blocks) return;
       const first = issued * size;
-      w.postMessage({ channel: 0, generation: 1, index: issued++, options, first, count: Math.min(size, requests - first) });
+      w.postMessage({
+        channel: 0,
+        generation: 1,
+        index: issued++,
+        options,
+        first,
+        count: Math.min(size, requests - first),
+      });
     };
     for (const w of pool) {
       w.onmessage = ({ data }) => {
         ready.set(data.index, data.block);
-        while (ready.has(merged)) { main.absorb(ready.get(merged)); ready.delete(merged); merged++; }
-        if (merged === blocks) done(); else send(w);
+        while (ready.has(merged)) {
+          main.absorb(ready.get(merged));
+          ready.delete(merged);
+          merged++;
+        }
+        if (merged === blocks) done();
+        else send(w);
       };
       send(w);
       send(w);
@@ -96,11 +121,20 @@ async function main() {
   // over seven rounds (after one warm-up round). Two performance-minded baselines: the recipe
   // issue 11 listed (`fastRun`), and the best plain JS (`fastRunCellBins`, which also bins from
   // the table cell, as the core does); the target is against the best.
-  const wasmRun = () => { tail.reset(); tail.run(requests); };
+  const wasmRun = () => {
+    tail.reset();
+    tail.run(requests);
+  };
   const fastJs = () => fastRun(requests, fanout, 1, tables);
   const cellJs = () => fastRunCellBins(requests, fanout, 1, tables);
-  const time = (f) => { const t0 = performance.now(); f(); return performance.now() - t0; };
-  wasmRun(); fastJs(); cellJs();
+  const time = (f) => {
+    const t0 = performance.now();
+    f();
+    return performance.now() - t0;
+  };
+  wasmRun();
+  fastJs();
+  cellJs();
   const rounds = [];
   for (let i = 0; i < 7; i++) rounds.push([time(wasmRun), time(fastJs), time(cellJs)]);
   const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -144,7 +178,8 @@ async function main() {
   out.cores = navigator.hardwareConcurrency;
   out.poolRequests = 1_000_000 / scale;
   out.poolRate = {};
-  for (const workers of [1, 2, 4]) out.poolRate[workers] = await poolRate(workers, out.poolRequests, fanout, TailRun);
+  for (const workers of [1, 2, 4])
+    out.poolRate[workers] = await poolRate(workers, out.poolRequests, fanout, TailRun);
   // The same work on this thread, for the single-thread baseline.
   const single = new TailRun({ fanout });
   t0 = performance.now();
@@ -153,10 +188,12 @@ async function main() {
   return out;
 }
 
-main().then((out) => {
-  document.getElementById("results").textContent = JSON.stringify(out, null, 2);
-  document.body.dataset.done = "true";
-}).catch((e) => {
-  document.getElementById("results").textContent = `error: ${e.message}`;
-  document.body.dataset.done = "error";
-});
+main()
+  .then((out) => {
+    document.getElementById("results").textContent = JSON.stringify(out, null, 2);
+    document.body.dataset.done = "true";
+  })
+  .catch((e) => {
+    document.getElementById("results").textContent = `error: ${e.message}`;
+    document.body.dataset.done = "error";
+  });

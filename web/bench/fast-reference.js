@@ -26,31 +26,51 @@
 // 1 − 2^-17 quantile). It is a benchmark baseline only; the site never imports it.
 
 const CELLS = 1 << 16;
-const BINS_PER_OCTAVE = 35, FIRST_OCTAVE = -4, OCTAVES = 24, BIN_COUNT = BINS_PER_OCTAVE * OCTAVES;
+const BINS_PER_OCTAVE = 35,
+  FIRST_OCTAVE = -4,
+  OCTAVES = 24,
+  BIN_COUNT = BINS_PER_OCTAVE * OCTAVES;
 const CELL_MANTISSA_BITS = 7; // 128 cells an octave
 const CELL_OCTAVES = 32; // 4,096 cells in all
 const EXP_BIAS_FIRST = 1023 + FIRST_OCTAVE;
 
 /** Acklam's inverse of the standard normal CDF (relative error below 1.2e-9). */
 function inverseNormal(p) {
-  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
-  const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
-  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const a = [
+    -3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2,
+    -3.066479806614716e1, 2.506628277459239,
+  ];
+  const b = [
+    -5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1,
+    -1.328068155288572e1,
+  ];
+  const c = [
+    -7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734,
+    4.374664141464968, 2.938163982698783,
+  ];
   const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
   const lo = 0.02425;
   if (p < lo) {
     const q = Math.sqrt(-2 * Math.log(p));
-    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    return (
+      (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+      ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+    );
   }
   if (p > 1 - lo) return -inverseNormal(1 - p);
-  const q = p - 0.5, r = q * q;
-  return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+  const q = p - 0.5,
+    r = q * q;
+  return (
+    ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+  );
 }
 
 /** A lognormal's quantiles at the 2^16 cell midpoints. */
 function lognormalTable(medianMs, sigma) {
   const t = new Float64Array(CELLS);
-  for (let i = 0; i < CELLS; i++) t[i] = medianMs * Math.exp(sigma * inverseNormal((i + 0.5) / CELLS));
+  for (let i = 0; i < CELLS; i++)
+    t[i] = medianMs * Math.exp(sigma * inverseNormal((i + 0.5) / CELLS));
   return t;
 }
 
@@ -58,13 +78,16 @@ function lognormalTable(medianMs, sigma) {
 function bins() {
   const edges = new Float64Array(BIN_COUNT + 1);
   for (let o = 0; o < OCTAVES; o++) {
-    for (let j = 0; j < BINS_PER_OCTAVE; j++) edges[o * BINS_PER_OCTAVE + j] = 2 ** (FIRST_OCTAVE + o) * 2 ** (j / BINS_PER_OCTAVE);
+    for (let j = 0; j < BINS_PER_OCTAVE; j++)
+      edges[o * BINS_PER_OCTAVE + j] = 2 ** (FIRST_OCTAVE + o) * 2 ** (j / BINS_PER_OCTAVE);
   }
   edges[BIN_COUNT] = 2 ** (FIRST_OCTAVE + OCTAVES);
   const cellBin = new Uint16Array(CELL_OCTAVES << CELL_MANTISSA_BITS);
   for (let cell = 0; cell < cellBin.length; cell++) {
     const o = cell >>> CELL_MANTISSA_BITS;
-    const lower = 2 ** (FIRST_OCTAVE + o) * (1 + (cell & ((1 << CELL_MANTISSA_BITS) - 1)) / (1 << CELL_MANTISSA_BITS));
+    const lower =
+      2 ** (FIRST_OCTAVE + o) *
+      (1 + (cell & ((1 << CELL_MANTISSA_BITS) - 1)) / (1 << CELL_MANTISSA_BITS));
     let b = 0;
     while (b < BIN_COUNT - 1 && edges[b + 1] <= lower) b++;
     cellBin[cell] = b;
@@ -85,16 +108,27 @@ function binOf(t, edges, cellBin, f64, hiWord) {
 
 const cache = new Map();
 /** The tables for a profile, built once (set-up, not timed with the loop). */
-export function prepareFast({ bodyMedianMs = 4, bodySigma = 0.43, pauseP = 0.005, pauseMedianMs = 110, pauseSigma = 0.5 } = {}) {
+export function prepareFast({
+  bodyMedianMs = 4,
+  bodySigma = 0.43,
+  pauseP = 0.005,
+  pauseMedianMs = 110,
+  pauseSigma = 0.5,
+} = {}) {
   const key = [bodyMedianMs, bodySigma, pauseP, pauseMedianMs, pauseSigma].join();
   if (!cache.has(key)) {
     const body = lognormalTable(bodyMedianMs, bodySigma);
     const { edges, cellBin } = bins();
-    const f64 = new Float64Array(1), hiWord = new Uint32Array(f64.buffer, 4, 1);
+    const f64 = new Float64Array(1),
+      hiWord = new Uint32Array(f64.buffer, 4, 1);
     const bodyBin = Uint16Array.from(body, (t) => binOf(t, edges, cellBin, f64, hiWord));
     cache.set(key, {
-      body, bodyBin, pause: lognormalTable(pauseMedianMs, pauseSigma),
-      pauseThreshold: Math.round(pauseP * 65536), edges, cellBin,
+      body,
+      bodyBin,
+      pause: lognormalTable(pauseMedianMs, pauseSigma),
+      pauseThreshold: Math.round(pauseP * 65536),
+      edges,
+      cellBin,
     });
   }
   return cache.get(key);
@@ -103,8 +137,10 @@ export function prepareFast({ bodyMedianMs = 4, bodySigma = 0.43, pauseP = 0.005
 /** Simulates `requests` parents over `fanout` leaves, binning every leaf and every parent. */
 export function fastRun(requests, fanout, seed = 1, tables = prepareFast()) {
   const { body, pause, pauseThreshold, edges, cellBin } = tables;
-  const leaf = new Float64Array(BIN_COUNT), parent = new Float64Array(BIN_COUNT);
-  const f64 = new Float64Array(1), hiWord = new Uint32Array(f64.buffer, 4, 1); // little-endian
+  const leaf = new Float64Array(BIN_COUNT),
+    parent = new Float64Array(BIN_COUNT);
+  const f64 = new Float64Array(1),
+    hiWord = new Uint32Array(f64.buffer, 4, 1); // little-endian
   let a = seed | 0;
   for (let k = 0; k < requests; k++) {
     let max = 0;
@@ -147,8 +183,10 @@ export function fastRun(requests, fanout, seed = 1, tables = prepareFast()) {
  */
 export function fastRunCellBins(requests, fanout, seed = 1, tables = prepareFast()) {
   const { body, bodyBin, pause, pauseThreshold, edges, cellBin } = tables;
-  const leaf = new Float64Array(BIN_COUNT), parent = new Float64Array(BIN_COUNT);
-  const f64 = new Float64Array(1), hiWord = new Uint32Array(f64.buffer, 4, 1);
+  const leaf = new Float64Array(BIN_COUNT),
+    parent = new Float64Array(BIN_COUNT);
+  const f64 = new Float64Array(1),
+    hiWord = new Uint32Array(f64.buffer, 4, 1);
   let a = seed | 0;
   for (let k = 0; k < requests; k++) {
     let max = 0;

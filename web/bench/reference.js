@@ -4,7 +4,9 @@
 // distributions binned into log-spaced histograms (via Math.log) as they accumulate.
 // It is a benchmark baseline only; the page never uses it.
 
-const BINS_PER_OCTAVE = 35, FIRST_MS = 0.0625, BIN_COUNT = 840;
+const BINS_PER_OCTAVE = 35,
+  FIRST_MS = 0.0625,
+  BIN_COUNT = 840;
 const PER_LN = BINS_PER_OCTAVE / Math.LN2;
 
 function mulberry32(seed) {
@@ -31,7 +33,8 @@ function bin(t) {
 /** Simulates `requests` parents over `fanout` leaves of the default profile, binning both. */
 export function referenceRun(requests, fanout, seed = 1) {
   const rand = mulberry32(seed);
-  const leaf = new Float64Array(BIN_COUNT), parent = new Float64Array(BIN_COUNT);
+  const leaf = new Float64Array(BIN_COUNT),
+    parent = new Float64Array(BIN_COUNT);
   for (let k = 0; k < requests; k++) {
     let max = 0;
     for (let i = 0; i < fanout; i++) {

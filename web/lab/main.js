@@ -21,7 +21,9 @@ async function prose(section) {
     const response = await fetch(section.prose);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
-    const nodes = [...doc.body.childNodes].filter((n) => n.nodeType === Node.ELEMENT_NODE || n.nodeType === Node.TEXT_NODE);
+    const nodes = [...doc.body.childNodes].filter(
+      (n) => n.nodeType === Node.ELEMENT_NODE || n.nodeType === Node.TEXT_NODE,
+    );
     if (nodes.some((n) => n.nodeName === "H2")) return nodes;
   } catch {
     // The section still works without its text.
@@ -54,13 +56,21 @@ async function main() {
     const { values, notices: n } = readParams(settingsOf(section.params, api), fromUrl());
     notices.push(...n);
     section.mount(roots[i], {
-      client: new SimClient({ onTrouble: (message) => showNotice(`The Lab's numbers could not be computed: ${message}.`) }), api, values,
-      onChange: (changed) => { Object.assign(url, changed); writeUrl(url); },
+      client: new SimClient({
+        onTrouble: (message) => showNotice(`The Lab's numbers could not be computed: ${message}.`),
+      }),
+      api,
+      values,
+      onChange: (changed) => {
+        Object.assign(url, changed);
+        writeUrl(url);
+      },
     });
     // One section per task: start-up stays free of long tasks.
     await nextTask();
   }
-  if (notices.length) showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`, { error: false });
+  if (notices.length)
+    showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`, { error: false });
   document.body.dataset.ready = "true";
 }
 

@@ -7,7 +7,8 @@ import { prepare } from "../canvas.js";
 /** A scale from data to pixels: `type` "linear" or "log", data domain [min, max] → [p0, p1]. */
 export function scale(type, min, max, p0, p1) {
   const f = type === "log" ? Math.log : (v) => v;
-  const a = f(min), b = f(max);
+  const a = f(min),
+    b = f(max);
   const map = (v) => p0 + ((f(v) - a) / (b - a)) * (p1 - p0);
   map.type = type;
   map.min = min;
@@ -33,14 +34,16 @@ export function ticks(type, min, max, maxCount = 8) {
       if (out.length <= maxCount) return out;
     }
     const out = [];
-    for (let e = Math.ceil(Math.log10(min)); e <= Math.floor(Math.log10(max)); e += 2) out.push(10 ** e);
+    for (let e = Math.ceil(Math.log10(min)); e <= Math.floor(Math.log10(max)); e += 2)
+      out.push(10 ** e);
     return out;
   }
   const raw = (max - min) / Math.max(1, maxCount - 1);
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
   const out = [];
-  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + 1e-9 * step; v += step) out.push(Number(v.toPrecision(12)));
+  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + 1e-9 * step; v += step)
+    out.push(Number(v.toPrecision(12)));
   return out;
 }
 
@@ -51,7 +54,12 @@ export function ticks(type, min, max, maxCount = 8) {
 export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, bottom: 40 } }) {
   const { ctx, width, height: cssHeight, pal: COLORS } = prepare(canvas);
   const color = (c) => COLORS[c] ?? c;
-  const plot = { left: margin.left, right: width - margin.right, top: margin.top, bottom: cssHeight - margin.bottom };
+  const plot = {
+    left: margin.left,
+    right: width - margin.right,
+    top: margin.top,
+    bottom: cssHeight - margin.bottom,
+  };
   const sx = scale(x.type, x.min, x.max, plot.left, plot.right);
   const sy = scale(y.type, y.min, y.max, plot.bottom, plot.top);
   const inX = (v) => Number.isFinite(v) && v >= x.min && v <= x.max;
@@ -59,26 +67,48 @@ export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, b
   const font = (size = 11, weight = "") => `${weight} ${size}px system-ui, sans-serif`.trim();
 
   const api = {
-    ctx, width, height: cssHeight, plot, sx, sy, pal: COLORS,
+    ctx,
+    width,
+    height: cssHeight,
+    plot,
+    sx,
+    sy,
+    pal: COLORS,
 
     /** Grid, tick labels and axis titles. */
     axes() {
       ctx.font = font();
       ctx.lineWidth = 1;
-      const xt = ticks(x.type, x.min, x.max, Math.max(3, Math.floor((plot.right - plot.left) / 70)));
-      const yt = ticks(y.type, y.min, y.max, Math.max(3, Math.floor((plot.bottom - plot.top) / 28)));
+      const xt = ticks(
+        x.type,
+        x.min,
+        x.max,
+        Math.max(3, Math.floor((plot.right - plot.left) / 70)),
+      );
+      const yt = ticks(
+        y.type,
+        y.min,
+        y.max,
+        Math.max(3, Math.floor((plot.bottom - plot.top) / 28)),
+      );
       ctx.strokeStyle = COLORS.grid;
       ctx.fillStyle = COLORS.muted;
       ctx.textAlign = "center";
       for (const v of xt) {
         const px = sx(v);
-        ctx.beginPath(); ctx.moveTo(px, plot.top); ctx.lineTo(px, plot.bottom); ctx.stroke();
+        ctx.beginPath();
+        ctx.moveTo(px, plot.top);
+        ctx.lineTo(px, plot.bottom);
+        ctx.stroke();
         ctx.fillText((x.format ?? String)(v), px, plot.bottom + 14);
       }
       ctx.textAlign = "right";
       for (const v of yt) {
         const py = sy(v);
-        ctx.beginPath(); ctx.moveTo(plot.left, py); ctx.lineTo(plot.right, py); ctx.stroke();
+        ctx.beginPath();
+        ctx.moveTo(plot.left, py);
+        ctx.lineTo(plot.right, py);
+        ctx.stroke();
         ctx.fillText((y.format ?? String)(v), plot.left - 5, py + 4);
       }
       ctx.strokeStyle = COLORS.axis;
@@ -86,7 +116,8 @@ export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, b
       ctx.fillStyle = COLORS.ink;
       ctx.textAlign = "center";
       // Titles never run past the plot: squeezed to its width on a narrow screen.
-      if (x.label) ctx.fillText(x.label, (plot.left + plot.right) / 2, cssHeight - 6, plot.right - plot.left);
+      if (x.label)
+        ctx.fillText(x.label, (plot.left + plot.right) / 2, cssHeight - 6, plot.right - plot.left);
       if (y.label) {
         ctx.save();
         ctx.translate(10, (plot.top + plot.bottom) / 2);
@@ -110,9 +141,14 @@ export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, b
       let pen = false;
       for (let i = 0; i < xs.length; i++) {
         const ok = inX(xs[i]) && Number.isFinite(ys[i]) && (y.type !== "log" || ys[i] > 0);
-        if (!ok) { pen = false; continue; }
-        const px = sx(xs[i]), py = sy(clampY(ys[i]));
-        if (pen) ctx.lineTo(px, py); else ctx.moveTo(px, py);
+        if (!ok) {
+          pen = false;
+          continue;
+        }
+        const px = sx(xs[i]),
+          py = sy(clampY(ys[i]));
+        if (pen) ctx.lineTo(px, py);
+        else ctx.moveTo(px, py);
         pen = true;
       }
       ctx.stroke();
@@ -127,25 +163,35 @@ export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, b
       ctx.lineWidth = 1.5;
       for (const p of points) {
         if (!inX(p.x) || !Number.isFinite(p.y) || (y.type === "log" && p.y <= 0)) continue;
-        const px = sx(p.x), py = sy(clampY(p.y));
+        const px = sx(p.x),
+          py = sy(clampY(p.y));
         if (Number.isFinite(p.lo) && Number.isFinite(p.hi)) {
           ctx.beginPath();
-          ctx.moveTo(px, sy(clampY(p.lo))); ctx.lineTo(px, sy(clampY(p.hi)));
-          ctx.moveTo(px - 3, sy(clampY(p.lo))); ctx.lineTo(px + 3, sy(clampY(p.lo)));
-          ctx.moveTo(px - 3, sy(clampY(p.hi))); ctx.lineTo(px + 3, sy(clampY(p.hi)));
+          ctx.moveTo(px, sy(clampY(p.lo)));
+          ctx.lineTo(px, sy(clampY(p.hi)));
+          ctx.moveTo(px - 3, sy(clampY(p.lo)));
+          ctx.lineTo(px + 3, sy(clampY(p.lo)));
+          ctx.moveTo(px - 3, sy(clampY(p.hi)));
+          ctx.lineTo(px + 3, sy(clampY(p.hi)));
           ctx.stroke();
         }
         ctx.beginPath();
         if (shape === "square") ctx.rect(px - r, py - r, 2 * r, 2 * r);
-        else if (shape === "triangle") { ctx.moveTo(px, py - r * 1.2); ctx.lineTo(px + r * 1.1, py + r * 0.8); ctx.lineTo(px - r * 1.1, py + r * 0.8); ctx.closePath(); }
-        else ctx.arc(px, py, r, 0, 2 * Math.PI);
-        if (hollow) ctx.stroke(); else ctx.fill();
+        else if (shape === "triangle") {
+          ctx.moveTo(px, py - r * 1.2);
+          ctx.lineTo(px + r * 1.1, py + r * 0.8);
+          ctx.lineTo(px - r * 1.1, py + r * 0.8);
+          ctx.closePath();
+        } else ctx.arc(px, py, r, 0, 2 * Math.PI);
+        if (hollow) ctx.stroke();
+        else ctx.fill();
       }
     },
 
     /** A shaded vertical band from x0 to x1 with a label at its top. */
     band(x0, x1, label, { fill = COLORS.band, ink = COLORS.bandInk } = {}) {
-      const a = sx(Math.max(x0, x.min)), b = sx(Math.min(x1, x.max));
+      const a = sx(Math.max(x0, x.min)),
+        b = sx(Math.min(x1, x.max));
       if (!(b > a)) return;
       ctx.fillStyle = fill;
       ctx.fillRect(a, plot.top, b - a, plot.bottom - plot.top);
@@ -153,7 +199,9 @@ export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, b
       ctx.font = font(11, "600");
       ctx.textAlign = "center";
       const lines = String(label).split("\n");
-      lines.forEach((l, i) => ctx.fillText(l, (a + b) / 2, plot.top + 14 + 13 * i, b - a - 4));
+      for (const [i, l] of lines.entries()) {
+        ctx.fillText(l, (a + b) / 2, plot.top + 14 + 13 * i, b - a - 4);
+      }
     },
 
     /** A vertical marker at `v` with a label. */
@@ -164,7 +212,10 @@ export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, b
       ctx.strokeStyle = color;
       ctx.lineWidth = 1;
       ctx.setLineDash(dash);
-      ctx.beginPath(); ctx.moveTo(px, plot.top); ctx.lineTo(px, plot.bottom); ctx.stroke();
+      ctx.beginPath();
+      ctx.moveTo(px, plot.top);
+      ctx.lineTo(px, plot.bottom);
+      ctx.stroke();
       ctx.setLineDash([]);
       if (label) {
         ctx.fillStyle = color;
@@ -177,8 +228,10 @@ export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, b
     /** A legend box: items `{ label, color, dash?, shape? }`, at the top left or top right. */
     legend(items, { corner = "left" } = {}) {
       ctx.font = font();
-      const rowH = 15, w = Math.max(...items.map((i) => ctx.measureText(i.label).width)) + 34;
-      const x0 = corner === "left" ? plot.left + 8 : plot.right - w - 8, y0 = plot.top + 6;
+      const rowH = 15,
+        w = Math.max(...items.map((i) => ctx.measureText(i.label).width)) + 34;
+      const x0 = corner === "left" ? plot.left + 8 : plot.right - w - 8,
+        y0 = plot.top + 6;
       ctx.fillStyle = COLORS.legendBg;
       ctx.fillRect(x0, y0, w, rowH * items.length + 6);
       items.forEach((item, i) => {
@@ -188,13 +241,20 @@ export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, b
         if (item.shape) {
           ctx.beginPath();
           if (item.shape === "square") ctx.rect(x0 + 10, yy - 7, 7, 7);
-          else if (item.shape === "triangle") { ctx.moveTo(x0 + 13.5, yy - 8); ctx.lineTo(x0 + 17.5, yy - 1); ctx.lineTo(x0 + 9.5, yy - 1); ctx.closePath(); }
-          else ctx.arc(x0 + 13.5, yy - 3.5, 3.5, 0, 2 * Math.PI);
+          else if (item.shape === "triangle") {
+            ctx.moveTo(x0 + 13.5, yy - 8);
+            ctx.lineTo(x0 + 17.5, yy - 1);
+            ctx.lineTo(x0 + 9.5, yy - 1);
+            ctx.closePath();
+          } else ctx.arc(x0 + 13.5, yy - 3.5, 3.5, 0, 2 * Math.PI);
           ctx.fill();
         } else {
           ctx.lineWidth = item.width ?? 2;
           ctx.setLineDash(item.dash ?? []);
-          ctx.beginPath(); ctx.moveTo(x0 + 4, yy - 4); ctx.lineTo(x0 + 24, yy - 4); ctx.stroke();
+          ctx.beginPath();
+          ctx.moveTo(x0 + 4, yy - 4);
+          ctx.lineTo(x0 + 24, yy - 4);
+          ctx.stroke();
           ctx.setLineDash([]);
         }
         ctx.fillStyle = COLORS.ink;
@@ -209,7 +269,11 @@ export function chart(canvas, { x, y, margin = { left: 66, right: 26, top: 14, b
       ctx.fillStyle = color(c);
       ctx.font = font(11, "600");
       ctx.textAlign = align;
-      ctx.fillText(text, sx(vx) + (align === "left" ? 5 : align === "right" ? -5 : 0), sy(clampY(vy)) + dy);
+      ctx.fillText(
+        text,
+        sx(vx) + (align === "left" ? 5 : align === "right" ? -5 : 0),
+        sy(clampY(vy)) + dy,
+      );
     },
   };
   return api;

@@ -20,7 +20,11 @@ export function panel(root, { chartHeight = 300, chartLabel }) {
   const tools = el("div", { class: "lab-tools" });
   root.append(el("div", { class: "lab-panel" }, controls, readouts, status, canvas, tools, note));
   return {
-    controls, readouts, canvas, note, tools,
+    controls,
+    readouts,
+    canvas,
+    note,
+    tools,
     /** Shows "computing k of n points" while a sweep fills in; empty when done. */
     progress(done, total) {
       status.dataset.done = String(done);
@@ -35,15 +39,23 @@ export function panel(root, { chartHeight = 300, chartLabel }) {
 export function slider(parent, { id, label, min, max, step, value, format = String }) {
   const input = el("input", { id, type: "range", min, max, step, value });
   const output = el("output", { for: id, text: format(Number(value)) });
-  parent.append(el("div", { class: "lab-control" }, el("label", { for: id, text: label }), input, output));
-  const show = () => { output.textContent = format(Number(input.value)); };
+  parent.append(
+    el("div", { class: "lab-control" }, el("label", { for: id, text: label }), input, output),
+  );
+  const show = () => {
+    output.textContent = format(Number(input.value));
+  };
   input.addEventListener("input", show);
   return { input, output, show };
 }
 
 /** A select with its label; `options` are `[value, text]` pairs. */
 export function choice(parent, { id, label, options, value }) {
-  const select = el("select", { id }, ...options.map(([v, t]) => el("option", { value: v, text: t, selected: v === value })));
+  const select = el(
+    "select",
+    { id },
+    ...options.map(([v, t]) => el("option", { value: v, text: t, selected: v === value })),
+  );
   parent.append(el("div", { class: "lab-control" }, el("label", { for: id, text: label }), select));
   return select;
 }
@@ -109,7 +121,9 @@ export function applyValues(root, prefix, specs, values) {
     const input = root.querySelector(`#${CSS.escape(`${prefix}${name}`)}`);
     if (!spec || !input) continue;
     input.value = spec.control ? spec.control(value) : String(value);
-    input.dispatchEvent(new Event(input.tagName === "SELECT" ? "change" : "input", { bubbles: true }));
+    input.dispatchEvent(
+      new Event(input.tagName === "SELECT" ? "change" : "input", { bubbles: true }),
+    );
   }
 }
 
@@ -124,7 +138,9 @@ export function initial(specs, values = {}) {
  * holds no model constant of its own.
  */
 export function settingsOf(params = [], api) {
-  const lab = params.some((s) => typeof s.default === "function" || typeof s.values === "function") ? api.labDefaults() : null;
+  const lab = params.some((s) => typeof s.default === "function" || typeof s.values === "function")
+    ? api.labDefaults()
+    : null;
   return params.map((s) => ({
     ...s,
     ...(typeof s.default === "function" && { default: s.default(lab) }),

@@ -22,10 +22,12 @@ let loaded = null;
  * `prose` the address of its prose.html.
  */
 export function loadSections() {
-  loaded ??= Promise.all(SECTIONS.map(async (name, i) => {
-    const module = await import(file(name, "section.js"));
-    return Object.freeze({ ...module, name, number: i + 1, prose: file(name, "prose.html") });
-  }));
+  loaded ??= Promise.all(
+    SECTIONS.map(async (name, i) => {
+      const module = await import(file(name, "section.js"));
+      return Object.freeze({ ...module, name, number: i + 1, prose: file(name, "prose.html") });
+    }),
+  );
   return loaded;
 }
 
@@ -41,8 +43,10 @@ export async function loadCalls(core) {
   for (const name of SECTIONS) {
     const { calls } = await import(file(name, "calls.js"));
     for (const [call, fn] of Object.entries(calls(core))) {
-      if (typeof fn !== "function") throw new TypeError(`section ${name}: call ${call} is not a function`);
-      if (call in table && table[call] !== fn) throw new Error(`sections name the call ${call} twice, with different functions`);
+      if (typeof fn !== "function")
+        throw new TypeError(`section ${name}: call ${call} is not a function`);
+      if (call in table && table[call] !== fn)
+        throw new Error(`sections name the call ${call} twice, with different functions`);
       table[call] = fn;
     }
   }

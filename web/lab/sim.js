@@ -15,7 +15,13 @@
 // point still waiting answers with an error, the sections say so, and `onTrouble` tells the
 // page: no "…" forever, no unhandled rejection, and never a simulation on the main thread.
 
-import { WORKER_DEADLINE_MS, deadlineWatch, onPageResume, watchedWorker, workersFromUrl } from "../workers.js";
+import {
+  WORKER_DEADLINE_MS,
+  deadlineWatch,
+  onPageResume,
+  watchedWorker,
+  workersFromUrl,
+} from "../workers.js";
 
 const CACHE_LIMIT = 4000;
 
@@ -28,13 +34,20 @@ class Pool {
   constructor(size) {
     this.respawns = size; // replacements left, shared by every slot
     this.slots = Array.from({ length: size }, (_, w) => this.spawn(w));
-    onPageResume(() => { for (const slot of this.slots) if (slot) slot.heard = performance.now(); });
+    onPageResume(() => {
+      for (const slot of this.slots) if (slot) slot.heard = performance.now();
+    });
     /** Watches the deadline while any worker holds points. */
     this.watch = deadlineWatch((now) => {
       let waiting = false;
       this.slots.forEach((slot, w) => {
         if (!slot || !this.holding(w)) return;
-        if (slot.overdue(now)) this.lose(w, slot, `a simulation worker stopped answering for ${WORKER_DEADLINE_MS / 1000} s`);
+        if (slot.overdue(now))
+          this.lose(
+            w,
+            slot,
+            `a simulation worker stopped answering for ${WORKER_DEADLINE_MS / 1000} s`,
+          );
         else waiting = true;
       });
       return waiting;
@@ -81,7 +94,9 @@ class Pool {
       this.respawns -= 1;
       this.slots[w] = this.spawn(w);
     }
-    console.warn(`Lab: ${reason}; ${this.slots[w] ? "started a new worker" : `${this.live().length} worker(s) left`}`);
+    console.warn(
+      `Lab: ${reason}; ${this.slots[w] ? "started a new worker" : `${this.live().length} worker(s) left`}`,
+    );
     for (const c of [...clients.values()]) c.redeal(w);
   }
 }
@@ -136,7 +151,9 @@ export class SimClient {
     }
     return new Promise((resolve) => {
       const active = {
-        id, calls, pending: new Set(missing),
+        id,
+        calls,
+        pending: new Set(missing),
         // Which unanswered points each worker slot holds.
         assigned: this.pool.slots.map(() => new Set()),
         answer: (index, result, error, cache = true) => {
@@ -158,7 +175,10 @@ export class SimClient {
       this.active = active;
       const live = this.pool.live();
       // Point k of the missing ones goes to live worker k mod N, each share in its order.
-      missing.forEach((index, k) => live.length && active.assigned[live[k % live.length]].add(index));
+      if (live.length > 0) {
+        for (const [k, index] of missing.entries())
+          active.assigned[live[k % live.length]].add(index);
+      }
       for (const w of this.pool.slots.keys()) this.send(w);
       if (live.length === 0) this.failAll();
     });
@@ -173,7 +193,13 @@ export class SimClient {
       return;
     }
     const indices = [...held].sort((a, b) => a - b);
-    this.pool.post(w, { type: "job", channel: this.channel, id: active.id, indices, calls: indices.map((i) => active.calls[i]) });
+    this.pool.post(w, {
+      type: "job",
+      channel: this.channel,
+      id: active.id,
+      indices,
+      calls: indices.map((i) => active.calls[i]),
+    });
     this.pool.watch();
   }
 
@@ -203,7 +229,7 @@ export class SimClient {
     for (const index of [...active.pending]) active.answer(index, undefined, message, false);
   }
 
-  receive(w, message) {
+  receive(_w, message) {
     const active = this.active;
     if (!active || message.id !== active.id || message.type !== "point") return;
     active.answer(message.index, message.result, message.error);
@@ -212,7 +238,8 @@ export class SimClient {
   /** Drops the active run, on every worker. */
   cancel() {
     this.active = null;
-    for (const w of this.pool.slots.keys()) this.pool.post(w, { type: "cancel", channel: this.channel });
+    for (const w of this.pool.slots.keys())
+      this.pool.post(w, { type: "cancel", channel: this.channel });
   }
 
   /** The section is gone: its jobs are dropped on every worker and nothing more is sent. */
@@ -238,9 +265,17 @@ export function labWorkStatus() {
 export function labWorkerJobs() {
   if (!shared) return Promise.resolve(0);
   const live = shared.slots.filter(Boolean);
-  return Promise.all(live.map((slot) => new Promise((resolve) => {
-    const { port1, port2 } = new MessageChannel();
-    port1.onmessage = ({ data }) => { port1.close(); resolve(data.jobs); };
-    slot.worker.postMessage({ type: "status" }, [port2]);
-  }))).then((counts) => counts.reduce((a, b) => a + b, 0));
+  return Promise.all(
+    live.map(
+      (slot) =>
+        new Promise((resolve) => {
+          const { port1, port2 } = new MessageChannel();
+          port1.onmessage = ({ data }) => {
+            port1.close();
+            resolve(data.jobs);
+          };
+          slot.worker.postMessage({ type: "status" }, [port2]);
+        }),
+    ),
+  ).then((counts) => counts.reduce((a, b) => a + b, 0));
 }

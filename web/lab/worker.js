@@ -31,7 +31,13 @@ function step(channel, job) {
     if (!Object.hasOwn(CALLS, fn)) throw new TypeError(`unknown call ${fn}`);
     postMessage({ type: "point", channel, id: job.id, index, result: CALLS[fn](...args) });
   } catch (err) {
-    postMessage({ type: "point", channel, id: job.id, index, error: `${err.name}: ${err.message}` });
+    postMessage({
+      type: "point",
+      channel,
+      id: job.id,
+      index,
+      error: `${err.name}: ${err.message}`,
+    });
   }
   job.index += 1;
   if (job.index >= job.calls.length) jobs.delete(channel);
@@ -43,7 +49,10 @@ async function pump() {
     CALLS = await ready;
   } catch (err) {
     // No core here: the page replaces this worker and deals its points elsewhere.
-    postMessage({ type: "fatal", error: `the simulation core could not start in a worker: ${err.message}` });
+    postMessage({
+      type: "fatal",
+      error: `the simulation core could not start in a worker: ${err.message}`,
+    });
     return;
   }
   while (jobs.size > 0) {
@@ -62,7 +71,8 @@ self.onmessage = (event) => {
     event.ports[0]?.postMessage({ jobs: jobs.size });
     return;
   }
-  if (m.type === "job") jobs.set(m.channel, { id: m.id, calls: m.calls, indices: m.indices, index: 0 });
+  if (m.type === "job")
+    jobs.set(m.channel, { id: m.id, calls: m.calls, indices: m.indices, index: 0 });
   else if (m.type === "cancel") jobs.delete(m.channel);
   if (!pumping) pump();
 };

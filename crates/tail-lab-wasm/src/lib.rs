@@ -30,6 +30,7 @@ mod typescript;
 pub use describe::models;
 pub use lab::fanout::simulate_fanout;
 pub use lab::hedge_idle::simulate_hedge;
+pub use lab::lab_defaults;
 pub use lab::loaded::simulate_loaded;
 pub use lab::supermarket::{fixed_point, simulate_balance};
 pub use sampling::histogram::bin_edges;

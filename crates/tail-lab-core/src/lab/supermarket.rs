@@ -292,7 +292,7 @@ pub fn sweep_point(
         "a sweep point in 0..15",
     )?;
     let (lambda, d) = (SWEEP_LAMBDAS[index / 3], index as u32 % 3 + 1);
-    Ok(SupermarketConfig::new(100, lambda, d, arrivals, seed)?.run())
+    Ok(SupermarketConfig::new(DEFAULT_SERVERS, lambda, d, arrivals, seed)?.run())
 }
 
 /// [`sweep`], calling `step` after each of its 15 runs.
@@ -303,6 +303,9 @@ pub fn sweep_with_progress(
 ) -> Result<Vec<SupermarketResult>, ParamError> {
     super::sweep_points(SWEEP_POINTS, step, |i| sweep_point(i, arrivals, seed))
 }
+
+/// Servers a run has unless told otherwise (the report's sweep too).
+pub const DEFAULT_SERVERS: u32 = 100;
 
 /// The names of d = 1, 2, 3: `"random"`, `"two"` and `"three"`.
 pub const POLICIES: [&str; 3] = ["random", "two", "three"];

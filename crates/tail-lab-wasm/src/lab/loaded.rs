@@ -5,7 +5,7 @@ use crate::describe::js_of;
 use crate::error::range;
 use crate::lab::service::service;
 use tail_lab_core::lab::loaded::{
-    Cancellation, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService,
+    Cancellation, DEFAULT_REPLICAS, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService,
 };
 use wasm_bindgen::prelude::*;
 
@@ -54,7 +54,7 @@ pub fn simulate_loaded(
         ],
     )?;
     let load = o.optional("load", 0.5, |v| number("load", v))?;
-    let replicas = o.optional("replicas", 10.0, |v| {
+    let replicas = o.optional("replicas", f64::from(DEFAULT_REPLICAS), |v| {
         integer("replicas", v, 2.0, 1000.0, "an integer in 2..=1000")
     })? as u32;
     let requests = o.optional("requests", 200_000.0, |v| {

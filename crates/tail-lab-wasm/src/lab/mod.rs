@@ -1,7 +1,94 @@
-//! The Lab's models (core `lab`).
+//! The Lab's models (core `lab`), and `labDefaults`: the defaults and name lists the pages
+//! show, read from the core so that no page writes a model constant of its own.
 
 pub mod fanout;
 pub mod hedge_idle;
 pub mod loaded;
 pub mod service;
 pub mod supermarket;
+
+use crate::convert::object;
+use tail_lab_core::lab::loaded::{
+    CANCELLATION_NAMES, DEFAULT_REPLICAS, DELAY_BASIS_NAMES, POLICY_NAMES, calibrated_idle_delay,
+};
+use tail_lab_core::lab::service::ServiceModel;
+use tail_lab_core::lab::supermarket::{DEFAULT_SERVERS, POLICIES};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const DEFAULTS_TS: &str = r#"
+/** The Lab's defaults and name lists, from the core: what a page shows before any run. */
+export interface LabDefaults {
+  /** The Lab's service model (ms and a probability). */
+  service: { body: LogNormalOptions; slow: LogNormalOptions & { p: number } };
+  loaded: {
+    replicas: number;
+    policies: LoadedResult["policy"][];
+    /** The default first. */
+    cancellations: LoadedResult["cancellation"][];
+    /** The default first. */
+    delayBases: ("loaded" | "idle")[];
+    /** The idle-replica hedge delay at seed 1: the calibrated p95 of the service model (ms). */
+    idleDelayMs: number;
+  };
+  balance: { servers: number; policies: { random: 1; two: 2; three: 3 } };
+}
+"#;
+
+/// The seed the page's Lab sections run under, at which `idleDelayMs` is calibrated.
+const PAGE_SEED: u64 = 1;
+
+fn strings(names: &[&str]) -> JsValue {
+    names
+        .iter()
+        .map(|n| JsValue::from_str(n))
+        .collect::<js_sys::Array>()
+        .into()
+}
+
+fn lognormal(median_ms: f64, sigma: f64) -> JsValue {
+    object(&[("medianMs", median_ms.into()), ("sigma", sigma.into())])
+}
+
+/// The Lab's defaults: the service model, the loaded model's replicas, policies, cancellation
+/// rules and delay bases (defaults first), its idle hedge delay, and the balance model's
+/// servers and policies.
+#[wasm_bindgen(js_name = labDefaults, unchecked_return_type = "LabDefaults")]
+pub fn lab_defaults() -> JsValue {
+    let model = ServiceModel::default();
+    let (body, slow) = (model.body(), model.slow());
+    let service = object(&[
+        ("body", lognormal(body.median_ms(), body.sigma())),
+        (
+            "slow",
+            object(&[
+                ("p", model.slow_probability().into()),
+                ("medianMs", slow.median_ms().into()),
+                ("sigma", slow.sigma().into()),
+            ]),
+        ),
+    ]);
+    let loaded = object(&[
+        ("replicas", DEFAULT_REPLICAS.into()),
+        ("policies", strings(&POLICY_NAMES)),
+        ("cancellations", strings(&CANCELLATION_NAMES)),
+        ("delayBases", strings(&DELAY_BASIS_NAMES)),
+        (
+            "idleDelayMs",
+            calibrated_idle_delay(model, PAGE_SEED).into(),
+        ),
+    ]);
+    let policies: Vec<(&str, JsValue)> = (1..)
+        .zip(POLICIES)
+        .map(|(d, name)| (name, JsValue::from(d)))
+        .collect();
+    let balance = object(&[
+        ("servers", DEFAULT_SERVERS.into()),
+        ("policies", object(&policies)),
+    ]);
+    object(&[
+        ("service", service),
+        ("loaded", loaded),
+        ("balance", balance),
+    ])
+}

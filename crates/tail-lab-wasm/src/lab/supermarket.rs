@@ -4,7 +4,9 @@ use crate::convert::{Options, integer, number, seed, string};
 use crate::describe::js_of;
 use crate::error::range;
 use js_sys::RangeError;
-use tail_lab_core::lab::supermarket::{POLICIES, SupermarketConfig, fixed_point_mean_time};
+use tail_lab_core::lab::supermarket::{
+    DEFAULT_SERVERS, POLICIES, SupermarketConfig, fixed_point_mean_time,
+};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -65,7 +67,7 @@ pub fn simulate_balance(
         }
         (p, d) => p.or(d).unwrap_or(2),
     };
-    let servers = o.optional("servers", 100.0, |v| {
+    let servers = o.optional("servers", f64::from(DEFAULT_SERVERS), |v| {
         integer("servers", v, 1.0, 100_000.0, "an integer in 1..=100000")
     })? as u32;
     let arrivals = o.optional("arrivals", 1e6, |v| {

@@ -5,20 +5,41 @@ import { formatMs, formatNumber, formatPct } from "../../../format.js";
 import { el, readout } from "../../section.js";
 import { SECTIONS } from "../../sections.js";
 
-const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+const WORDS = [
+  "no",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+];
 
 export function mount(root, { client }) {
   // The prose's "Everything above is four calls": one call for each section above this one.
   const above = root.querySelector("[data-count=sections-above]");
   const count = SECTIONS.indexOf("code");
   if (above && count >= 0) above.textContent = WORDS[count] ?? String(count);
-  const code = el("pre", { class: "lab-code", tabindex: 0, "aria-label": "The snippet's source" }, el("code", { text: "loading…" }));
+  const code = el(
+    "pre",
+    { class: "lab-code", tabindex: 0, "aria-label": "The snippet's source" },
+    el("code", { text: "loading…" }),
+  );
   const outputs = el("div", { class: "lab-readouts" });
   const status = el("p", { class: "lab-progress", "data-progress": "", role: "status" });
   root.append(el("div", { class: "lab-panel" }, code, status, outputs));
   const r = {
     share: readout(outputs, { name: "snippet-slow-share", label: "slowShare(0.01, 100)" }),
-    hedge: readout(outputs, { name: "snippet-p999-after", label: "simulateHedge: p99.9 with hedge" }),
+    hedge: readout(outputs, {
+      name: "snippet-p999-after",
+      label: "simulateHedge: p99.9 with hedge",
+    }),
     work: readout(outputs, { name: "snippet-extra-work", label: "simulateHedge: extra work" }),
     loadedP50: readout(outputs, { name: "snippet-loaded-p50", label: "simulateLoaded: p50" }),
     loadedP99: readout(outputs, { name: "snippet-loaded-p99", label: "simulateLoaded: p99" }),
@@ -26,8 +47,12 @@ export function mount(root, { client }) {
   };
   fetch(new URL("../../snippet.js", import.meta.url))
     .then((res) => res.text())
-    .then((text) => { code.firstChild.textContent = text.trim(); })
-    .catch(() => { code.firstChild.textContent = "(the snippet's source could not be loaded)"; });
+    .then((text) => {
+      code.firstChild.textContent = text.trim();
+    })
+    .catch(() => {
+      code.firstChild.textContent = "(the snippet's source could not be loaded)";
+    });
   status.textContent = "running the snippet…";
   Object.assign(status.dataset, { done: "0", total: "1" });
   client.run([{ fn: "snippet", args: [] }], {

@@ -19,26 +19,61 @@ const pOf = (v) => Number((10 ** v).toPrecision(3));
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
   // The slider holds log10 p.
-  { name: "fanout-p", type: "float", min: 0.001, max: 0.2, default: 0.01, control: (p) => Math.log10(p).toFixed(3) },
+  {
+    name: "fanout-p",
+    type: "float",
+    min: 0.001,
+    max: 0.2,
+    default: 0.01,
+    control: (p) => Math.log10(p).toFixed(3),
+  },
   { name: "fanout-n", type: "int", min: 1, max: 1000, default: 100 },
 ];
 
-export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link, signal }) {
+export function mount(
+  root,
+  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+) {
   const start = initial(params, values);
-  const ui = panel(root, { chartHeight: 300, chartLabel: "Share of slow requests against fan-out" });
+  const ui = panel(root, {
+    chartHeight: 300,
+    chartLabel: "Share of slow requests against fan-out",
+  });
   const p = slider(ui.controls, {
-    id: `${prefix}fanout-p`, label: "leaf slow probability p", min: -3, max: -0.699, step: 0.001, value: Math.log10(start["fanout-p"]).toFixed(3),
+    id: `${prefix}fanout-p`,
+    label: "leaf slow probability p",
+    min: -3,
+    max: -0.699,
+    step: 0.001,
+    value: Math.log10(start["fanout-p"]).toFixed(3),
     format: (v) => formatPct(pOf(v), pOf(v) < 0.01 ? 2 : 1),
   });
-  const n = slider(ui.controls, { id: `${prefix}fanout-n`, label: "fan-out n", min: 1, max: 1000, step: 1, value: start["fanout-n"] });
-  const share = readout(ui.readouts, { name: "slow-share", label: "slow requests, simulated", theory: true });
+  const n = slider(ui.controls, {
+    id: `${prefix}fanout-n`,
+    label: "fan-out n",
+    min: 1,
+    max: 1000,
+    step: 1,
+    value: start["fanout-n"],
+  });
+  const share = readout(ui.readouts, {
+    name: "slow-share",
+    label: "slow requests, simulated",
+    theory: true,
+  });
   const dots = new Map();
   let theoryCurve = { xs: [], ys: [] };
 
   function draw(canvas = ui.canvas) {
     const c = chart(canvas, {
       x: { type: "log", min: 1, max: 1000, label: "fan-out n (leaves per request)" },
-      y: { type: "linear", min: 0, max: 1, label: "share of requests with a slow leaf", format: (v) => formatPct(v, 0) },
+      y: {
+        type: "linear",
+        min: 0,
+        max: 1,
+        label: "share of requests with a slow leaf",
+        format: (v) => formatPct(v, 0),
+      },
     });
     c.axes();
     c.line(theoryCurve.xs, theoryCurve.ys, { color: "theory", width: 2 });
@@ -68,10 +103,16 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     }
     const theory = api.slowShare(pv, nv);
     share.set("…", `theory ${formatPct(theory)}`);
-    ui.canvas.setAttribute("aria-label", `Share of requests with a slow leaf against fan-out, p = ${formatPct(pv, 2)}: theory ${formatPct(theory)} at n = ${nv}`);
+    ui.canvas.setAttribute(
+      "aria-label",
+      `Share of requests with a slow leaf against fan-out, p = ${formatPct(pv, 2)}: theory ${formatPct(theory)} at n = ${nv}`,
+    );
     dots.clear();
     const fanouts = [nv, ...DOT_FANOUTS.filter((k) => k !== nv)];
-    const calls = fanouts.map((k) => ({ fn: "simulateFanout", args: [{ p: pv, n: k, requests: REQUESTS, seed: SEED }] }));
+    const calls = fanouts.map((k) => ({
+      fn: "simulateFanout",
+      args: [{ p: pv, n: k, requests: REQUESTS, seed: SEED }],
+    }));
     client.run(calls, {
       onPoint: (i, r, error) => {
         if (error) return share.set("error", error);
@@ -79,19 +120,31 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
         if (i === 0) share.set(formatPct(r.sim), `theory ${formatPct(r.theory)}`);
       },
       // One redraw per batch of answers (cached ones arrive together), not one per point.
-      onProgress: (done, total) => { ui.progress(done, total); redraw(); },
+      onProgress: (done, total) => {
+        ui.progress(done, total);
+        redraw();
+      },
     });
   }
 
   ui.note.textContent = `Each dot is ${formatCount(REQUESTS)} simulated requests whose leaves are each slow with probability p, independently; the bar is its 95% binomial interval.`;
   exportBar(ui.tools, {
     link,
-    name: "fanout", title: "Share of slow requests against fan-out", canvas: ui.canvas, draw,
+    name: "fanout",
+    title: "Share of slow requests against fan-out",
+    canvas: ui.canvas,
+    draw,
     meta: () => ({ seed: SEED, p: pOf(Number(p.input.value)), requests_per_dot: REQUESTS }),
     table: () => ({
       header: ["n", "theory_share", "sim_share", "sim_std_err"],
-      rows: [...new Set([...theoryCurve.xs, ...dots.keys()])].sort((a, b) => a - b)
-        .map((k) => [k, api.slowShare(pOf(Number(p.input.value)), k), dots.get(k)?.sim, dots.get(k)?.stdErr]),
+      rows: [...new Set([...theoryCurve.xs, ...dots.keys()])]
+        .sort((a, b) => a - b)
+        .map((k) => [
+          k,
+          api.slowShare(pOf(Number(p.input.value)), k),
+          dots.get(k)?.sim,
+          dots.get(k)?.stdErr,
+        ]),
     }),
   });
   const scheduled = perFrame(update);

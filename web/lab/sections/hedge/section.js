@@ -4,7 +4,16 @@
 import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
-import { choice, el, initial, panel, readout, redrawOnResize, settingsOf, slider } from "../../section.js";
+import {
+  choice,
+  el,
+  initial,
+  panel,
+  readout,
+  redrawOnResize,
+  settingsOf,
+  slider,
+} from "../../section.js";
 
 const REQUESTS = 200_000;
 const SEED = 1;
@@ -14,10 +23,34 @@ const SEED = 1;
  * Lab's own service model (the core's `labDefaults().service`).
  */
 const OWN = [
-  ["hedge-body-median", "body median", 1, 100, 0.1, (v) => `${v} ms`, (lab) => lab.service.body.medianMs],
+  [
+    "hedge-body-median",
+    "body median",
+    1,
+    100,
+    0.1,
+    (v) => `${v} ms`,
+    (lab) => lab.service.body.medianMs,
+  ],
   ["hedge-body-sigma", "body σ", 0.05, 1.5, 0.05, String, (lab) => lab.service.body.sigma],
-  ["hedge-slow-p", "slow-mode probability", 0, 0.1, 0.001, (v) => formatPct(v), (lab) => lab.service.slow.p],
-  ["hedge-slow-median", "slow-mode median", 20, 5000, 10, (v) => formatMs(v), (lab) => lab.service.slow.medianMs],
+  [
+    "hedge-slow-p",
+    "slow-mode probability",
+    0,
+    0.1,
+    0.001,
+    (v) => formatPct(v),
+    (lab) => lab.service.slow.p,
+  ],
+  [
+    "hedge-slow-median",
+    "slow-mode median",
+    20,
+    5000,
+    10,
+    (v) => formatMs(v),
+    (lab) => lab.service.slow.medianMs,
+  ],
   ["hedge-slow-sigma", "slow-mode σ", 0.05, 1.5, 0.05, String, (lab) => lab.service.slow.sigma],
 ];
 
@@ -25,27 +58,64 @@ const OWN = [
 export const params = [
   { name: "hedge-delayq", type: "float", min: 0.5, max: 0.999, step: 0.001, default: 0.95 },
   { name: "hedge-service", type: "enum", values: ["lab", "own"], default: "lab" },
-  ...OWN.map(([name, , min, max, step, , value]) => ({ name, type: "float", min, max, step, default: value })),
+  ...OWN.map(([name, , min, max, step, , value]) => ({
+    name,
+    type: "float",
+    min,
+    max,
+    step,
+    default: value,
+  })),
 ];
 
-export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link, signal }) {
+export function mount(
+  root,
+  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+) {
   const start = initial(settingsOf(params, api), values);
-  const ui = panel(root, { chartHeight: 320, chartLabel: "Latency survival with and without the hedge" });
+  const ui = panel(root, {
+    chartHeight: 320,
+    chartLabel: "Latency survival with and without the hedge",
+  });
   const delayQ = slider(ui.controls, {
-    id: `${prefix}hedge-delayq`, label: "hedge after quantile", min: 0.5, max: 0.999, step: 0.001, value: start["hedge-delayq"],
+    id: `${prefix}hedge-delayq`,
+    label: "hedge after quantile",
+    min: 0.5,
+    max: 0.999,
+    step: 0.001,
+    value: start["hedge-delayq"],
     format: (v) => `p${(100 * v).toFixed(1).replace(/\.0$/, "")}`,
   });
   const preset = choice(ui.controls, {
-    id: `${prefix}hedge-service`, label: "service", value: start["hedge-service"],
-    options: [["lab", "the Lab's model"], ["own", "your numbers"]],
+    id: `${prefix}hedge-service`,
+    label: "service",
+    value: start["hedge-service"],
+    options: [
+      ["lab", "the Lab's model"],
+      ["own", "your numbers"],
+    ],
   });
-  const own = el("fieldset", { class: "lab-own", hidden: true }, el("legend", { text: "your service model" }));
+  const own = el(
+    "fieldset",
+    { class: "lab-own", hidden: true },
+    el("legend", { text: "your service model" }),
+  );
   ui.controls.append(own);
-  const ownSliders = OWN.map(([id, label, min, max, step, format]) => slider(own, { id: `${prefix}${id}`, label, min, max, step, value: start[id], format }));
+  const ownSliders = OWN.map(([id, label, min, max, step, format]) =>
+    slider(own, { id: `${prefix}${id}`, label, min, max, step, value: start[id], format }),
+  );
   const r = {
-    before: readout(ui.readouts, { name: "p999-before", label: "p99.9 without hedge", theory: true }),
+    before: readout(ui.readouts, {
+      name: "p999-before",
+      label: "p99.9 without hedge",
+      theory: true,
+    }),
     after: readout(ui.readouts, { name: "p999-after", label: "p99.9 with hedge", theory: true }),
-    requests: readout(ui.readouts, { name: "extra-requests", label: "extra requests", theory: true }),
+    requests: readout(ui.readouts, {
+      name: "extra-requests",
+      label: "extra requests",
+      theory: true,
+    }),
     work: readout(ui.readouts, { name: "extra-work", label: "extra work", theory: true }),
     delay: readout(ui.readouts, { name: "hedge-delay", label: "hedge delay d" }),
   };
@@ -54,7 +124,13 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
   function draw(canvas = ui.canvas) {
     const c = chart(canvas, {
       x: { type: "log", min: 1, max: 10_000, label: "latency t", format: formatTickMs },
-      y: { type: "log", min: 1e-5, max: 1, label: "P(latency > t)", format: (v) => (v >= 0.01 ? String(v) : `1e${Math.round(Math.log10(v))}`) },
+      y: {
+        type: "log",
+        min: 1e-5,
+        max: 1,
+        label: "P(latency > t)",
+        format: (v) => (v >= 0.01 ? String(v) : `1e${Math.round(Math.log10(v))}`),
+      },
     });
     c.axes();
     if (!result) return;
@@ -67,19 +143,25 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     c.line(tMs, theoryBefore, { color: "theory", width: 1.5, dash: [5, 4] });
     c.line(tMs, theoryAfter, { color: "theory", width: 1.5, dash: [2, 3] });
     c.vline(result.delayMs, `d = ${formatMs(result.delayMs)}`, { color: "hedge" });
-    c.legend([
-      { label: "simulated, no hedge", color: "none", width: 3 },
-      { label: "simulated, hedged", color: "hedge", width: 3 },
-      { label: "S(t)", color: "theory", dash: [5, 4], width: 1.5 },
-      { label: "S(t)·S(t − d)", color: "theory", dash: [2, 3], width: 1.5 },
-    ], { corner: "right" });
+    c.legend(
+      [
+        { label: "simulated, no hedge", color: "none", width: 3 },
+        { label: "simulated, hedged", color: "hedge", width: 3 },
+        { label: "S(t)", color: "theory", dash: [5, 4], width: 1.5 },
+        { label: "S(t)·S(t − d)", color: "theory", dash: [2, 3], width: 1.5 },
+      ],
+      { corner: "right" },
+    );
   }
 
   function options() {
     const opts = { delayQ: Number(delayQ.input.value), requests: REQUESTS, seed: SEED };
     if (preset.value === "own") {
       const [bm, bs, sp, sm, ss] = ownSliders.map((s) => Number(s.input.value));
-      opts.service = { body: { medianMs: bm, sigma: bs }, slow: { p: sp, medianMs: sm, sigma: ss } };
+      opts.service = {
+        body: { medianMs: bm, sigma: bs },
+        slow: { p: sp, medianMs: sm, sigma: ss },
+      };
     }
     return opts;
   }
@@ -87,7 +169,8 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
   function update() {
     own.hidden = preset.value !== "own";
     onChange({
-      "hedge-delayq": Number(delayQ.input.value), "hedge-service": preset.value,
+      "hedge-delayq": Number(delayQ.input.value),
+      "hedge-service": preset.value,
       ...Object.fromEntries(OWN.map(([id], i) => [id, Number(ownSliders[i].input.value)])),
     });
     client.run([{ fn: "simulateHedge", args: [options()] }], {
@@ -96,11 +179,16 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
         result = res;
         r.before.set(formatMs(res.p999Before), `theory ${formatMs(res.theoryP999Before)}`);
         r.after.set(formatMs(res.p999After), `theory ${formatMs(res.theoryP999After)}`);
-        r.requests.set(formatPct(res.extraRequests), `theory ${formatPct(res.theoryExtraRequests)}`);
+        r.requests.set(
+          formatPct(res.extraRequests),
+          `theory ${formatPct(res.theoryExtraRequests)}`,
+        );
         r.work.set(formatPct(res.extraWork, 2), `theory ${formatPct(res.theoryExtraWork, 2)}`);
         r.delay.set(formatMs(res.delayMs));
-        ui.canvas.setAttribute("aria-label",
-          `Latency survival on log-log axes: the hedge after ${formatMs(res.delayMs)} takes p99.9 from ${formatMs(res.p999Before)} to ${formatMs(res.p999After)}; S(t)·S(t − d) predicts ${formatMs(res.theoryP999After)}.`);
+        ui.canvas.setAttribute(
+          "aria-label",
+          `Latency survival on log-log axes: the hedge after ${formatMs(res.delayMs)} takes p99.9 from ${formatMs(res.p999Before)} to ${formatMs(res.p999After)}; S(t)·S(t − d) predicts ${formatMs(res.theoryP999After)}.`,
+        );
         draw();
       },
       onProgress: (done, total) => ui.progress(done, total),
@@ -110,19 +198,44 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
   ui.note.textContent = `${formatCount(REQUESTS)} requests on idle replicas. Extra work is the backups' service time until they answered or were cancelled, over the primaries' full service time. The product S(t)·S(t − d) holds for any service model, so it stays exact with your numbers too.`;
   exportBar(ui.tools, {
     link,
-    name: "hedge", title: "Latency survival with and without the hedge", canvas: ui.canvas, draw,
+    name: "hedge",
+    title: "Latency survival with and without the hedge",
+    canvas: ui.canvas,
+    draw,
     meta: () => {
       const own = preset.value === "own" ? ownSliders.map((x) => Number(x.input.value)) : null;
       return {
-        seed: SEED, requests: REQUESTS, delay_q: delayQ.input.value, delay_ms: result?.delayMs, service: preset.value,
+        seed: SEED,
+        requests: REQUESTS,
+        delay_q: delayQ.input.value,
+        delay_ms: result?.delayMs,
+        service: preset.value,
         ...(own && {
-          body_median_ms: own[0], body_sigma: own[1], slow_p: own[2], slow_median_ms: own[3], slow_sigma: own[4],
+          body_median_ms: own[0],
+          body_sigma: own[1],
+          slow_p: own[2],
+          slow_median_ms: own[3],
+          slow_sigma: own[4],
         }),
       };
     },
     table: () => ({
-      header: ["t_ms", "sim_survival_no_hedge", "sim_survival_hedged", "theory_S(t)", "theory_S(t)S(t-d)"],
-      rows: result ? Array.from(result.curves.tMs, (t, i) => [t, result.curves.before[i], result.curves.after[i], result.curves.theoryBefore[i], result.curves.theoryAfter[i]]) : [],
+      header: [
+        "t_ms",
+        "sim_survival_no_hedge",
+        "sim_survival_hedged",
+        "theory_S(t)",
+        "theory_S(t)S(t-d)",
+      ],
+      rows: result
+        ? Array.from(result.curves.tMs, (t, i) => [
+            t,
+            result.curves.before[i],
+            result.curves.after[i],
+            result.curves.theoryBefore[i],
+            result.curves.theoryAfter[i],
+          ])
+        : [],
     }),
   });
   delayQ.input.addEventListener("input", update);

@@ -5,7 +5,16 @@
 import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
-import { choice, initial, panel, perFrame, readout, redrawOnResize, settingsOf, slider } from "../../section.js";
+import {
+  choice,
+  initial,
+  panel,
+  perFrame,
+  readout,
+  redrawOnResize,
+  settingsOf,
+  slider,
+} from "../../section.js";
 
 /** The sweep's loads: 0.05 to 0.95 in steps of 0.05 (the slider's steps). */
 const LOADS = Array.from({ length: 19 }, (_, i) => Number((0.05 * (i + 1)).toFixed(2)));
@@ -23,7 +32,10 @@ const CANCELLATION_LABELS = {
   queued: "only a queued loser is removed",
   never: "never cancelled",
 };
-const BASIS_LABELS = { loaded: () => "p95 of latency at this load", idle: (lab) => `p95 of idle service (${formatMs(lab.loaded.idleDelayMs)})` };
+const BASIS_LABELS = {
+  loaded: () => "p95 of latency at this load",
+  idle: (lab) => `p95 of idle service (${formatMs(lab.loaded.idleDelayMs)})`,
+};
 /** A name the section has no words for is shown as it is. */
 const labelOf = (labels, name) => (Object.hasOwn(labels, name) ? labels[name] : name);
 const REQUESTS = 200_000;
@@ -33,26 +45,65 @@ const SEED = 1;
 export const params = [
   { name: "loaded-load", type: "float", min: 0.05, max: 0.95, step: 0.05, default: 0.6 },
   { name: "loaded-policy", type: "enum", values: (lab) => lab.loaded.policies, default: "hedge" },
-  { name: "loaded-cancel", type: "enum", values: (lab) => lab.loaded.cancellations, default: (lab) => lab.loaded.cancellations[0] },
-  { name: "loaded-basis", type: "enum", values: (lab) => lab.loaded.delayBases, default: (lab) => lab.loaded.delayBases[0] },
+  {
+    name: "loaded-cancel",
+    type: "enum",
+    values: (lab) => lab.loaded.cancellations,
+    default: (lab) => lab.loaded.cancellations[0],
+  },
+  {
+    name: "loaded-basis",
+    type: "enum",
+    values: (lab) => lab.loaded.delayBases,
+    default: (lab) => lab.loaded.delayBases[0],
+  },
 ];
 
-export function mount(root, { client, api, values, prefix = "", onChange = () => {}, link, signal }) {
+export function mount(
+  root,
+  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+) {
   const lab = api.labDefaults();
   const start = initial(settingsOf(params, api), values);
   const POLICIES = lab.loaded.policies.map((name, i) => ({
-    name, ...(Object.hasOwn(POLICY_STYLE, name) ? POLICY_STYLE[name] : { label: name, color: ["none", "hedge", "duplicate", "third"][i % 4], shape: "circle" }),
+    name,
+    ...(Object.hasOwn(POLICY_STYLE, name)
+      ? POLICY_STYLE[name]
+      : { label: name, color: ["none", "hedge", "duplicate", "third"][i % 4], shape: "circle" }),
   }));
-  const ui = panel(root, { chartHeight: 340, chartLabel: `Latency against load for ${POLICIES.length === 3 ? "three" : POLICIES.length} policies` });
-  const load = slider(ui.controls, { id: `${prefix}loaded-load`, label: "load", min: 0.05, max: 0.95, step: 0.05, value: start["loaded-load"], format: (v) => formatPct(v, 0) });
-  const policy = choice(ui.controls, { id: `${prefix}loaded-policy`, label: "policy", value: start["loaded-policy"], options: POLICIES.map((p) => [p.name, p.label]) });
+  const ui = panel(root, {
+    chartHeight: 340,
+    chartLabel: `Latency against load for ${POLICIES.length === 3 ? "three" : POLICIES.length} policies`,
+  });
+  const load = slider(ui.controls, {
+    id: `${prefix}loaded-load`,
+    label: "load",
+    min: 0.05,
+    max: 0.95,
+    step: 0.05,
+    value: start["loaded-load"],
+    format: (v) => formatPct(v, 0),
+  });
+  const policy = choice(ui.controls, {
+    id: `${prefix}loaded-policy`,
+    label: "policy",
+    value: start["loaded-policy"],
+    options: POLICIES.map((p) => [p.name, p.label]),
+  });
   const cancel = choice(ui.controls, {
-    id: `${prefix}loaded-cancel`, label: "cancellation", value: start["loaded-cancel"],
+    id: `${prefix}loaded-cancel`,
+    label: "cancellation",
+    value: start["loaded-cancel"],
     options: lab.loaded.cancellations.map((c) => [c, labelOf(CANCELLATION_LABELS, c)]),
   });
   const basis = choice(ui.controls, {
-    id: `${prefix}loaded-basis`, label: "hedge delay", value: start["loaded-basis"],
-    options: lab.loaded.delayBases.map((b) => [b, Object.hasOwn(BASIS_LABELS, b) ? BASIS_LABELS[b](lab) : b]),
+    id: `${prefix}loaded-basis`,
+    label: "hedge delay",
+    value: start["loaded-basis"],
+    options: lab.loaded.delayBases.map((b) => [
+      b,
+      Object.hasOwn(BASIS_LABELS, b) ? BASIS_LABELS[b](lab) : b,
+    ]),
   });
   const r = {
     p50: readout(ui.readouts, { name: "p50", label: "p50" }),
@@ -70,7 +121,13 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
 
   function draw(canvas = ui.canvas) {
     const c = chart(canvas, {
-      x: { type: "linear", min: 0, max: 1, label: "load (offered work over capacity, before backups)", format: (v) => formatPct(v, 0) },
+      x: {
+        type: "linear",
+        min: 0,
+        max: 1,
+        label: "load (offered work over capacity, before backups)",
+        format: (v) => formatPct(v, 0),
+      },
       y: { type: "log", min: 2, max: 100_000, label: "latency", format: formatTickMs },
     });
     c.axes();
@@ -93,7 +150,8 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
       const marks = (f) => pts.filter((x) => x.stable).map((x) => ({ x: x.load, y: x[f] }));
       c.dots(marks("p50"), { color: p.color, shape: p.shape, r: 3.5 });
       c.dots(marks("p99"), { color: p.color, shape: p.shape, r: 3, hollow: true });
-      for (const x of pts.filter((x) => x.atCapacity)) c.label(x.load, x.p50, "at capacity", { color: p.color, align: "left", dy: 14 });
+      for (const x of pts.filter((x) => x.atCapacity))
+        c.label(x.load, x.p50, "at capacity", { color: p.color, align: "left", dy: 14 });
     }
     c.vline(chosenLoad(), `load ${formatPct(chosenLoad(), 0)}`);
     c.legend([
@@ -103,7 +161,12 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
   }
 
   function showChosen() {
-    onChange({ "loaded-load": chosenLoad(), "loaded-policy": policy.value, "loaded-cancel": cancel.value, "loaded-basis": basis.value });
+    onChange({
+      "loaded-load": chosenLoad(),
+      "loaded-policy": policy.value,
+      "loaded-cancel": cancel.value,
+      "loaded-basis": basis.value,
+    });
     const x = results.get(key(chosenLoad(), policy.value));
     if (!x) {
       for (const k of ["p50", "p99", "work", "delay", "state"]) r[k].set(failure ? "—" : "…");
@@ -112,24 +175,47 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
     r.p50.set(x.stable ? formatMs(x.p50) : "unstable");
     r.p99.set(x.stable ? formatMs(x.p99) : "unstable");
     r.work.set(formatPct(x.extraWork, 1));
-    r.delay.set(x.delayMs === null ? "no backup" : x.delayMs === 0 ? "at once" : formatMs(x.delayMs));
-    r.state.set(!x.stable ? "unstable" : x.atCapacity ? "at capacity" : `${formatPct(x.utilisation, 0)} busy`);
-    ui.canvas.setAttribute("aria-label",
+    r.delay.set(
+      x.delayMs === null ? "no backup" : x.delayMs === 0 ? "at once" : formatMs(x.delayMs),
+    );
+    r.state.set(
+      !x.stable ? "unstable" : x.atCapacity ? "at capacity" : `${formatPct(x.utilisation, 0)} busy`,
+    );
+    ui.canvas.setAttribute(
+      "aria-label",
       `${ui.canvas.dataset.bands ? `${ui.canvas.dataset.bands}. ` : ""}p50 and p99 against load for no backups, a hedge and duplicates (cancellation: ${cancel.value}). At load ${formatPct(x.load, 0)}, ${policy.value}: ` +
-      (x.stable ? `p50 ${formatMs(x.p50)}, p99 ${formatMs(x.p99)}, extra work ${formatPct(x.extraWork, 1)}.` : "unstable."));
+        (x.stable
+          ? `p50 ${formatMs(x.p50)}, p99 ${formatMs(x.p99)}, extra work ${formatPct(x.extraWork, 1)}.`
+          : "unstable."),
+    );
   }
 
-  const refresh = perFrame(() => { updateNote(); showChosen(); draw(); });
+  const refresh = perFrame(() => {
+    updateNote();
+    showChosen();
+    draw();
+  });
 
   function sweep() {
     results = new Map();
     failure = null;
     const chosen = chosenLoad();
     const order = [chosen, ...LOADS.filter((l) => l !== chosen)];
-    const calls = order.flatMap((l) => POLICIES.map((p) => ({
-      fn: "simulateLoaded",
-      args: [{ load: l, policy: p.name, cancellation: cancel.value, delayBasis: basis.value, requests: REQUESTS, seed: SEED }],
-    })));
+    const calls = order.flatMap((l) =>
+      POLICIES.map((p) => ({
+        fn: "simulateLoaded",
+        args: [
+          {
+            load: l,
+            policy: p.name,
+            cancellation: cancel.value,
+            delayBasis: basis.value,
+            requests: REQUESTS,
+            seed: SEED,
+          },
+        ],
+      })),
+    );
     client.run(calls, {
       onPoint: (_, x, error) => {
         if (error) {
@@ -148,8 +234,10 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
 
   const NOTE = `${formatCount(REQUESTS)} requests per point on ${lab.loaded.replicas} FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run (over 10^6 requests duplicating's median at 70% load is about 28 times the no-backup median, over 200,000 about 8 times), so read such a point as "enormous", not as one number.`;
   function updateNote() {
-    const at = LOADS.map((l) => [results.get(key(l, "duplicate")), results.get(key(l, "none"))])
-      .find(([dup, none]) => dup?.atCapacity && none?.stable);
+    const at = LOADS.map((l) => [
+      results.get(key(l, "duplicate")),
+      results.get(key(l, "none")),
+    ]).find(([dup, none]) => dup?.atCapacity && none?.stable);
     ui.note.textContent = at
       ? `${NOTE} In this run, at ${formatPct(at[0].load, 0)} load: ${(at[0].p50 / at[1].p50).toFixed(1)}×.`
       : NOTE;
@@ -157,16 +245,53 @@ export function mount(root, { client, api, values, prefix = "", onChange = () =>
   updateNote();
   exportBar(ui.tools, {
     link,
-    name: "loaded", title: "Latency against load on busy replicas", canvas: ui.canvas, draw,
-    meta: () => ({ seed: SEED, requests_per_point: REQUESTS, replicas: lab.loaded.replicas, cancellation: cancel.value, delay_basis: basis.value }),
+    name: "loaded",
+    title: "Latency against load on busy replicas",
+    canvas: ui.canvas,
+    draw,
+    meta: () => ({
+      seed: SEED,
+      requests_per_point: REQUESTS,
+      replicas: lab.loaded.replicas,
+      cancellation: cancel.value,
+      delay_basis: basis.value,
+    }),
     table: () => ({
-      header: ["load", "policy", "delay_ms", "p50_ms", "p99_ms", "p999_ms", "extra_requests", "extra_work", "utilisation", "stable", "at_capacity"],
-      rows: [...results.values()].sort((a, b) => a.load - b.load || a.policy.localeCompare(b.policy))
-        .map((x) => [x.load, x.policy, x.delayMs, x.p50, x.p99, x.p999, x.extraRequests, x.extraWork, x.utilisation, x.stable, x.atCapacity]),
+      header: [
+        "load",
+        "policy",
+        "delay_ms",
+        "p50_ms",
+        "p99_ms",
+        "p999_ms",
+        "extra_requests",
+        "extra_work",
+        "utilisation",
+        "stable",
+        "at_capacity",
+      ],
+      rows: [...results.values()]
+        .sort((a, b) => a.load - b.load || a.policy.localeCompare(b.policy))
+        .map((x) => [
+          x.load,
+          x.policy,
+          x.delayMs,
+          x.p50,
+          x.p99,
+          x.p999,
+          x.extraRequests,
+          x.extraWork,
+          x.utilisation,
+          x.stable,
+          x.atCapacity,
+        ]),
     }),
   });
   load.input.addEventListener("input", refresh);
-  policy.addEventListener("change", () => { showChosen(); draw(); });
+  policy.addEventListener("change", () => {
+    showChosen();
+    draw();
+  });
   cancel.addEventListener("change", sweep);
   basis.addEventListener("change", sweep);
   redrawOnResize(ui.canvas, draw, signal);

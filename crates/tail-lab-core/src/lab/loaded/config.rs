@@ -323,7 +323,7 @@ pub fn sweep_point(index: usize, requests: u64, seed: u64) -> Result<LoadedResul
         SWEEP_POLICIES[index % SWEEP_POLICIES.len()],
         DelayBasis::Loaded,
     )?;
-    Ok(LoadedConfig::new(10, load, policy, requests, seed)?.run())
+    Ok(LoadedConfig::new(super::DEFAULT_REPLICAS, load, policy, requests, seed)?.run())
 }
 
 /// [`sweep`], calling `step` after each of its 27 runs.

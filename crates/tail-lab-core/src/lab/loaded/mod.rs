@@ -47,5 +47,5 @@ pub use config::{
     LoadedResult, LoadedService, MAX_IN_FLIGHT, STREAM, SWEEP_LOADS, SWEEP_POINTS, Unstable,
     calibrated_idle_delay, exponential, sweep, sweep_point, sweep_with_progress,
 };
-pub use model::{CANCELLATION_NAMES, MODEL, POLICY_NAMES};
+pub use model::{CANCELLATION_NAMES, DEFAULT_REPLICAS, DELAY_BASIS_NAMES, MODEL, POLICY_NAMES};
 pub use policy::{Cancellation, DelayBasis, HedgeDelay, LoadedPolicy};

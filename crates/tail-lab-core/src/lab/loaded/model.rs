@@ -9,6 +9,12 @@ use crate::model::{Model, RunOutput, each_described};
 /// The names of the loaded policies: `"none"`, `"hedge"` and `"duplicate"`.
 pub const POLICY_NAMES: [&str; 3] = ["none", "hedge", "duplicate"];
 
+/// The names of the hedge delay's bases, the default first: `"loaded"`, `"idle"`.
+pub const DELAY_BASIS_NAMES: [&str; 2] = ["loaded", "idle"];
+
+/// Replicas a loaded run has unless told otherwise (the report's sweep too).
+pub const DEFAULT_REPLICAS: u32 = 10;
+
 /// The names of the cancellation rules, in [`super::Cancellation::ALL`] order.
 pub const CANCELLATION_NAMES: [&str; 5] = ["backup", "either", "either-any", "queued", "never"];
 
@@ -133,6 +139,12 @@ mod tests {
             .map(|c| c.name())
             .collect();
         assert_eq!(names, CANCELLATION_NAMES);
+        for name in DELAY_BASIS_NAMES {
+            assert_eq!(
+                super::super::DelayBasis::from_name(name).unwrap().name(),
+                name
+            );
+        }
         for name in POLICY_NAMES {
             let policy =
                 super::super::LoadedPolicy::from_name(name, super::super::DelayBasis::Loaded);

@@ -13,6 +13,7 @@ export const CLOSED_FORMS = [
   "crossover",
   "parentLevel",
   "fixedPointMeanTime",
+  "queueTheory",
   "binEdges",
   "labDefaults",
 ];

@@ -55,6 +55,7 @@ pub const MODELS: &[&Model] = &[
     &crate::tail::section::MODEL,
     &crate::lab::loaded::MODEL,
     &crate::lab::supermarket::MODEL,
+    &crate::lab::queue::MODEL,
 ];
 
 /// The model with report key `key`.

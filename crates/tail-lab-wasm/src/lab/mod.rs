@@ -4,6 +4,7 @@
 pub mod fanout;
 pub mod hedge_idle;
 pub mod loaded;
+pub mod queue;
 pub mod service;
 pub mod supermarket;
 

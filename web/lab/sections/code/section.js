@@ -41,6 +41,7 @@ export function mount(root, { client }) {
       label: "simulateHedge: p99.9 with hedge",
     }),
     work: readout(outputs, { name: "snippet-extra-work", label: "simulateHedge: extra work" }),
+    queue: readout(outputs, { name: "snippet-queue-p99", label: "simulateQueue: p99" }),
     loadedP50: readout(outputs, { name: "snippet-loaded-p50", label: "simulateLoaded: p50" }),
     loadedP99: readout(outputs, { name: "snippet-loaded-p99", label: "simulateLoaded: p99" }),
     balance: readout(outputs, { name: "snippet-mean-time", label: "simulateBalance: mean time" }),
@@ -63,6 +64,7 @@ export function mount(root, { client }) {
       r.share.set(formatPct(out.share));
       r.hedge.set(formatMs(out.hedge.p999After));
       r.work.set(formatPct(out.hedge.extraWork, 2));
+      r.queue.set(formatNumber(out.queue.p99));
       r.loadedP50.set(formatMs(out.loaded.p50));
       r.loadedP99.set(formatMs(out.loaded.p99));
       r.balance.set(formatNumber(out.balance.meanTime));

@@ -20,7 +20,10 @@
 //! Built on [`crate::des`] (`engine`).
 
 mod engine;
+mod model;
 pub mod theory;
+
+pub use model::MODEL;
 
 use crate::error::{ParamError, check_count, check_range};
 use crate::sampling::address::Stream;

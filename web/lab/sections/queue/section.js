@@ -1,0 +1,228 @@
+// One queue: mean and p99 of the time in system against utilisation for an M/M/c queue,
+// simulated in the workers, beside the closed forms (Erlang C), with M/M/1 for reference.
+
+import { exportBar } from "../../../export.js";
+import { formatCount, formatNumber, formatPct } from "../../../format.js";
+import { chart } from "../../plot.js";
+import {
+  choice,
+  initial,
+  panel,
+  perFrame,
+  readout,
+  redrawOnResize,
+  settingsOf,
+  slider,
+} from "../../section.js";
+
+/** Utilisations with a simulated dot (the chosen one is added). */
+const DOT_LOADS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+/** Server counts a reader can pick. */
+const SERVER_CHOICES = ["1", "2", "4", "8", "16", "64"];
+const REQUESTS = 200_000;
+const SEED = 1;
+
+/** The section's settings, as URL parameters and embed attributes. */
+export const params = [
+  { name: "queue-load", type: "float", min: 0.05, max: 0.95, step: 0.01, default: 0.8 },
+  { name: "queue-servers", type: "enum", values: SERVER_CHOICES, default: "4" },
+];
+
+export function mount(
+  root,
+  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+) {
+  const start = initial(settingsOf(params, api), values);
+  const ui = panel(root, {
+    chartHeight: 320,
+    chartLabel: "Time in system against utilisation for one queue",
+  });
+  const load = slider(ui.controls, {
+    id: `${prefix}queue-load`,
+    label: "utilisation ρ",
+    min: 0.05,
+    max: 0.95,
+    step: 0.01,
+    value: start["queue-load"],
+    format: (v) => v.toFixed(2),
+  });
+  const servers = choice(ui.controls, {
+    id: `${prefix}queue-servers`,
+    label: "servers sharing the queue",
+    value: String(start["queue-servers"]),
+    options: SERVER_CHOICES.map((c) => [c, c === "1" ? "1 (M/M/1)" : `${c} (M/M/${c})`]),
+  });
+  const r = {
+    mean: readout(ui.readouts, { name: "queue-mean", label: "mean, simulated" }),
+    theoryMean: readout(ui.readouts, {
+      name: "queue-theory-mean",
+      label: "mean, exact",
+      theory: true,
+    }),
+    p99: readout(ui.readouts, { name: "queue-p99", label: "p99, simulated" }),
+    theoryP99: readout(ui.readouts, {
+      name: "queue-theory-p99",
+      label: "p99, exact",
+      theory: true,
+    }),
+    waited: readout(ui.readouts, { name: "queue-waited", label: "waited, simulated" }),
+    theoryWaited: readout(ui.readouts, {
+      name: "queue-theory-waited",
+      label: "waited, Erlang C",
+      theory: true,
+    }),
+  };
+  const results = new Map();
+  let failure = null;
+  const key = (rho, c) => `${rho}|${c}`;
+  const chosenLoad = () => Number(Number(load.input.value).toFixed(2));
+  const chosenServers = () => Number(servers.value);
+  // The closed forms on a fine grid of ρ (microseconds each, on the main thread).
+  const xs = Array.from({ length: 99 }, (_, i) => 0.01 * (i + 1));
+  const curvesFor = (c) => {
+    const points = xs.map((x) => api.queueTheory(c, x));
+    return { mean: points.map((p) => p.mean), p99: points.map((p) => p.p99) };
+  };
+  const oneServer = curvesFor(1);
+  let curves = curvesFor(chosenServers());
+
+  function draw(canvas = ui.canvas) {
+    const c = chart(canvas, {
+      x: {
+        type: "linear",
+        min: 0,
+        max: 1,
+        label: "utilisation per server ρ",
+        format: (v) => v.toFixed(1),
+      },
+      y: { type: "log", min: 0.5, max: 500, label: "time in system (mean service times)" },
+    });
+    c.axes();
+    const k = chosenServers();
+    if (k !== 1) {
+      c.line(xs, oneServer.mean, { color: "none", width: 1, dash: [2, 3] });
+      c.line(xs, oneServer.p99, { color: "none", width: 1, dash: [2, 3] });
+    }
+    c.line(xs, curves.mean, { color: "theory", width: 1.5 });
+    c.line(xs, curves.p99, { color: "theory", width: 1.5, dash: [6, 3] });
+    const pts = [...results.values()].filter((x) => x.servers === k);
+    c.dots(
+      pts.map((x) => ({ x: x.load, y: x.mean })),
+      { color: "hedge", shape: "circle", r: 3.5 },
+    );
+    c.dots(
+      pts.map((x) => ({ x: x.load, y: x.p99 })),
+      { color: "duplicate", shape: "square", r: 3.5 },
+    );
+    c.vline(chosenLoad(), `ρ = ${chosenLoad().toFixed(2)}`);
+    const x = results.get(key(chosenLoad(), k));
+    if (x) {
+      c.dots([{ x: x.load, y: x.p99 }], { color: "duplicate", shape: "square", r: 6.5 });
+      c.label(x.load, x.p99, `p99 ${formatNumber(x.p99)}`, {
+        color: "duplicate",
+        align: x.load > 0.6 ? "right" : "left",
+        dy: -10,
+      });
+    }
+    c.legend([
+      { label: `mean, simulated (c = ${k})`, color: "hedge", shape: "circle" },
+      { label: `p99, simulated (c = ${k})`, color: "duplicate", shape: "square" },
+      { label: "mean, exact", color: "theory", width: 1.5 },
+      { label: "p99, exact", color: "theory", width: 1.5, dash: [6, 3] },
+      ...(k !== 1 ? [{ label: "one server (M/M/1)", color: "none", width: 1, dash: [2, 3] }] : []),
+    ]);
+  }
+
+  function showChosen() {
+    const rho = chosenLoad();
+    const k = chosenServers();
+    onChange({ "queue-load": rho, "queue-servers": String(k) });
+    const exact = api.queueTheory(k, rho);
+    const x = results.get(key(rho, k));
+    const pending = failure ? "—" : "…";
+    r.theoryMean.set(formatNumber(exact.mean));
+    r.theoryP99.set(formatNumber(exact.p99));
+    r.theoryWaited.set(formatPct(exact.waitProbability));
+    r.mean.set(x ? formatNumber(x.mean) : pending);
+    r.p99.set(x ? formatNumber(x.p99) : pending);
+    r.waited.set(x ? formatPct(x.waitProbability) : pending);
+    ui.canvas.setAttribute(
+      "aria-label",
+      `Mean and p99 time in system against utilisation for ${k} server${k === 1 ? "" : "s"} sharing one queue. At ρ = ${rho.toFixed(2)}: mean ${x ? formatNumber(x.mean) : "pending"} simulated, ${formatNumber(exact.mean)} exact; p99 ${x ? formatNumber(x.p99) : "pending"} simulated, ${formatNumber(exact.p99)} exact.`,
+    );
+  }
+
+  const refresh = perFrame(() => {
+    showChosen();
+    draw();
+  });
+
+  function update() {
+    const rho = chosenLoad();
+    const k = chosenServers();
+    curves = curvesFor(k);
+    const loads = [rho, ...DOT_LOADS.filter((l) => l !== rho)];
+    const calls = loads.map((l) => ({
+      fn: "simulateQueue",
+      args: [{ servers: k, load: l, requests: REQUESTS, seed: SEED }],
+    }));
+    failure = null;
+    client.run(calls, {
+      onPoint: (_, x, error) => {
+        if (error) {
+          failure = error;
+          return r.mean.set("error", error);
+        }
+        results.set(key(x.load, x.servers), x);
+      },
+      onProgress: (done, total) => {
+        ui.progress(done, total);
+        refresh();
+      },
+    });
+    refresh();
+  }
+
+  ui.note.textContent = `${formatCount(REQUESTS)} requests per dot, Poisson arrivals and exponential service; the first tenth are warm-up. Times are in mean service times: with a 1 ms service, read them as milliseconds. The dotted lines are one server at the same utilisation.`;
+  exportBar(ui.tools, {
+    link,
+    name: "queue",
+    title: "Time in system against utilisation for one queue",
+    canvas: ui.canvas,
+    draw,
+    meta: () => ({
+      seed: SEED,
+      requests_per_dot: REQUESTS,
+      servers: chosenServers(),
+      time_unit: "mean service time",
+    }),
+    table: () => ({
+      header: [
+        "load",
+        "servers",
+        "sim_mean",
+        "theory_mean",
+        "sim_p99",
+        "theory_p99",
+        "sim_wait_probability",
+        "theory_wait_probability",
+      ],
+      rows: [...results.values()]
+        .sort((a, b) => a.servers - b.servers || a.load - b.load)
+        .map((x) => [
+          x.load,
+          x.servers,
+          x.mean,
+          x.theoryMean,
+          x.p99,
+          x.theoryP99,
+          x.waitProbability,
+          x.theoryWaitProbability,
+        ]),
+    }),
+  });
+  load.input.addEventListener("input", perFrame(update));
+  servers.addEventListener("change", update);
+  redrawOnResize(ui.canvas, draw, signal);
+  update();
+}

@@ -12,7 +12,7 @@ import { WEB, loadPackage, nativeReport } from "../support.mjs";
 const pkg = await loadPackage();
 const { snippet } = await import("../../web/lab/snippet.js");
 const { SECTIONS, loadCalls } = await import("../../web/lab/sections.js");
-const { CLOSED_FORMS, closedForms, fanoutInterval } = await import("../../web/lab/api.js");
+const { closedFormNames, closedForms, fanoutInterval } = await import("../../web/lab/api.js");
 /** The workers' dispatch table: every section's calls.js, for this package. */
 const calls = await loadCalls(pkg);
 /** The core's simulations the sections ask the workers for. */
@@ -277,7 +277,20 @@ test("every section in lab/sections.js is a folder: section.js, calls.js and pro
 
 test("the sections' facade offers the core's closed forms only: no simulation on the main thread", () => {
   const api = closedForms(pkg);
-  assert.deepEqual(Object.keys(api), CLOSED_FORMS);
+  assert.deepEqual(Object.keys(api), closedFormNames(pkg));
+  // The models' own closed forms are there, each from its model's registration.
+  for (const name of [
+    "slowShare",
+    "crossover",
+    "parentLevel",
+    "fixedPointMeanTime",
+    "queueTheory",
+  ]) {
+    assert.ok(name in api, name);
+  }
+  // A model that declared a simulation as a closed form would be refused.
+  const lying = { ...pkg, models: () => [{ closedForms: ["simulateQueue"] }] };
+  assert.throws(() => closedForms(lying), /simulateQueue is not a closed form/);
   assert.equal(Object.getPrototypeOf(api), null);
   assert.ok(Object.isFrozen(api));
   for (const name of Object.keys(api)) {

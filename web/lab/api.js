@@ -7,21 +7,29 @@
 // It imports nothing: the page passes it the core (wasm.js), and a section may import its
 // helpers without reaching the core.
 
-/** The facade's keys: the core's closed forms and descriptions, and nothing else. */
-export const CLOSED_FORMS = [
-  "slowShare",
-  "crossover",
-  "parentLevel",
-  "fixedPointMeanTime",
-  "queueTheory",
-  "binEdges",
-  "labDefaults",
-];
+/** What every section may read besides the models' closed forms: the shared bins and the
+ * Lab's defaults. */
+export const SHARED = ["binEdges", "labDefaults"];
 
-/** The facade over an initialised core module: a frozen object with `CLOSED_FORMS` only. */
+/** A name no closed form has: the simulations, the Tail run and anything measured. */
+const NOT_CLOSED = /^simulate|TailRun|requestAt|leafSample|Quantile$|heapBytes|^init/;
+
+/**
+ * The facade's keys for an initialised core module: `SHARED`, then each registered model's
+ * closed forms (`core.models()[i].closedForms`), which a model declares beside its code.
+ */
+export function closedFormNames(core) {
+  const names = [...SHARED, ...core.models().flatMap((m) => m.closedForms)];
+  for (const name of names) {
+    if (NOT_CLOSED.test(name)) throw new Error(`${name} is not a closed form`);
+  }
+  return [...new Set(names)];
+}
+
+/** The facade over an initialised core module: a frozen object with its closed forms only. */
 export function closedForms(core) {
   const api = Object.create(null);
-  for (const name of CLOSED_FORMS) {
+  for (const name of closedFormNames(core)) {
     const fn = core[name];
     if (typeof fn !== "function")
       throw new Error(`the core has no ${name}(): rebuild web/pkg (cargo xtask pkg)`);

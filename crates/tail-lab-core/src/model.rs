@@ -30,6 +30,9 @@ pub struct Model {
     /// The wasm API function that runs one configuration (`"simulateHedge"`); `None` when the
     /// model is reached another way (the Tail piece is a class, `TailRun`).
     pub call: Option<&'static str>,
+    /// The JS names of the API's closed forms that belong to this model (`"slowShare"`): the
+    /// Lab's sections may call these on the main thread, and nothing else of it.
+    pub closed_forms: &'static [&'static str],
     /// The TypeScript interface of one entry (`"HedgeResult"`).
     pub result_type: &'static str,
     /// One sentence on what an entry is.
@@ -48,15 +51,20 @@ pub struct Model {
     pub example: fn() -> Vec<Field>,
 }
 
-/// Every model, in the report's order.
-pub const MODELS: &[&Model] = &[
-    &crate::lab::fanout::MODEL,
-    &crate::lab::hedge_idle::MODEL,
-    &crate::tail::section::MODEL,
-    &crate::lab::loaded::MODEL,
-    &crate::lab::supermarket::MODEL,
-    &crate::lab::queue::MODEL,
-];
+/// Every model, in the report's order: the Lab's ([`crate::lab::MODELS`], in page order), then
+/// the Tail piece.
+pub const MODELS: &[&Model] = &ALL;
+
+const COUNT: usize = crate::lab::MODELS.len() + 1;
+const ALL: [&Model; COUNT] = {
+    let mut all = [&crate::tail::section::MODEL; COUNT];
+    let mut i = 0;
+    while i < crate::lab::MODELS.len() {
+        all[i] = crate::lab::MODELS[i];
+        i += 1;
+    }
+    all
+};
 
 /// The model with report key `key`.
 pub fn find(key: &str) -> Option<&'static Model> {

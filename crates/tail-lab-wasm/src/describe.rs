@@ -48,6 +48,8 @@ const MODELS_TS: &str = r#"
  * its result, and whether the report holds a sweep of them. */
 export interface ModelInfo {
   key: string; title: string; call: string | null; resultType: string; sweep: boolean;
+  /** The closed forms of the API that belong to the model (microseconds each). */
+  closedForms: string[];
 }
 "#;
 
@@ -62,6 +64,14 @@ pub fn models() -> JsValue {
             ("call", m.call.map_or(JsValue::NULL, JsValue::from_str)),
             ("resultType", JsValue::from_str(m.result_type)),
             ("sweep", JsValue::from_bool(m.sweep)),
+            (
+                "closedForms",
+                m.closed_forms
+                    .iter()
+                    .map(|n| JsValue::from_str(n))
+                    .collect::<js_sys::Array>()
+                    .into(),
+            ),
         ]));
     }
     list.into()

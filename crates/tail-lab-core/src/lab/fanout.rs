@@ -148,6 +148,7 @@ pub const MODEL: Model = Model {
     title: "Fan-out",
     note: "",
     call: Some("simulateFanout"),
+    closed_forms: &["slowShare"],
     result_type: <FanoutResult as Describe>::TYPE_NAME,
     result_doc: <FanoutResult as Describe>::DOC,
     streams: &[STREAM],

@@ -1,12 +1,19 @@
 //! The Lab's models (seeds 000/001): the service-time model, fan-out, hedging on idle
 //! replicas, hedging on loaded replicas, the power of d choices, and the single M/M/c queue.
 
-pub mod fanout;
-pub mod hedge_idle;
-pub mod loaded;
-pub mod queue;
 pub mod service;
-pub mod supermarket;
+
+/// Declares each Lab model's module and lists the models, in the Lab page's order: adding a
+/// model is its folder (or file) here and its name in this one line.
+macro_rules! lab_models {
+    ($($model:ident),* $(,)?) => {
+        $(pub mod $model;)*
+        /// The Lab's registered models, in page order ([`crate::model::MODELS`] holds them all).
+        pub const MODELS: &[&crate::model::Model] = &[$(&$model::MODEL),*];
+    };
+}
+
+lab_models!(fanout, hedge_idle, queue, loaded, supermarket);
 
 /// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop
 /// behind the loaded and balance sweeps' `sweep_with_progress`.

@@ -118,6 +118,7 @@ pub const MODEL: Model = Model {
            load, duplicating wins at 20% load and pushes the median up ~26x at 70%, where it is \
            at capacity: its numbers there grow with the run's length",
     call: Some("simulateLoaded"),
+    closed_forms: &[],
     result_type: <LoadedResult as Describe>::TYPE_NAME,
     result_doc: <LoadedResult as Describe>::DOC,
     streams: &[STREAM, super::CALIBRATION_STREAM, DELAY_CALIBRATION_STREAM],

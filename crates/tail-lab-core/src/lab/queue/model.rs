@@ -64,6 +64,7 @@ pub const MODEL: Model = Model {
     note: "latency against utilisation: the mean and p99 climb as 1/(1 − ρ); four servers \
            sharing one queue wait far less at the same utilisation",
     call: Some("simulateQueue"),
+    closed_forms: &["queueTheory"],
     result_type: <QueueResult as Describe>::TYPE_NAME,
     result_doc: <QueueResult as Describe>::DOC,
     streams: &[STREAM],

@@ -13,7 +13,10 @@ export const WEB = join(ROOT, "web");
  * one, say, to see a test fail without its fix). */
 export const SITE = process.env.TAIL_LAB_WEB ?? WEB;
 
-/** The wasm package, initialised synchronously for node (the page uses the async init). */
+/**
+ * The wasm package, initialised synchronously for node (the page uses the async init).
+ * @returns {Promise<typeof import("../web/pkg/tail_lab.js")>}
+ */
 export async function loadPackage() {
   const pkg = await import(join(WEB, "pkg", "tail_lab.js"));
   pkg.initSync({ module: readFileSync(join(WEB, "pkg", "tail_lab_bg.wasm")) });
@@ -66,7 +69,7 @@ export function serveWeb(dir = WEB, { wasmType = "application/wasm" } = {}) {
   return new Promise((ok) =>
     server.listen(0, "127.0.0.1", () =>
       ok({
-        url: `http://127.0.0.1:${server.address().port}/`,
+        url: `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}/`,
         close: () => new Promise((done) => server.close(done)),
       }),
     ),

@@ -108,6 +108,14 @@ function watchSettings(specs, get, notice, apply) {
   return { values, update };
 }
 
+/**
+ * The panel as the type check sees `source`, a property the page sets (panel.html), not one the
+ * class declares (a class field would overwrite one the page set before an upgrade).
+ * @param {HTMLElement} panel
+ * @returns {HTMLElement & { source?: (name: string) => string | null }}
+ */
+const sourced = (panel) => panel;
+
 class TailLabPanel extends HTMLElement {
   constructor() {
     super();
@@ -127,7 +135,8 @@ class TailLabPanel extends HTMLElement {
 
   /** A setting as the page gave it: from `source` when set, else the attribute. */
   setting(name) {
-    return typeof this.source === "function" ? this.source(name) : this.getAttribute(name);
+    const panel = sourced(this);
+    return typeof panel.source === "function" ? panel.source(name) : this.getAttribute(name);
   }
 
   connectedCallback() {
@@ -142,7 +151,12 @@ class TailLabPanel extends HTMLElement {
   }
 
   attributeChanged(name, before, after) {
-    if (!this.live || before === after || !WATCHED.has(name) || typeof this.source === "function")
+    if (
+      !this.live ||
+      before === after ||
+      !WATCHED.has(name) ||
+      typeof sourced(this).source === "function"
+    )
       return;
     if (name === "kind") {
       this.stop();

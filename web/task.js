@@ -6,7 +6,7 @@
  * The port is closed once heard, so nothing is left open (node would stay alive for it).
  */
 export function nextTask() {
-  return new Promise((resolve) => {
+  return new Promise((/** @type {(value?: void) => void} */ resolve) => {
     const { port1, port2 } = new MessageChannel();
     port1.onmessage = () => {
       port1.close();

@@ -61,7 +61,7 @@ async function poolRate(workers, requests, fanout, TailRunClass) {
   let issued = 0,
     merged = 0;
   const t0 = performance.now();
-  await new Promise((done) => {
+  await new Promise((/** @type {(value?: void) => void} */ done) => {
     const send = (w) => {
       if (issued >= blocks) return;
       const first = issued * size;

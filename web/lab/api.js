@@ -5,7 +5,23 @@
 // section has no way to reach `simulate*`, `TailRun` or a measured quantile from here.
 
 // It imports nothing: the page passes it the core (wasm.js), and a section may import its
-// helpers without reaching the core.
+// helpers without reaching the core. Its JSDoc names the core's types (web/pkg/tail_lab.d.ts)
+// for the type check, which is no import at run time: sections name them from here.
+
+/** @typedef {typeof import("../pkg/tail_lab.js")} Core */
+/** @typedef {import("../pkg/tail_lab.js").LabDefaults} LabDefaults */
+/** @typedef {import("../pkg/tail_lab.js").HedgeOptions} HedgeOptions */
+/** @typedef {import("../pkg/tail_lab.js").FanoutResult} FanoutResult */
+/** @typedef {import("../pkg/tail_lab.js").HedgeResult} HedgeResult */
+/** @typedef {import("../pkg/tail_lab.js").LoadedResult} LoadedResult */
+/** @typedef {import("../pkg/tail_lab.js").BalanceResult} BalanceResult */
+/** @typedef {import("../pkg/tail_lab.js").QueueResult} QueueResult */
+/**
+ * The core without what simulates or measures (what the runtime check below refuses too).
+ * @typedef {Readonly<Omit<Core, Extract<keyof Core, `simulate${string}`> | "TailRun" |
+ *   "TailRunBuilder" | "requestAt" | "leafSample" | "leafQuantile" | "parentQuantile" |
+ *   "heapBytes" | "default" | "initSync">>} ClosedForms
+ */
 
 /** What every section may read besides the models' closed forms: the shared bins and the
  * Lab's defaults. */
@@ -26,7 +42,11 @@ export function closedFormNames(core) {
   return [...new Set(names)];
 }
 
-/** The facade over an initialised core module: a frozen object with its closed forms only. */
+/**
+ * The facade over an initialised core module: a frozen object with its closed forms only.
+ * @param {Core} core
+ * @returns {ClosedForms}
+ */
 export function closedForms(core) {
   const api = Object.create(null);
   for (const name of closedFormNames(core)) {
@@ -38,5 +58,8 @@ export function closedForms(core) {
   return Object.freeze(api);
 }
 
-/** A fan-out result's 95% interval, `[low, high]` (fractions): the core's Wilson interval. */
+/**
+ * A fan-out result's 95% interval, `[low, high]` (fractions): the core's Wilson interval.
+ * @param {FanoutResult} r
+ */
 export const fanoutInterval = (r) => [r.ciLow, r.ciHigh];

@@ -8,6 +8,22 @@ import { onThemeChange } from "../theme.js";
 export { el } from "../dom.js";
 import { el } from "../dom.js";
 
+/**
+ * What a section's `mount(root, context)` is given (lab/main.js, embed.js): the worker client,
+ * the closed-forms facade, the settings read from the URL or attributes, the id prefix, a
+ * listener for changed settings, the "copy link" source and, in an embed, the signal that
+ * unmounts it.
+ * @typedef {{
+ *   client: import("./sim.js").SimClient,
+ *   api: import("./api.js").ClosedForms,
+ *   values?: Record<string, any>,
+ *   prefix?: string,
+ *   onChange?: (changed: Record<string, unknown>) => void,
+ *   link?: () => string,
+ *   signal?: AbortSignal,
+ * }} SectionContext
+ */
+
 /** The skeleton of a section: controls, readouts, progress and a chart, appended to `root`. */
 export function panel(root, { chartHeight = 300, chartLabel }) {
   const controls = el("div", { class: "lab-controls" });
@@ -35,7 +51,12 @@ export function panel(root, { chartHeight = 300, chartLabel }) {
   };
 }
 
-/** A range input with its label and a live value; `format(value)` shows the value. */
+/**
+ * A range input with its label and a live value; `format(value)` shows the value.
+ * @param {HTMLElement} parent
+ * @param {{ id: string, label: string, min: number, max: number, step: number,
+ *   value: number | string, format?: (value: number) => string }} options
+ */
 export function slider(parent, { id, label, min, max, step, value, format = String }) {
   const input = el("input", { id, type: "range", min, max, step, value });
   const output = el("output", { for: id, text: format(Number(value)) });

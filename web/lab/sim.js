@@ -25,6 +25,31 @@ import {
 
 const CACHE_LIMIT = 4000;
 
+/**
+ * What a worker can run, by name (the union of the sections' calls.js, lab/worker.js): a core
+ * function under its own name, or the "In code" snippet. A call is typed by its name, so its
+ * options and its result are checked against the core's .d.ts; a name that is neither is
+ * unchecked.
+ * @typedef {import("./api.js").Core & { snippet: typeof import("./snippet.js").snippet }} Callable
+ */
+/**
+ * @template {string} F
+ * @typedef {F extends keyof Callable
+ *   ? Callable[F] extends (...args: infer A) => unknown ? A : unknown[]
+ *   : unknown[]} ArgsOf
+ */
+/**
+ * @template {string} F
+ * @typedef {F extends keyof Callable
+ *   ? Callable[F] extends (...args: never[]) => infer R ? R : any
+ *   : any} ResultOf
+ */
+/**
+ * One call for a worker: the function's name and its arguments (structured-cloneable).
+ * @template {string} [F=string]
+ * @typedef {{ fn: F, args: ArgsOf<F> }} Call
+ */
+
 let shared = null;
 const clients = new Map();
 let nextChannel = 1;
@@ -108,7 +133,10 @@ function pool() {
 }
 
 export class SimClient {
-  /** `onTrouble(message)` hears when no worker is left to compute this client's points. */
+  /**
+   * `onTrouble(message)` hears when no worker is left to compute this client's points.
+   * @param {{ onTrouble?: (message: string) => void }} [options]
+   */
   constructor({ onTrouble = () => {} } = {}) {
     this.pool = pool();
     this.channel = nextChannel++;
@@ -128,6 +156,13 @@ export class SimClient {
    * Runs `calls` (`{ fn, args }`), calling `onPoint(index, result, error)` as each arrives
    * (cached ones at once) and `onProgress(done, total)`. Resolves when every call has answered
    * (with a result or an error); a newer `run` supersedes this one, which then never resolves.
+   * @template {string} F
+   * @param {Call<F>[]} calls
+   * @param {{
+   *   onPoint?: (index: number, result: ResultOf<F> | undefined, error: string | undefined) => void,
+   *   onProgress?: (done: number, total: number) => void,
+   * }} [handlers]
+   * @returns {Promise<void>}
    */
   run(calls, { onPoint = () => {}, onProgress = () => {} } = {}) {
     if (this.closed) return new Promise(() => {});
@@ -149,7 +184,7 @@ export class SimClient {
       this.cancel();
       return Promise.resolve();
     }
-    return new Promise((resolve) => {
+    return new Promise((/** @type {(value?: void) => void} */ resolve) => {
       const active = {
         id,
         calls,

@@ -74,6 +74,16 @@ const HISTOGRAM_REDRAW_MS = 100;
  * stops with an AbortError.
  * Returns `{ table, drawOnto, canvases, settings, set }` for the export buttons and for
  * settings changed from outside (`set(values)`, e.g. an embed's attribute).
+ * @param {HTMLElement} root
+ * @param {{
+ *   api: typeof import("../pkg/tail_lab.js"),
+ *   values: Record<string, any>,
+ *   parts: string[],
+ *   prefix?: string,
+ *   onChange?: (settings: Record<string, any>) => void,
+ *   workers?: number,
+ *   signal?: AbortSignal,
+ * }} options
  */
 export async function mountTail(
   root,
@@ -136,7 +146,10 @@ export async function mountTail(
 
   // ---- controls (each with a real label)
   const inputs = {};
-  /** Shows settings changed from outside in the controls. */
+  /**
+   * Shows settings changed from outside in the controls.
+   * @type {(values: Record<string, any>) => void}
+   */
   let showInControls = () => {};
   if (controls) {
     const field = (name, label, input, extra = []) => {
@@ -477,7 +490,7 @@ export async function mountTail(
   });
   const charts = new IntersectionObserver((entries) => {
     for (const e of entries) {
-      const name = e.target.dataset.chart;
+      const name = /** @type {HTMLElement} */ (e.target).dataset.chart;
       onScreen[name] = e.isIntersecting;
       if (e.isIntersecting) {
         stale[name] = true;
@@ -522,6 +535,7 @@ export async function mountTail(
      * had moved the controls; settings that did not change are left alone.
      */
     set(values) {
+      /** @type {Record<string, any>} */
       const options = {};
       for (const name of ["fanout", "profile", "fix", "seed"]) {
         if (name in values && values[name] !== settings[name]) options[name] = values[name];

@@ -34,6 +34,9 @@ export const runOptions = ({ fanout, profile, fix, seed }) => ({ fanout, profile
  * A TailRun prepared over several tasks, so start-up has no long task. The builder is freed as
  * soon as it has given its run, or when `signal` aborts (the panel was removed), which throws
  * an AbortError.
+ * @param {typeof import("../pkg/tail_lab.js")} api
+ * @param {import("../pkg/tail_lab.js").TailOptions} options
+ * @param {AbortSignal} [signal]
  */
 export async function prepareRun(api, options, signal) {
   signal?.throwIfAborted();
@@ -61,6 +64,9 @@ export async function prepareRun(api, options, signal) {
  * shared pool accumulate (0, or a page that cannot start one, accumulates on the main thread),
  * `signal` stops a run still being prepared with an AbortError (the caller then `close()`s one
  * that is open). Resolves to a TailLifecycle once the first run is prepared.
+ * @param {typeof import("../pkg/tail_lab.js")} api
+ * @param {any} settings
+ * @param {{ workers?: number, signal?: AbortSignal }} [options]
  */
 export async function openRun(api, settings, { workers = 0, signal } = {}) {
   const config = { ...runOptions(settings), requests: settings.requests };

@@ -73,6 +73,15 @@ pub fn run_all() -> Result<(), String> {
 /// against the built package, and the browser scenarios.
 fn page_tests(tally: &mut Tally) -> Result<(), String> {
     build_page()?;
+    // The page's JS, its workers and the node tests, type-checked against the generated
+    // web/pkg/tail_lab.d.ts (TypeScript checkJs, pinned in package.json; no emit).
+    for project in [
+        "web/tsconfig.json",
+        "web/tsconfig.workers.json",
+        "tests/tsconfig.json",
+    ] {
+        run("node_modules/.bin/tsc", &["-p", project])?;
+    }
     // The recovery tests' package, with failure injection (never shipped).
     build_fault_package()?;
     // The static bundle the site tests serve, exactly as `cargo xtask dist` lays it out.

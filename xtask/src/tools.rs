@@ -183,6 +183,7 @@ pub fn ensure_npm_packages() -> Result<(), String> {
         "axe-core",
         "@biomejs/biome",
         "typescript",
+        "@types/node",
     ];
     let tools_present = bins
         .iter()

@@ -48,6 +48,11 @@ export const params = [
   },
 ];
 
+/**
+ * Builds the section inside `root` (see lab/section.js for the context).
+ * @param {HTMLElement} root
+ * @param {import("../../section.js").SectionContext} context
+ */
 export function mount(
   root,
   { client, api, values, prefix = "", onChange = () => {}, link, signal },
@@ -170,6 +175,7 @@ export function mount(
       ...lambdas.map((l) => [l, k]),
       ...lambdas.flatMap((l) => CHOICES.filter((c) => c.d !== k).map((c) => [l, c.d])),
     ];
+    /** @type {import("../../sim.js").Call<"simulateBalance">[]} */
     const calls = order.map(([l, dd]) => ({
       fn: "simulateBalance",
       args: [{ lambda: l, d: dd, arrivals: ARRIVALS, seed: SEED }],

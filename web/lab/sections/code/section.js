@@ -21,6 +21,11 @@ const WORDS = [
   "twelve",
 ];
 
+/**
+ * Builds the section inside `root` (see lab/section.js for the context).
+ * @param {HTMLElement} root
+ * @param {import("../../section.js").SectionContext} context
+ */
 export function mount(root, { client }) {
   // The prose's "Everything above is four calls": one call for each section above this one.
   const above = root.querySelector("[data-count=sections-above]");

@@ -30,6 +30,11 @@ export const params = [
   { name: "fanout-n", type: "int", min: 1, max: 1000, default: 100 },
 ];
 
+/**
+ * Builds the section inside `root` (see lab/section.js for the context).
+ * @param {HTMLElement} root
+ * @param {import("../../section.js").SectionContext} context
+ */
 export function mount(
   root,
   { client, api, values, prefix = "", onChange = () => {}, link, signal },
@@ -109,6 +114,7 @@ export function mount(
     );
     dots.clear();
     const fanouts = [nv, ...DOT_FANOUTS.filter((k) => k !== nv)];
+    /** @type {import("../../sim.js").Call<"simulateFanout">[]} */
     const calls = fanouts.map((k) => ({
       fn: "simulateFanout",
       args: [{ p: pv, n: k, requests: REQUESTS, seed: SEED }],

@@ -21,6 +21,8 @@ const SEED = 1;
 /**
  * The "your numbers" sliders: [id, label, min, max, step, format, default]. They start at the
  * Lab's own service model (the core's `labDefaults().service`).
+ * @type {[string, string, number, number, number, (v: number) => string,
+ *   (lab: import("../../api.js").LabDefaults) => number][]}
  */
 const OWN = [
   [
@@ -68,6 +70,11 @@ export const params = [
   })),
 ];
 
+/**
+ * Builds the section inside `root` (see lab/section.js for the context).
+ * @param {HTMLElement} root
+ * @param {import("../../section.js").SectionContext} context
+ */
 export function mount(
   root,
   { client, api, values, prefix = "", onChange = () => {}, link, signal },
@@ -155,6 +162,7 @@ export function mount(
   }
 
   function options() {
+    /** @type {import("../../api.js").HedgeOptions} */
     const opts = { delayQ: Number(delayQ.input.value), requests: REQUESTS, seed: SEED };
     if (preset.value === "own") {
       const [bm, bs, sp, sm, ss] = ownSliders.map((s) => Number(s.input.value));

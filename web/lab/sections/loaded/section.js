@@ -59,6 +59,11 @@ export const params = [
   },
 ];
 
+/**
+ * Builds the section inside `root` (see lab/section.js for the context).
+ * @param {HTMLElement} root
+ * @param {import("../../section.js").SectionContext} context
+ */
 export function mount(
   root,
   { client, api, values, prefix = "", onChange = () => {}, link, signal },
@@ -201,6 +206,7 @@ export function mount(
     failure = null;
     const chosen = chosenLoad();
     const order = [chosen, ...LOADS.filter((l) => l !== chosen)];
+    /** @type {import("../../sim.js").Call<"simulateLoaded">[]} */
     const calls = order.flatMap((l) =>
       POLICIES.map((p) => ({
         fn: "simulateLoaded",

@@ -28,6 +28,11 @@ export const params = [
   { name: "queue-servers", type: "enum", values: SERVER_CHOICES, default: "4" },
 ];
 
+/**
+ * Builds the section inside `root` (see lab/section.js for the context).
+ * @param {HTMLElement} root
+ * @param {import("../../section.js").SectionContext} context
+ */
 export function mount(
   root,
   { client, api, values, prefix = "", onChange = () => {}, link, signal },

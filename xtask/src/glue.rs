@@ -189,17 +189,62 @@ pub fn harden(text: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// Hardens `dir/tail_lab.js` in place.
+/// Hardens `dir/tail_lab.js` in place, and declares its options arguments optional in
+/// `dir/tail_lab.d.ts` (when the package has one).
 pub fn harden_package(dir: &Path) -> Result<(), String> {
     let path = dir.join("tail_lab.js");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path:?}: {e}"))?;
     let hardened = harden(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    std::fs::write(&path, hardened).map_err(|e| format!("cannot write {path:?}: {e}"))
+    std::fs::write(&path, hardened).map_err(|e| format!("cannot write {path:?}: {e}"))?;
+    let dts = dir.join("tail_lab.d.ts");
+    if let Ok(text) = std::fs::read_to_string(&dts) {
+        std::fs::write(&dts, optional_options(&text))
+            .map_err(|e| format!("cannot write {dts:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// wasm-bindgen declares a last argument typed `XOptions | undefined` as required
+/// (`opts: XOptions | undefined`), though every such call may leave it out: declare it
+/// `opts?: XOptions`, so `simulateBalance()` type-checks as it runs.
+pub fn optional_options(dts: &str) -> String {
+    let mut out = String::with_capacity(dts.len());
+    for line in dts.split_inclusive('\n') {
+        let Some(end) = line.find("Options | undefined)") else {
+            out.push_str(line);
+            continue;
+        };
+        // The argument's name ends at the last ": " before its type.
+        match line[..end].rfind(": ") {
+            Some(colon) => {
+                out.push_str(&line[..colon]);
+                out.push_str("?: ");
+                out.push_str(&line[colon + 2..end]);
+                out.push_str("Options)");
+                out.push_str(&line[end + "Options | undefined)".len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn options_arguments_are_declared_optional() {
+        let dts = "export function simulateQueue(opts: QueueOptions | undefined): QueueResult;\n\
+                   export function leafQuantile(q: number, cfg: TailOptions | undefined): number;\n\
+                   export function slowShare(p: number, n: number): number;\n";
+        assert_eq!(
+            optional_options(dts),
+            "export function simulateQueue(opts?: QueueOptions): QueueResult;\n\
+             export function leafQuantile(q: number, cfg?: TailOptions): number;\n\
+             export function slowShare(p: number, n: number): number;\n"
+        );
+    }
 
     #[test]
     fn a_glue_without_the_expected_text_is_refused_not_shipped_unpatched() {

@@ -435,8 +435,12 @@ impl TailRun {
     }
 }
 
+/// Requests one call of a binding may add to a run (about a second of work): keeps any single
+/// call from freezing a tab.
+pub const REQUESTS_PER_CALL: crate::error::CountRange = crate::count_range!(0, 10000000);
+
 fn check_q(q: f64) -> Result<f64, ParamError> {
-    crate::error::check_range("q", q, 0.0, 1.0, "a quantile level in 0..=1")
+    crate::error::check_quantile_level("q", q)
 }
 
 #[cfg(test)]

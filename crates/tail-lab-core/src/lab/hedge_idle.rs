@@ -108,6 +108,21 @@ pub struct IdleHedgeResult {
 }
 
 /// A prepared idle-replica hedging experiment.
+///
+/// ```
+/// use tail_lab_core::lab::hedge_idle::IdleHedge;
+/// use tail_lab_core::lab::service::ServiceModel;
+///
+/// // Send a backup once a request has outlasted the service time's p95, under seed 1.
+/// let hedge = IdleHedge::new(ServiceModel::default(), 0.95, 1).unwrap();
+/// let r = hedge.run(100_000).unwrap();
+/// // About one request in twenty sends a backup, as the closed form says, and the tail shrinks.
+/// assert!((r.extra_requests - r.theory_extra_requests).abs() < 0.01);
+/// assert!(r.after.p999 < r.before.p999);
+/// // A level outside (0, 1) is refused by name.
+/// let bad = IdleHedge::new(ServiceModel::default(), 1.0, 1);
+/// assert_eq!(bad.unwrap_err().param(), "delayQ");
+/// ```
 #[derive(Debug, Clone)]
 pub struct IdleHedge {
     sampler: ServiceSampler,

@@ -103,6 +103,26 @@ impl LoadedService {
 }
 
 /// One loaded-replica run.
+///
+/// ```
+/// use tail_lab_core::lab::loaded::{LoadedConfig, LoadedPolicy, exponential};
+///
+/// // Ten FIFO replicas at 50% load with exponential service of mean 10 ms and no backups: each
+/// // replica is an M/M/1 queue, whose mean time in system is 10 / (1 − 0.5) = 20 ms.
+/// let config = LoadedConfig::new(10, 0.5, LoadedPolicy::None, 50_000, 1)
+///     .unwrap()
+///     .with_service(exponential(10.0).unwrap());
+/// let r = config.run();
+/// assert!(r.stable);
+/// assert!((r.mean_ms.unwrap() / 20.0 - 1.0).abs() < 0.1);
+/// // A delay of 0 duplicates every request.
+/// let duplicate = LoadedPolicy::after_delay(0.0).unwrap();
+/// let r = LoadedConfig::new(10, 0.3, duplicate, 20_000, 1).unwrap().run();
+/// assert_eq!((r.policy, r.extra_requests), ("duplicate", 1.0));
+/// // Out-of-range parameters are refused by name.
+/// let one = LoadedConfig::new(1, 0.5, LoadedPolicy::None, 50_000, 1);
+/// assert_eq!(one.unwrap_err().param(), "replicas");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LoadedConfig {
     pub(super) replicas: u32,

@@ -2,7 +2,7 @@
 
 use crate::tools::{
     Tally, build_fault_package, build_page, chromedriver, ensure_chromium, ensure_npm_packages,
-    ensure_rust_tools, run, run_counted,
+    ensure_rust_tools, run, run_counted, run_with_env,
 };
 
 /// Runs every check in order and stops at the first failure.
@@ -34,6 +34,20 @@ pub fn run_all() -> Result<(), String> {
             "-D",
             "warnings",
         ],
+    )?;
+    // The core's and the binding's documentation: no broken intra-doc links, and (with their
+    // `#![warn(missing_docs)]`) nothing public undocumented.
+    run_with_env(
+        "cargo",
+        &[
+            "doc",
+            "--no-deps",
+            "-p",
+            "tail-lab-core",
+            "-p",
+            "tail-lab-wasm",
+        ],
+        &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
     // The page's JS and the JS tests: formatted and linted as biome.json says (no writes).
     ensure_npm_packages()?;

@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 use tail_lab_core::lab::loaded::{DelayBasis, LoadedConfig, LoadedPolicy};
-use tail_lab_core::lab::supermarket::SupermarketConfig;
+use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
 use tail_lab_core::sampling::address::SampleStream;
 use tail_lab_core::tail::mitigation::Mitigation;
 use tail_lab_core::tail::profile::{LeafProfile, LeafSampler, ProfileId};
@@ -133,9 +133,15 @@ fn main() {
     let arrivals = 10_000_000 / scale;
     let secs = median_secs(|| {
         black_box(
-            SupermarketConfig::new(100, 0.9, 2, arrivals.max(1000), 1)
-                .unwrap()
-                .run(),
+            SupermarketConfig::new(SupermarketParams {
+                servers: 100,
+                lambda: 0.9,
+                d: 2,
+                arrivals: arrivals.max(1000),
+                seed: 1,
+            })
+            .unwrap()
+            .run(),
         );
     });
     line(

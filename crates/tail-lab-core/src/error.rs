@@ -26,13 +26,23 @@ pub enum ParamError {
         /// The known names, comma separated.
         expected: &'static str,
     },
+    /// Two arguments that name the same setting, given and disagreeing (a policy name and the
+    /// number it stands for).
+    Conflict {
+        /// The argument the sentence starts with.
+        param: &'static str,
+        /// The rest of the sentence: what each says, and what to do.
+        reason: String,
+    },
 }
 
 impl ParamError {
     /// The name of the rejected argument.
     pub fn param(&self) -> &'static str {
         match self {
-            ParamError::OutOfRange { param, .. } | ParamError::UnknownName { param, .. } => param,
+            ParamError::OutOfRange { param, .. }
+            | ParamError::UnknownName { param, .. }
+            | ParamError::Conflict { param, .. } => param,
         }
     }
 }
@@ -50,6 +60,7 @@ impl fmt::Display for ParamError {
                 got,
                 expected,
             } => write!(f, "{param} must be one of {expected} (got {got:?})"),
+            ParamError::Conflict { param, reason } => write!(f, "{param} {reason}"),
         }
     }
 }
@@ -108,9 +119,93 @@ pub(crate) fn check_open(
     }
 }
 
+/// Checks that `value` is finite and inside `(lo, hi]`: above `lo`, at most `hi`.
+pub(crate) fn check_half_open(
+    param: &'static str,
+    value: f64,
+    lo: f64,
+    hi: f64,
+    expected: &'static str,
+) -> Result<f64, ParamError> {
+    if value.is_finite() && value > lo && value <= hi {
+        Ok(value)
+    } else {
+        Err(ParamError::OutOfRange {
+            param,
+            got: value,
+            expected,
+        })
+    }
+}
+
 /// Checks a quantile level: finite and strictly inside `(0, 1)`.
 pub(crate) fn check_level(param: &'static str, q: f64) -> Result<f64, ParamError> {
     check_open(param, q, 0.0, 1.0, "a quantile level in (0, 1)")
+}
+
+/// An inclusive range of integers and the words an error states it in, written once: the
+/// core checks with it, and a binding reads the same bounds and words (build one with
+/// [`count_range!`](crate::count_range), which writes the words from the bounds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CountRange {
+    /// The least value allowed.
+    pub lo: u64,
+    /// The greatest value allowed.
+    pub hi: u64,
+    /// The range in words, e.g. `"an integer in 1..=1024"`.
+    pub expected: &'static str,
+}
+
+impl CountRange {
+    /// True when `value` is in `lo..=hi`.
+    pub const fn contains(&self, value: u64) -> bool {
+        value >= self.lo && value <= self.hi
+    }
+
+    /// `value` when it is in range; otherwise the error naming `param`, the value and the range.
+    pub fn check(&self, param: &'static str, value: u64) -> Result<u64, ParamError> {
+        check_count(param, value, self.lo, self.hi, self.expected)
+    }
+
+    /// `value` (a number that should be a whole number in range, as a JS number is) as an
+    /// integer, or the same error as [`CountRange::check`], with the value as given.
+    pub fn check_number(&self, param: &'static str, value: f64) -> Result<u64, ParamError> {
+        if value.is_finite()
+            && value.fract() == 0.0
+            && value >= self.lo as f64
+            && value <= self.hi as f64
+        {
+            Ok(value as u64)
+        } else {
+            Err(ParamError::OutOfRange {
+                param,
+                got: value,
+                expected: self.expected,
+            })
+        }
+    }
+}
+
+/// A [`CountRange`] from integer literals, its words written from them:
+/// `count_range!(1, 1024)` is `1..=1024`, "an integer in 1..=1024"; a third literal is added
+/// to the words (`count_range!(2, 1000, " (hedging needs a second replica)")`).
+#[macro_export]
+macro_rules! count_range {
+    ($lo:literal, $hi:literal) => {
+        $crate::count_range!($lo, $hi, "")
+    };
+    ($lo:literal, $hi:literal, $note:literal) => {
+        $crate::error::CountRange {
+            lo: $lo,
+            hi: $hi,
+            expected: concat!("an integer in ", $lo, "..=", $hi, $note),
+        }
+    };
+}
+
+/// Checks a quantile level that may be an end: finite and inside `0..=1`.
+pub fn check_quantile_level(param: &'static str, q: f64) -> Result<f64, ParamError> {
+    check_range(param, q, 0.0, 1.0, "a quantile level in 0..=1")
 }
 
 /// Checks that an integer lies in `lo..=hi`.
@@ -165,5 +260,21 @@ mod tests {
         assert_eq!(readable(0.25), "0.25");
         assert_eq!(readable(26843546.0), "26843546");
         assert!(check_open("p", 0.5, 0.0, 1.0, "in (0, 1)").is_ok());
+        assert!(check_half_open("s", 5.0, 0.0, 5.0, "in (0, 5]").is_ok());
+        assert!(check_half_open("s", 0.0, 0.0, 5.0, "in (0, 5]").is_err());
+        assert!(check_half_open("s", 5.000_000_1, 0.0, 5.0, "in (0, 5]").is_err());
+    }
+
+    #[test]
+    fn a_count_range_states_its_own_bounds() {
+        const R: CountRange = crate::count_range!(2, 1_000, " (two at least)");
+        assert_eq!(R.expected, "an integer in 2..=1000 (two at least)");
+        assert_eq!(R.check("replicas", 2), Ok(2));
+        assert_eq!(
+            R.check_number("replicas", 2.5).unwrap_err().to_string(),
+            "replicas must be an integer in 2..=1000 (two at least) (got 2.5)"
+        );
+        assert_eq!(R.check_number("replicas", 1000.0), Ok(1000));
+        assert!(R.check_number("replicas", f64::NAN).is_err());
     }
 }

@@ -22,6 +22,10 @@
 //!
 //! Times are in milliseconds and probabilities are fractions in 0..=1 throughout.
 
+// The rules of clippy.toml (libm floats, no clocks, no threads), and every public item documented.
+#![deny(clippy::disallowed_methods)]
+#![warn(missing_docs)]
+
 pub mod des;
 pub mod describe;
 pub mod error;

@@ -10,10 +10,12 @@
 //! - Partial results: a parent that answers without its slowest `k` of `n` leaves is later than
 //!   `t` exactly when at least `k + 1` leaves are, a binomial tail ([`binomial_at_least`]).
 
-use crate::error::{ParamError, check_count, check_level, check_range};
+use crate::error::{CountRange, ParamError, check_level, check_range};
 
+/// The fan-outs the lab accepts anywhere.
+pub const FANOUT: CountRange = crate::count_range!(1, 1024);
 /// Largest fan-out the lab accepts anywhere.
-pub const MAX_FANOUT: u32 = 1024;
+pub const MAX_FANOUT: u32 = FANOUT.hi as u32;
 
 /// `1 − (1 − p)^n`: the share of requests that meet at least one slow leaf.
 ///
@@ -195,14 +197,7 @@ pub fn invert_survival(survival: impl Fn(f64) -> f64, target: f64) -> f64 {
 }
 
 pub(crate) fn check_fanout(param: &'static str, n: u32) -> Result<u32, ParamError> {
-    check_count(
-        param,
-        u64::from(n),
-        1,
-        u64::from(MAX_FANOUT),
-        "an integer in 1..=1024",
-    )
-    .map(|n| n as u32)
+    FANOUT.check(param, u64::from(n)).map(|n| n as u32)
 }
 
 #[cfg(test)]
@@ -254,7 +249,8 @@ mod tests {
             for mask in 0u32..(1 << n) {
                 let slow = mask.count_ones();
                 if slow >= k {
-                    total += s.powi(slow as i32) * (1.0 - s).powi((n - slow) as i32);
+                    total +=
+                        libm::pow(s, f64::from(slow)) * libm::pow(1.0 - s, f64::from(n - slow));
                 }
             }
             assert!((binomial_at_least(k, n, s) - total).abs() < 1e-12, "k={k}");
@@ -275,7 +271,7 @@ mod tests {
         assert!(!duplication_stable(0.5, 1.0));
         assert_eq!(mm1_mean_sojourn(10.0, 1.0), None);
         assert!((mm1_mean_sojourn(10.0, 0.8).unwrap() - 50.0).abs() < 1e-12);
-        assert!((mm1_sojourn_survival(50.0, 10.0, 0.8).unwrap() - (-1.0f64).exp()).abs() < 1e-15);
+        assert!((mm1_sojourn_survival(50.0, 10.0, 0.8).unwrap() - libm::exp(-1.0)).abs() < 1e-15);
     }
 
     #[test]

@@ -196,7 +196,7 @@ fn parent_quantile_from_measured_leaves_is_the_q_to_the_one_over_n_leaf_quantile
             let r = run(ProfileId::Default, "none", n, seed, requests);
             let table = r.model().leaf_quantiles();
             for q in [0.5, 0.99] {
-                let t = table.parent_quantile(q, n);
+                let t = table.parent_quantile(q, n).unwrap();
                 let got = 1.0 - r.parent_histogram().survival(shared_bins(), t);
                 let leaf = theory::parent_level(q, n).unwrap();
                 let leaf_se = (leaf * (1.0 - leaf) / m).sqrt() * f64::from(n) * q / leaf;

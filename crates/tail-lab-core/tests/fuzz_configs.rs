@@ -12,10 +12,12 @@ use proptest::prelude::*;
 use tail_lab_core::lab::fanout::simulate_slow_share;
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::loaded::{
-    Cancellation, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService,
+    Cancellation, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService, exponential,
 };
 use tail_lab_core::lab::service::ServiceModel;
-use tail_lab_core::lab::supermarket::{SupermarketConfig, fixed_point_mean_time};
+use tail_lab_core::lab::supermarket::{
+    SupermarketConfig, SupermarketParams, fixed_point_mean_time,
+};
 use tail_lab_core::sampling::lognormal::LogNormalMs;
 use tail_lab_core::tail::mitigation::Mitigation;
 use tail_lab_core::tail::profile::{LeafProfile, Pause};
@@ -114,7 +116,7 @@ proptest! {
                 assert_finite(&what, &format!("{:?}", run.parent_percentile(q)));
             }
         }
-        assert_finite(&what, &format!("{:?}", run.model().leaf_quantiles().parent_curve(0.99, 64)));
+        assert_finite(&what, &format!("{:?}", run.model().leaf_quantiles().parent_curve(0.99, 64).unwrap()));
     }
 
     #[test]
@@ -172,13 +174,14 @@ proptest! {
             return Ok(());
         };
         let service = if service.0 {
-            LoadedService::Exponential { mean_ms: service.1 }
+            let Ok(exponential) = exponential(service.1) else { return Ok(()) };
+            exponential
         } else {
             let (Some(body), Some(slow)) = (service.2, service.4) else { return Ok(()) };
             let Ok(model) = ServiceModel::new(body, service.3, slow) else { return Ok(()) };
             LoadedService::Lab(model)
         };
-        let Ok(config) = config.with_service(service) else { return Ok(()) };
+        let config = config.with_service(service);
         let rule = Cancellation::ALL[cancellation];
         let result = config.with_cancellation(rule).run();
         assert_finite(&format!("{config:?} {rule:?}"), &format!("{result:?}"));
@@ -193,7 +196,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         // Cost is arrivals × d: keep a case to milliseconds (the binding bounds it for users).
-        let Ok(config) = SupermarketConfig::new(servers, lambda, d, arrivals.min(3000), seed) else {
+        let Ok(config) = SupermarketConfig::new(SupermarketParams { servers, lambda, d, arrivals: arrivals.min(3000), seed }) else {
             return Ok(());
         };
         if u64::from(d) * arrivals.min(3000) > 50_000_000 { return Ok(()) }

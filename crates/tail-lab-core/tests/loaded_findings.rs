@@ -192,8 +192,7 @@ fn cancelling_the_loser_at_once_turns_two_replicas_into_one_fast_m_m_1() {
                 .map(|s| {
                     LoadedConfig::new(2, rho, LoadedPolicy::Duplicate, 100_000, 500 + s)
                         .unwrap()
-                        .with_service(exponential(m))
-                        .unwrap()
+                        .with_service(exponential(m).unwrap())
                         .with_cancellation(c)
                         .run()
                         .mean_ms

@@ -19,7 +19,9 @@
 use tail_lab_core::lab::loaded::{
     Cancellation, LoadedConfig, LoadedPolicy, LoadedResult, exponential,
 };
-use tail_lab_core::lab::supermarket::{SupermarketConfig, fixed_point_mean_time};
+use tail_lab_core::lab::supermarket::{
+    SupermarketConfig, SupermarketParams, fixed_point_mean_time,
+};
 use tail_lab_core::sampling::histogram::shared_bins;
 use tail_lab_core::theory;
 
@@ -64,8 +66,7 @@ fn without_hedging_each_replica_is_m_m_1() {
         let runs = replicate(1000, |seed| {
             LoadedConfig::new(10, rho, LoadedPolicy::None, 100_000, seed)
                 .unwrap()
-                .with_service(exponential(mean_service))
-                .unwrap()
+                .with_service(exponential(mean_service).unwrap())
         });
         assert!(runs.iter().all(|r| r.stable));
         let (m, se) = mean_se(&runs.iter().map(|r| r.mean_ms.unwrap()).collect::<Vec<_>>());
@@ -111,8 +112,7 @@ fn duplicating_without_cancelling_doubles_the_load() {
         let runs = replicate(2000, |seed| {
             LoadedConfig::new(10, rho, LoadedPolicy::Duplicate, 100_000, seed)
                 .unwrap()
-                .with_service(exponential(mean_service))
-                .unwrap()
+                .with_service(exponential(mean_service).unwrap())
                 .with_cancellation(Cancellation::Never)
         });
         let xs: Vec<f64> = runs.iter().map(|r| r.copy_sojourn_ms.unwrap()).collect();
@@ -138,8 +138,7 @@ fn duplicating_without_cancelling_doubles_the_load() {
     for rho in [0.5, 0.7] {
         let r = LoadedConfig::new(10, rho, LoadedPolicy::Duplicate, 20_000, 1)
             .unwrap()
-            .with_service(exponential(mean_service))
-            .unwrap()
+            .with_service(exponential(mean_service).unwrap())
             .with_cancellation(Cancellation::Never)
             .run();
         assert!(!r.stable && r.latency.is_none(), "ρ={rho} must be unstable");
@@ -151,11 +150,17 @@ fn random_assignment_is_m_m_1_in_the_supermarket() {
     for lambda in [0.5, 0.8, 0.9] {
         let xs: Vec<f64> = (0..5u64)
             .map(|seed| {
-                SupermarketConfig::new(100, lambda, 1, 1_000_000, 300 + seed)
-                    .unwrap()
-                    .run()
-                    .mean_time
-                    .unwrap()
+                SupermarketConfig::new(SupermarketParams {
+                    servers: 100,
+                    lambda,
+                    d: 1,
+                    arrivals: 1_000_000,
+                    seed: 300 + seed,
+                })
+                .unwrap()
+                .run()
+                .mean_time
+                .unwrap()
             })
             .collect();
         let (m, se) = mean_se(&xs);
@@ -188,11 +193,17 @@ fn best_of_d_matches_the_fixed_point() {
     let mean_time = |n: u32, d: u32, lambda: f64, first_seed: u64| {
         let xs: Vec<f64> = (first_seed..first_seed + 10)
             .map(|seed| {
-                SupermarketConfig::new(n, lambda, d, 1_000_000, seed)
-                    .unwrap()
-                    .run()
-                    .mean_time
-                    .unwrap()
+                SupermarketConfig::new(SupermarketParams {
+                    servers: n,
+                    lambda,
+                    d,
+                    arrivals: 1_000_000,
+                    seed,
+                })
+                .unwrap()
+                .run()
+                .mean_time
+                .unwrap()
             })
             .collect();
         mean_se(&xs)
@@ -227,12 +238,24 @@ fn best_of_d_matches_the_fixed_point() {
 #[test]
 fn seed_figures_for_balancing() {
     // Seed 000: at λ = 0.9, random ≈ 10.0 and best of two ≈ 2.63 against a predicted 2.61.
-    let random = SupermarketConfig::new(100, 0.9, 1, 2_000_000, 1)
-        .unwrap()
-        .run();
-    let two = SupermarketConfig::new(100, 0.9, 2, 2_000_000, 1)
-        .unwrap()
-        .run();
+    let random = SupermarketConfig::new(SupermarketParams {
+        servers: 100,
+        lambda: 0.9,
+        d: 1,
+        arrivals: 2_000_000,
+        seed: 1,
+    })
+    .unwrap()
+    .run();
+    let two = SupermarketConfig::new(SupermarketParams {
+        servers: 100,
+        lambda: 0.9,
+        d: 2,
+        arrivals: 2_000_000,
+        seed: 1,
+    })
+    .unwrap()
+    .run();
     // Hand-set allowances (see the header): about 4 and 5 run-to-run standard deviations.
     assert!(
         (random.mean_time.unwrap() - 10.0).abs() < 0.6,
@@ -246,9 +269,15 @@ fn seed_figures_for_balancing() {
     );
     assert!((two.theory.unwrap() - 2.61).abs() < 0.01);
     // A third choice adds only a constant factor: far less than the first extra choice did.
-    let three = SupermarketConfig::new(100, 0.9, 3, 2_000_000, 1)
-        .unwrap()
-        .run();
+    let three = SupermarketConfig::new(SupermarketParams {
+        servers: 100,
+        lambda: 0.9,
+        d: 3,
+        arrivals: 2_000_000,
+        seed: 1,
+    })
+    .unwrap()
+    .run();
     let (g1, g2) = (
         random.mean_time.unwrap() / two.mean_time.unwrap(),
         two.mean_time.unwrap() / three.mean_time.unwrap(),

@@ -3,6 +3,7 @@
 use crate::error::{range, wrong_type};
 use js_sys::{Object, Reflect};
 use tail_lab_core::ParamError;
+use tail_lab_core::error::CountRange;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The most work one call may do, in work units of about 10 ns of wasm in Chromium on a
@@ -52,6 +53,14 @@ pub fn integer(
             expected,
         }))
     }
+}
+
+/// A JS number that must be a whole number in `range`: the bounds and the words are the
+/// core's, only the conversion is the binding's.
+pub fn count(param: &'static str, v: &JsValue, range: &CountRange) -> Result<u64, JsValue> {
+    range
+        .check_number(param, number(param, v)?)
+        .map_err(crate::error::range)
 }
 
 /// A seed: a safe non-negative integer number, or a bigint in `0..2^64`.

@@ -15,6 +15,10 @@
 //! slowShare(0.01, 100);       // 0.634
 //! ```
 
+// The rules of clippy.toml (libm floats, no clocks, no threads), and every public item documented.
+#![deny(clippy::disallowed_methods)]
+#![warn(missing_docs)]
+
 mod convert;
 mod describe;
 mod error;

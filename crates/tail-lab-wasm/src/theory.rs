@@ -1,18 +1,12 @@
 //! Closed forms (core `theory`).
 
-use crate::convert::{integer, number};
+use crate::convert::{count, number};
 use crate::error::range;
 use tail_lab_core::theory;
 use wasm_bindgen::prelude::*;
 
 fn fanout(param: &'static str, v: &JsValue) -> Result<u32, JsValue> {
-    Ok(integer(
-        param,
-        v,
-        1.0,
-        f64::from(theory::MAX_FANOUT),
-        "an integer in 1..=1024",
-    )? as u32)
+    Ok(count(param, v, &theory::FANOUT)? as u32)
 }
 
 /// `1 − (1 − p)^n`: the share of requests that meet at least one slow leaf.

@@ -14,6 +14,12 @@ use crate::theory::{self, check_fanout};
 /// The random stream of the fan-out experiment's Bernoulli leaves (id 5).
 pub const STREAM: Stream = Stream::new(5);
 
+/// Requests one call of a binding may simulate (the work bound applies too).
+pub const REQUESTS_PER_CALL: crate::error::CountRange = crate::count_range!(1, 10000000);
+
+// Each leaf is called once: its one attempt.
+const ONLY_ATTEMPT: u32 = 0;
+
 /// The simulated fraction (0..1) of `requests` parents (1..=10^9) over `n` leaves (1..=1024)
 /// that meet at least one leaf slow with probability `p` (0..=1), under `seed`.
 pub fn simulate_slow_share(p: f64, n: u32, requests: u64, seed: u64) -> Result<f64, ParamError> {
@@ -24,7 +30,7 @@ pub fn simulate_slow_share(p: f64, n: u32, requests: u64, seed: u64) -> Result<f
     let slow = (0..requests)
         .filter(|&k| {
             let key = RequestKey::new(seed, STREAM, k);
-            (0..n).any(|i| key.sample(i, 0).next_bits() < threshold)
+            (0..n).any(|i| key.sample(i, ONLY_ATTEMPT).next_bits() < threshold)
         })
         .count();
     Ok(slow as f64 / requests as f64)

@@ -33,6 +33,14 @@ pub const CALIBRATION_STREAM: Stream = Stream::new(4);
 /// Calibration draws behind the hedge delay.
 pub const DELAY_CALIBRATION_DRAWS: usize = 1 << 18;
 
+/// Requests one call of a binding may simulate (the work bound applies too).
+pub const REQUESTS_PER_CALL: crate::error::CountRange = crate::count_range!(1, 10000000);
+
+// A request's one sub-stream ("leaf" 0), by attempt: the primary's service time, the backup's.
+const SERVICE: u32 = 0;
+const PRIMARY: u32 = 0;
+const BACKUP: u32 = 1;
+
 /// One request of the experiment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IdleHedgeOutcome {
@@ -100,6 +108,21 @@ pub struct IdleHedgeResult {
 }
 
 /// A prepared idle-replica hedging experiment.
+///
+/// ```
+/// use tail_lab_core::lab::hedge_idle::IdleHedge;
+/// use tail_lab_core::lab::service::ServiceModel;
+///
+/// // Send a backup once a request has outlasted the service time's p95, under seed 1.
+/// let hedge = IdleHedge::new(ServiceModel::default(), 0.95, 1).unwrap();
+/// let r = hedge.run(100_000).unwrap();
+/// // About one request in twenty sends a backup, as the closed form says, and the tail shrinks.
+/// assert!((r.extra_requests - r.theory_extra_requests).abs() < 0.01);
+/// assert!(r.after.p999 < r.before.p999);
+/// // A level outside (0, 1) is refused by name.
+/// let bad = IdleHedge::new(ServiceModel::default(), 1.0, 1);
+/// assert_eq!(bad.unwrap_err().param(), "delayQ");
+/// ```
 #[derive(Debug, Clone)]
 pub struct IdleHedge {
     sampler: ServiceSampler,
@@ -162,7 +185,7 @@ impl IdleHedge {
     #[inline]
     pub fn request_at(&self, k: u64) -> IdleHedgeOutcome {
         let key = RequestKey::new(self.seed, STREAM, k);
-        let first = self.sampler.sample(key.sample(0, 0)).ms;
+        let first = self.sampler.sample(key.sample(SERVICE, PRIMARY)).ms;
         if first <= self.delay_ms {
             return IdleHedgeOutcome {
                 first_ms: first,
@@ -171,7 +194,7 @@ impl IdleHedge {
                 backup_work_ms: 0.0,
             };
         }
-        let second = self.sampler.sample(key.sample(0, 1)).ms;
+        let second = self.sampler.sample(key.sample(SERVICE, BACKUP)).ms;
         IdleHedgeOutcome {
             first_ms: first,
             completion_ms: first.min(self.delay_ms + second),

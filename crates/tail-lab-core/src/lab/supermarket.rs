@@ -16,7 +16,7 @@
 //! not measured. Randomness is one seeded SplitMix64 stream (the chain is sequential by nature).
 
 use crate::describe::{Describe, Field, Unit, Value};
-use crate::error::{ParamError, check_count, check_range};
+use crate::error::{CountRange, ParamError, check_range};
 use crate::model::{Model, RunOutput, each_described};
 use crate::sampling::address::{SampleStream, Stream};
 use crate::sampling::histogram::Histogram;
@@ -26,7 +26,82 @@ use std::collections::VecDeque;
 /// The random stream of the supermarket model (id 8).
 pub const STREAM: Stream = Stream::new(8);
 
-/// One supermarket run.
+// The bounds of a run, each one literal for the constant and its error text.
+macro_rules! min_lambda {
+    () => {
+        0.001
+    };
+}
+macro_rules! max_lambda {
+    () => {
+        100
+    };
+}
+
+/// Servers a run may have.
+pub const SERVERS: CountRange = crate::count_range!(1, 100000);
+/// Arrivals a run may simulate.
+pub const ARRIVALS: CountRange = crate::count_range!(1000, 1000000000);
+/// The lowest arrival rate per server: below it the clock runs to ~1/λ per arrival and time
+/// differences lose precision.
+pub const MIN_LAMBDA: f64 = min_lambda!();
+/// The highest arrival rate per server (λ ≥ 1 is answered "unstable", without a run).
+#[allow(
+    clippy::unnecessary_cast,
+    reason = "the literal is written as an integer so that its error text reads as one"
+)]
+pub const MAX_LAMBDA: f64 = max_lambda!() as f64;
+const LAMBDA_EXPECTED: &str = concat!("a rate in ", min_lambda!(), "..=", max_lambda!());
+/// Choices per arrival: at least one, at most every server (the upper bound is the run's
+/// `servers`; [`SERVERS`]' top is the most any run allows).
+pub const CHOICES: CountRange = CountRange {
+    lo: 1,
+    hi: SERVERS.hi,
+    expected: "an integer in 1..=servers",
+};
+
+/// The named parameters of a supermarket run, for [`SupermarketConfig::new`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SupermarketParams {
+    /// Servers, in [`SERVERS`].
+    pub servers: u32,
+    /// Arrival rate per server (λ, in units of the service rate), [`MIN_LAMBDA`]..=[`MAX_LAMBDA`].
+    pub lambda: f64,
+    /// Servers sampled per arrival, 1..=`servers`.
+    pub d: u32,
+    /// Arrivals simulated, in [`ARRIVALS`]; the first tenth are warm-up.
+    pub arrivals: u64,
+    /// The seed of the chain's stream.
+    pub seed: u64,
+}
+
+impl Default for SupermarketParams {
+    /// The page's defaults: 100 servers at λ = 0.9, best of two, 10^6 arrivals, seed 1.
+    fn default() -> Self {
+        SupermarketParams {
+            servers: DEFAULT_SERVERS,
+            lambda: 0.9,
+            d: 2,
+            arrivals: 1_000_000,
+            seed: 1,
+        }
+    }
+}
+
+/// One validated supermarket run.
+///
+/// ```
+/// use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
+///
+/// let params = SupermarketParams { lambda: 0.9, d: 2, arrivals: 200_000, ..Default::default() };
+/// let r = SupermarketConfig::new(params).unwrap().run();
+/// // Best of two at λ = 0.9: near the fixed point's 2.61 mean service times (random: 10).
+/// let (mean, theory) = (r.mean_time.unwrap(), r.theory.unwrap());
+/// assert!((mean / theory - 1.0).abs() < 0.1, "{mean} vs {theory}");
+/// // Out-of-range parameters are refused by name.
+/// let bad = SupermarketParams { d: 101, ..params };
+/// assert_eq!(SupermarketConfig::new(bad).unwrap_err().param(), "d");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SupermarketConfig {
     servers: u32,
@@ -55,8 +130,26 @@ pub struct SupermarketResult {
     pub measured: u64,
 }
 
+/// [`fixed_point_mean_time`] for arguments from outside: `lambda` must be a finite rate > 0
+/// and `d` in [`FIXED_POINT_D`]; `None` still means λ ≥ 1.
+pub fn fixed_point(lambda: f64, d: u32) -> Result<Option<f64>, ParamError> {
+    if !(lambda.is_finite() && lambda > 0.0) {
+        return Err(ParamError::OutOfRange {
+            param: "lambda",
+            got: lambda,
+            expected: "a rate > 0",
+        });
+    }
+    FIXED_POINT_D.check("d", u64::from(d))?;
+    Ok(fixed_point_mean_time(lambda, d))
+}
+
+/// The `d` [`fixed_point`] accepts: up to the most servers a run may have.
+pub const FIXED_POINT_D: CountRange = crate::count_range!(1, 100000);
+const _: () = assert!(FIXED_POINT_D.hi == SERVERS.hi);
+
 /// `Σ_{i≥1} λ^((d^i − d)/(d − 1))`, the N → ∞ mean time in system with d choices; `1/(1 − λ)`
-/// for `d = 1`. `None` when λ ≥ 1.
+/// for `d = 1`. `None` when λ ≥ 1 (or λ ≤ 0, NaN or d = 0: [`fixed_point`] refuses those).
 pub fn fixed_point_mean_time(lambda: f64, d: u32) -> Option<f64> {
     if !(lambda.is_finite() && lambda > 0.0 && lambda < 1.0) || d == 0 {
         return None;
@@ -78,38 +171,24 @@ pub fn fixed_point_mean_time(lambda: f64, d: u32) -> Option<f64> {
 }
 
 impl SupermarketConfig {
-    /// `servers` (1..=100000) servers, arrival rate `lambda` (0.001..=100) per server, `d` (1..=servers)
-    /// choices, `arrivals` (1000..=10^9) arrivals.
-    pub fn new(
-        servers: u32,
-        lambda: f64,
-        d: u32,
-        arrivals: u64,
-        seed: u64,
-    ) -> Result<Self, ParamError> {
-        check_count(
-            "servers",
-            u64::from(servers),
-            1,
-            100_000,
-            "an integer in 1..=100000",
-        )?;
-        // Below 0.001 the clock runs to ~1/λ per arrival and time differences lose precision.
-        check_range("lambda", lambda, 1e-3, 100.0, "a rate in 0.001..=100")?;
-        if d == 0 || d > servers {
-            return Err(ParamError::OutOfRange {
-                param: "d",
-                got: f64::from(d),
-                expected: "an integer in 1..=servers",
-            });
-        }
-        check_count(
-            "arrivals",
+    /// Validates `params`, each bound named in the error ([`SERVERS`], λ in
+    /// [`MIN_LAMBDA`]..=[`MAX_LAMBDA`], `d` in 1..=servers, [`ARRIVALS`]).
+    pub fn new(params: SupermarketParams) -> Result<Self, ParamError> {
+        let SupermarketParams {
+            servers,
+            lambda,
+            d,
             arrivals,
-            1000,
-            1_000_000_000,
-            "an integer in 1000..=1000000000",
-        )?;
+            seed,
+        } = params;
+        SERVERS.check("servers", u64::from(servers))?;
+        check_range("lambda", lambda, MIN_LAMBDA, MAX_LAMBDA, LAMBDA_EXPECTED)?;
+        CountRange {
+            hi: u64::from(servers),
+            ..CHOICES
+        }
+        .check("d", u64::from(d))?;
+        ARRIVALS.check("arrivals", arrivals)?;
         Ok(SupermarketConfig {
             servers,
             lambda,
@@ -273,9 +352,22 @@ pub fn sweep(arrivals: u64, seed: u64) -> Result<Vec<SupermarketResult>, ParamEr
     sweep_with_progress(arrivals, seed, &mut || {})
 }
 
+// The sweep's size is one literal, so that the constant and its error text agree.
+macro_rules! sweep_points {
+    () => {
+        15
+    };
+}
+
 /// Points in the standard sweep: five arrival rates × d in {1, 2, 3}.
-pub const SWEEP_POINTS: usize = SWEEP_LAMBDAS.len() * 3;
+pub const SWEEP_POINTS: usize = sweep_points!();
 const SWEEP_LAMBDAS: [f64; 5] = [0.5, 0.7, 0.8, 0.9, 0.95];
+const _: () = assert!(SWEEP_POINTS == SWEEP_LAMBDAS.len() * 3);
+const SWEEP_INDEX: CountRange = CountRange {
+    lo: 0,
+    hi: SWEEP_POINTS as u64 - 1,
+    expected: concat!("a sweep point in 0..", sweep_points!()),
+};
 
 /// Point `index` (0..[`SWEEP_POINTS`], λ-major) of the standard sweep, on its own: the same
 /// result as in [`sweep`], so the points can run in parallel.
@@ -284,15 +376,16 @@ pub fn sweep_point(
     arrivals: u64,
     seed: u64,
 ) -> Result<SupermarketResult, ParamError> {
-    check_count(
-        "index",
-        index as u64,
-        0,
-        SWEEP_POINTS as u64 - 1,
-        "a sweep point in 0..15",
-    )?;
+    SWEEP_INDEX.check("index", index as u64)?;
     let (lambda, d) = (SWEEP_LAMBDAS[index / 3], index as u32 % 3 + 1);
-    Ok(SupermarketConfig::new(DEFAULT_SERVERS, lambda, d, arrivals, seed)?.run())
+    Ok(SupermarketConfig::new(SupermarketParams {
+        servers: DEFAULT_SERVERS,
+        lambda,
+        d,
+        arrivals,
+        seed,
+    })?
+    .run())
 }
 
 /// [`sweep`], calling `step` after each of its 15 runs.
@@ -309,6 +402,36 @@ pub const DEFAULT_SERVERS: u32 = 100;
 
 /// The names of d = 1, 2, 3: `"random"`, `"two"` and `"three"`.
 pub const POLICIES: [&str; 3] = ["random", "two", "three"];
+const POLICY_NAMES: &str = "\"random\", \"two\", \"three\"";
+
+/// The d a policy name stands for (`"two"` is 2), or a [`ParamError::UnknownName`].
+pub fn policy_choices(name: &str) -> Result<u32, ParamError> {
+    (1..)
+        .zip(POLICIES)
+        .find(|(_, p)| *p == name)
+        .map(|(d, _)| d)
+        .ok_or_else(|| ParamError::UnknownName {
+            param: "policy",
+            got: name.to_string(),
+            expected: POLICY_NAMES,
+        })
+}
+
+/// The choices per arrival when a caller may give a policy name, a `d`, both or neither: the
+/// one given, both when they agree ([`ParamError::Conflict`] when not), or `default`.
+pub fn choices(policy: Option<&str>, d: Option<u32>, default: u32) -> Result<u32, ParamError> {
+    let from_policy = policy.map(policy_choices).transpose()?;
+    match (from_policy, d) {
+        (Some(p), Some(d)) if p != d => Err(ParamError::Conflict {
+            param: "policy",
+            reason: format!(
+                "{:?} means d = {p}, but d is {d}: give one of them",
+                POLICIES[p as usize - 1]
+            ),
+        }),
+        (p, d) => Ok(p.or(d).unwrap_or(default)),
+    }
+}
 
 impl Describe for SupermarketResult {
     const TYPE_NAME: &'static str = "BalanceResult";
@@ -380,6 +503,37 @@ pub const MODEL: Model = Model {
 mod tests {
     use super::*;
 
+    fn params(servers: u32, lambda: f64, d: u32, arrivals: u64, seed: u64) -> SupermarketParams {
+        SupermarketParams {
+            servers,
+            lambda,
+            d,
+            arrivals,
+            seed,
+        }
+    }
+
+    #[test]
+    fn policy_names_and_d_agree_or_are_refused() {
+        assert_eq!(choices(Some("three"), None, 2), Ok(3));
+        assert_eq!(choices(None, Some(5), 2), Ok(5));
+        assert_eq!(choices(Some("two"), Some(2), 1), Ok(2));
+        assert_eq!(choices(None, None, 2), Ok(2));
+        let e = choices(Some("two"), Some(3), 2).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "policy \"two\" means d = 2, but d is 3: give one of them"
+        );
+        let e = choices(Some("all"), None, 2).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "policy must be one of \"random\", \"two\", \"three\" (got \"all\")"
+        );
+        assert_eq!(fixed_point(0.0, 2).unwrap_err().param(), "lambda");
+        assert_eq!(fixed_point(0.5, 0).unwrap_err().param(), "d");
+        assert_eq!(fixed_point(1.5, 2), Ok(None));
+    }
+
     #[test]
     fn fixed_point_values() {
         assert!((fixed_point_mean_time(0.9, 1).unwrap() - 10.0).abs() < 1e-12);
@@ -397,7 +551,7 @@ mod tests {
         // sampled, so time in system is one exponential service, mean 1. About 1,800 jobs are
         // measured: standard error 1/√1800 ≈ 0.024, allowed 4.42 of it. (Sampling by a
         // partial Fisher–Yates would cost 10,000 steps an arrival; Floyd's costs 5,000.)
-        let r = SupermarketConfig::new(10_000, 0.5, 5_000, 2_000, 3)
+        let r = SupermarketConfig::new(params(10_000, 0.5, 5_000, 2_000, 3))
             .unwrap()
             .run();
         let m = r.mean_time.unwrap();
@@ -407,31 +561,31 @@ mod tests {
     #[test]
     fn bad_parameters_are_rejected_by_name() {
         assert_eq!(
-            SupermarketConfig::new(100, 0.0, 2, 10_000, 1)
+            SupermarketConfig::new(params(100, 0.0, 2, 10_000, 1))
                 .unwrap_err()
                 .param(),
             "lambda"
         );
         assert_eq!(
-            SupermarketConfig::new(100, f64::NAN, 2, 10_000, 1)
+            SupermarketConfig::new(params(100, f64::NAN, 2, 10_000, 1))
                 .unwrap_err()
                 .param(),
             "lambda"
         );
         assert_eq!(
-            SupermarketConfig::new(100, 0.9, 0, 10_000, 1)
+            SupermarketConfig::new(params(100, 0.9, 0, 10_000, 1))
                 .unwrap_err()
                 .param(),
             "d"
         );
         assert_eq!(
-            SupermarketConfig::new(100, 0.9, 101, 10_000, 1)
+            SupermarketConfig::new(params(100, 0.9, 101, 10_000, 1))
                 .unwrap_err()
                 .param(),
             "d"
         );
         assert_eq!(
-            SupermarketConfig::new(0, 0.9, 1, 10_000, 1)
+            SupermarketConfig::new(params(0, 0.9, 1, 10_000, 1))
                 .unwrap_err()
                 .param(),
             "servers"
@@ -440,7 +594,7 @@ mod tests {
 
     #[test]
     fn overload_is_reported_as_unstable() {
-        let r = SupermarketConfig::new(100, 1.2, 2, 10_000, 1)
+        let r = SupermarketConfig::new(params(100, 1.2, 2, 10_000, 1))
             .unwrap()
             .run();
         assert!(!r.stable && r.mean_time.is_none() && r.theory.is_none());

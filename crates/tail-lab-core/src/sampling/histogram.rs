@@ -18,6 +18,15 @@ pub const FIRST_OCTAVE: i32 = -4;
 pub const OCTAVES: usize = 24;
 /// Number of bins.
 pub const BIN_COUNT: usize = BINS_PER_OCTAVE * OCTAVES;
+// The count as one literal, for text that states it; checked against the product.
+macro_rules! bin_count {
+    () => {
+        840
+    };
+}
+const _: () = assert!(BIN_COUNT == bin_count!());
+/// What a histogram's counts must be, in words: a binding's error text for a block of counts.
+pub const COUNTS_EXPECTED: &str = concat!("a Float64Array of ", bin_count!(), " counts");
 /// Width of every bin, as a ratio of its upper to its lower edge.
 pub const BIN_RATIO: f64 = 1.020_001_609_421_199;
 

@@ -1,9 +1,23 @@
 //! The lognormal distribution in milliseconds, parameterised the way people describe latency:
 //! a median (ms) and the spread `sigma` of its logarithm.
 
-use crate::error::{ParamError, check_open, check_range};
+use crate::error::{ParamError, check_half_open, check_range};
 use crate::sampling::inverse_cdf::InverseCdfTable;
 use crate::sampling::normal;
+
+macro_rules! max_sigma {
+    () => {
+        5
+    };
+}
+
+/// The widest log-spread accepted.
+#[allow(
+    clippy::unnecessary_cast,
+    reason = "the literal is written as an integer so that its error text reads as one"
+)]
+pub const MAX_SIGMA: f64 = max_sigma!() as f64;
+const SIGMA_EXPECTED: &str = concat!("a number in (0, ", max_sigma!(), "]");
 
 /// A lognormal latency: `median_ms · exp(sigma · Z)` with `Z` standard normal.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,7 +38,7 @@ impl LogNormalMs {
             1e9,
             "a number of milliseconds in 1e-6..=1e9",
         )?;
-        check_open("sigma", sigma, 0.0, 5.000_000_1, "a number in (0, 5]")?;
+        check_half_open("sigma", sigma, 0.0, MAX_SIGMA, SIGMA_EXPECTED)?;
         Ok(LogNormalMs { median_ms, sigma })
     }
 

@@ -12,10 +12,12 @@
 //! If leaves are independent, n of them all answer within `t` with probability `F(t)^n`, so the
 //! parent's `q`-quantile is the leaf's `q^(1/n)`-quantile: [`LeafQuantiles::parent_quantile`].
 
+use crate::error::{ParamError, check_quantile_level};
 use crate::sampling::address::{SampleStream, Stream};
 use crate::sampling::histogram::Histogram;
 use crate::sampling::histogram::shared_bins;
 use crate::tail::profile::LeafSampler;
+use crate::theory::check_fanout;
 
 /// The random stream that measures a profile's empirical leaf quantiles (hedge thresholds, the
 /// fan-out strip): id 2, never a draw the requests see.
@@ -23,6 +25,11 @@ pub const CALIBRATION_STREAM: Stream = Stream::new(2);
 
 /// Calibration draws used unless a caller asks for another depth.
 pub const DEFAULT_CALIBRATION_DRAWS: usize = 1 << 22;
+
+/// Calibration draws one step of a stepped measurement may take: up to a whole default
+/// calibration.
+pub const STEP_DRAWS: crate::error::CountRange = crate::count_range!(1, 4194304);
+const _: () = assert!(STEP_DRAWS.hi == DEFAULT_CALIBRATION_DRAWS as u64);
 
 /// The measured leaf distribution of one profile.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,12 +113,14 @@ impl LeafQuantiles {
         &self.histogram
     }
 
-    /// The leaf `q`-quantile in ms (q clamped to 0..=1; NaN for NaN).
-    pub fn quantile(&self, q: f64) -> f64 {
-        if q.is_nan() {
-            return f64::NAN;
-        }
-        self.histogram.percentile(shared_bins(), q.clamp(0.0, 1.0))
+    /// The leaf `q`-quantile in ms, for a level `q` in 0..=1.
+    pub fn quantile(&self, q: f64) -> Result<f64, ParamError> {
+        Ok(self.quantile_at(check_quantile_level("q", q)?))
+    }
+
+    /// [`LeafQuantiles::quantile`] at a level the caller knows is in 0..=1.
+    pub(crate) fn quantile_at(&self, q: f64) -> f64 {
+        self.histogram.percentile(shared_bins(), q)
     }
 
     /// The empirical `F(t)`: fraction of draws at or below `t` ms.
@@ -119,18 +128,29 @@ impl LeafQuantiles {
         1.0 - self.histogram.survival(shared_bins(), t_ms)
     }
 
-    /// The parent's `q`-quantile at fan-out `n` (ms): the leaf's `q^(1/n)`-quantile.
-    pub fn parent_quantile(&self, q: f64, fanout: u32) -> f64 {
-        self.quantile(libm::pow(q, 1.0 / f64::from(fanout.max(1))))
+    /// The parent's `q`-quantile (ms; `q` in 0..=1) at fan-out `fanout` (1..=1024): the leaf's
+    /// `q^(1/n)`-quantile.
+    pub fn parent_quantile(&self, q: f64, fanout: u32) -> Result<f64, ParamError> {
+        check_quantile_level("q", q)?;
+        check_fanout("fanout", fanout)?;
+        Ok(self.parent_quantile_at(q, fanout))
+    }
+
+    /// [`LeafQuantiles::parent_quantile`] with arguments the caller knows are valid.
+    fn parent_quantile_at(&self, q: f64, fanout: u32) -> f64 {
+        self.quantile_at(libm::pow(q, 1.0 / f64::from(fanout)))
     }
 }
 
 impl LeafQuantiles {
-    /// The parent's `q`-quantile (ms) at every fan-out `1..=max_fanout`, index `n − 1`.
-    pub fn parent_curve(&self, q: f64, max_fanout: u32) -> Vec<f64> {
-        (1..=max_fanout.max(1))
-            .map(|n| self.parent_quantile(q, n))
-            .collect()
+    /// The parent's `q`-quantile (ms; `q` in 0..=1) at every fan-out `1..=max_fanout`
+    /// (`max_fanout` in 1..=1024), index `n − 1`.
+    pub fn parent_curve(&self, q: f64, max_fanout: u32) -> Result<Vec<f64>, ParamError> {
+        check_quantile_level("q", q)?;
+        check_fanout("maxFanout", max_fanout)?;
+        Ok((1..=max_fanout)
+            .map(|n| self.parent_quantile_at(q, n))
+            .collect())
     }
 }
 
@@ -148,13 +168,20 @@ mod tests {
         );
         assert_eq!(t.draws(), n as u64);
         for q in [0.1, 0.5, 0.95, 0.999] {
-            assert!((t.quantile(q) / libm::exp2(10.0 * q) - 1.0).abs() < 2e-3);
+            assert!((t.quantile(q).unwrap() / libm::exp2(10.0 * q) - 1.0).abs() < 2e-3);
         }
         assert!((t.cdf(32.0) - 0.5).abs() < 1e-4);
         assert_eq!(t.parent_quantile(0.5, 1), t.quantile(0.5));
         // q^(1/n) grows with n, so the parent quantile never falls as fan-out grows.
-        assert!(t.parent_quantile(0.5, 10) >= t.parent_quantile(0.5, 2));
-        assert!(t.quantile(f64::NAN).is_nan());
+        assert!(t.parent_quantile(0.5, 10).unwrap() >= t.parent_quantile(0.5, 2).unwrap());
+        assert_eq!(t.quantile(f64::NAN).unwrap_err().param(), "q");
+        assert!(t.quantile(1.5).is_err());
+        assert_eq!(t.parent_quantile(0.5, 0).unwrap_err().param(), "fanout");
+        assert_eq!(t.parent_curve(0.5, 1025).unwrap_err().param(), "maxFanout");
+        assert_eq!(
+            t.parent_curve(0.5, 3).unwrap()[2],
+            t.parent_quantile(0.5, 3).unwrap()
+        );
     }
 
     #[test]

@@ -1,25 +1,56 @@
 //! The fixes a parent request can apply to its leaves (Dean & Barroso, "The Tail at Scale").
 
-use crate::error::{ParamError, check_count, check_level};
+use crate::error::{CountRange, ParamError, check_level};
+
+/// The leaf quantile level at which a hedge sends its duplicate: in (0, 1), checked when made.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HedgeLevel(f64);
+
+impl HedgeLevel {
+    /// `delay_quantile` when it is a level in (0, 1).
+    pub fn new(delay_quantile: f64) -> Result<Self, ParamError> {
+        check_level("delayQ", delay_quantile).map(HedgeLevel)
+    }
+
+    /// The level.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+/// Percents of leaves a parent may answer without.
+pub const DROP_PERCENT: CountRange = crate::count_range!(0, 50);
+
+/// The percent of leaves a parent may answer without: in [`DROP_PERCENT`], checked when made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DropPercent(u32);
+
+impl DropPercent {
+    /// `percent` when it is in [`DROP_PERCENT`].
+    pub fn new(percent: u32) -> Result<Self, ParamError> {
+        DROP_PERCENT.check("dropPercent", u64::from(percent))?;
+        Ok(DropPercent(percent))
+    }
+
+    /// The percent.
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
 
 /// What the parent does about slow leaves.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Mitigation {
     /// Wait for every leaf.
     None,
-    /// Once a leaf has been outstanding past its own `delay_quantile` (e.g. 0.95), send a
-    /// duplicate to another replica and take whichever answers first. The loser still cost its
-    /// work up to that moment.
-    Hedge {
-        /// Leaf quantile level (0..1, exclusive) at which the duplicate is sent.
-        delay_quantile: f64,
-    },
-    /// Answer once all but the slowest `percent`% of leaves are in (k-of-n completion), paying
-    /// in completeness instead of load. Dropped leaves still ran.
-    DropSlowest {
-        /// Percent of leaves (0..=50) the parent may answer without, rounded down to whole leaves.
-        percent: u32,
-    },
+    /// Once a leaf has been outstanding past its own quantile at this level (e.g. 0.95), send
+    /// a duplicate to another replica and take whichever answers first. The loser still cost
+    /// its work up to that moment.
+    Hedge(HedgeLevel),
+    /// Answer once all but the slowest this-many percent of leaves are in (k-of-n completion),
+    /// rounded down to whole leaves, paying in completeness instead of load. Dropped leaves
+    /// still ran.
+    DropSlowest(DropPercent),
 }
 
 impl Mitigation {
@@ -29,39 +60,29 @@ impl Mitigation {
         (
             "hedge-p95",
             "hedge after leaf p95",
-            Mitigation::Hedge {
-                delay_quantile: 0.95,
-            },
+            Mitigation::Hedge(HedgeLevel(0.95)),
         ),
         (
             "drop-1",
             "drop slowest 1%",
-            Mitigation::DropSlowest { percent: 1 },
+            Mitigation::DropSlowest(DropPercent(1)),
         ),
         (
             "drop-5",
             "drop slowest 5%",
-            Mitigation::DropSlowest { percent: 5 },
+            Mitigation::DropSlowest(DropPercent(5)),
         ),
     ];
     const NAMES: &'static str = "\"none\", \"hedge-p95\", \"drop-1\", \"drop-5\"";
 
     /// A hedge at leaf quantile `delay_quantile` in (0, 1).
     pub fn hedge(delay_quantile: f64) -> Result<Self, ParamError> {
-        check_level("delayQ", delay_quantile)?;
-        Ok(Mitigation::Hedge { delay_quantile })
+        HedgeLevel::new(delay_quantile).map(Mitigation::Hedge)
     }
 
-    /// Answer without the slowest `percent`% (0..=50) of leaves.
+    /// Answer without the slowest `percent`% ([`DROP_PERCENT`]) of leaves.
     pub fn drop_slowest(percent: u32) -> Result<Self, ParamError> {
-        check_count(
-            "dropPercent",
-            u64::from(percent),
-            0,
-            50,
-            "an integer percent in 0..=50",
-        )?;
-        Ok(Mitigation::DropSlowest { percent })
+        DropPercent::new(percent).map(Mitigation::DropSlowest)
     }
 
     /// Looks a preset up by name (`"none"`, `"hedge-p95"`, `"drop-1"`, `"drop-5"`).
@@ -80,7 +101,7 @@ impl Mitigation {
     /// How many of `fanout` leaves the parent may answer without.
     pub fn dropped_leaves(&self, fanout: u32) -> u32 {
         match *self {
-            Mitigation::DropSlowest { percent } => fanout * percent / 100,
+            Mitigation::DropSlowest(percent) => fanout * percent.get() / 100,
             _ => 0,
         }
     }

@@ -17,6 +17,10 @@ use crate::theory::check_fanout;
 /// The random stream of the Tail piece's leaf latencies (id 1).
 pub const REQUEST_STREAM: Stream = Stream::new(1);
 
+// A leaf's attempts: its original call, and the duplicate a hedge sends.
+const ORIGINAL: u32 = 0;
+const DUPLICATE: u32 = 1;
+
 /// What a Tail run simulates.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TailConfig {
@@ -36,16 +40,6 @@ impl TailConfig {
         seed: u64,
     ) -> Result<Self, ParamError> {
         check_fanout("fanout", fanout)?;
-        // Re-validate parameterised mitigations built without their constructors.
-        match mitigation {
-            Mitigation::Hedge { delay_quantile } => {
-                Mitigation::hedge(delay_quantile)?;
-            }
-            Mitigation::DropSlowest { percent } => {
-                Mitigation::drop_slowest(percent)?;
-            }
-            Mitigation::None => {}
-        }
         Ok(TailConfig {
             fanout,
             profile,
@@ -223,7 +217,7 @@ impl TailModel {
     /// are derived here and nowhere else.
     fn assemble(config: TailConfig, sampler: LeafSampler, quantiles: LeafQuantiles) -> Self {
         let hedge_delay_ms = match config.mitigation {
-            Mitigation::Hedge { delay_quantile } => Some(quantiles.quantile(delay_quantile)),
+            Mitigation::Hedge(level) => Some(quantiles.quantile_at(level.get())),
             _ => None,
         };
         let keep = (config.fanout - config.mitigation.dropped_leaves(config.fanout)) as usize;
@@ -284,11 +278,11 @@ impl TailModel {
     /// [`TailModel::request_at`] and the hot loop call it.
     #[inline(always)]
     fn draw_leaf(&self, key: RequestKey, leaf: u32, delay: f64, bins: &LogBins) -> LeafDraw {
-        let (original, original_bin) = self.sampler.sample_binned(key.sample(leaf, 0), bins);
+        let (original, original_bin) = self.sampler.sample_binned(key.sample(leaf, ORIGINAL), bins);
         LeafDraw {
             original,
             original_bin,
-            retry: (original > delay).then(|| self.sampler.sample(key.sample(leaf, 1))),
+            retry: (original > delay).then(|| self.sampler.sample(key.sample(leaf, DUPLICATE))),
         }
     }
 
@@ -378,7 +372,7 @@ impl TailModel {
                 }
                 (resolved, draw.resolved_bin(delay, bins))
             } else {
-                self.sampler.sample_binned(key.sample(i, 0), bins)
+                self.sampler.sample_binned(key.sample(i, ORIGINAL), bins)
             };
             leaf_sink(bin);
             if PARTIAL {
@@ -448,10 +442,7 @@ mod tests {
         );
         assert!(TailConfig::new(1025, p, Mitigation::None, 1).is_err());
         assert!(TailConfig::new(1, p, Mitigation::None, 1).is_ok());
-        let bad = Mitigation::Hedge {
-            delay_quantile: f64::NAN,
-        };
-        assert_eq!(TailConfig::new(8, p, bad, 1).unwrap_err().param(), "delayQ");
+        assert_eq!(Mitigation::hedge(f64::NAN).unwrap_err().param(), "delayQ");
     }
 
     #[test]

@@ -45,6 +45,24 @@ pub struct RunBlock {
 }
 
 /// Accumulating histograms of one [`TailConfig`].
+///
+/// ```
+/// use tail_lab_core::tail::mitigation::Mitigation;
+/// use tail_lab_core::tail::profile::ProfileId;
+/// use tail_lab_core::tail::request::{TailConfig, TailModel};
+/// use tail_lab_core::tail::tail_run::TailRun;
+///
+/// // 100 leaves per parent, the default leaf profile, no fix, seed 1. (`TailRun::new`
+/// // calibrates on 2^22 draws; a shallower calibration keeps the example quick.)
+/// let config = TailConfig::new(100, ProfileId::Default.profile(), Mitigation::None, 1).unwrap();
+/// let mut run = TailRun::from_model(TailModel::with_calibration(config, 1 << 14));
+/// run.run(2_000).unwrap();
+/// assert_eq!(run.requests(), 2_000);
+/// // A parent waits for its slowest leaf: its median is a leaf's 0.5^(1/100) ≈ p99.3.
+/// assert!(run.parent_percentile(0.5).unwrap() > run.leaf_percentile(0.9).unwrap());
+/// // A level outside 0..=1 is refused by name.
+/// assert_eq!(run.parent_percentile(1.5).unwrap_err().param(), "q");
+/// ```
 #[derive(Debug, Clone)]
 pub struct TailRun {
     model: TailModel,
@@ -435,8 +453,12 @@ impl TailRun {
     }
 }
 
+/// Requests one call of a binding may add to a run (about a second of work): keeps any single
+/// call from freezing a tab.
+pub const REQUESTS_PER_CALL: crate::error::CountRange = crate::count_range!(0, 10000000);
+
 fn check_q(q: f64) -> Result<f64, ParamError> {
-    crate::error::check_range("q", q, 0.0, 1.0, "a quantile level in 0..=1")
+    crate::error::check_quantile_level("q", q)
 }
 
 #[cfg(test)]

@@ -164,7 +164,7 @@ fn fnv1a(text: &str) -> u64 {
 pub fn model_digests_now() -> Vec<(&'static str, u64)> {
     use tail_lab_core::lab::fanout::simulate_slow_share;
     use tail_lab_core::lab::loaded::{Cancellation, DelayBasis, LoadedConfig, LoadedPolicy};
-    use tail_lab_core::lab::supermarket::SupermarketConfig;
+    use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
     use tail_lab_core::tail::tail_run::TailRun;
 
     let tail = |profile: ProfileId, fix: &str, requests: u64| {
@@ -198,9 +198,15 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
         format!("{r:?}").replace(", unstable: None", "")
     };
     let supermarket = |d: u32| {
-        let r = SupermarketConfig::new(100, 0.9, d, 200_000, 4)
-            .unwrap()
-            .run();
+        let r = SupermarketConfig::new(SupermarketParams {
+            servers: 100,
+            lambda: 0.9,
+            d,
+            arrivals: 200_000,
+            seed: 4,
+        })
+        .unwrap()
+        .run();
         format!("{r:?}")
     };
     let idle = IdleHedge::new(ServiceModel::default(), 0.95, 7)

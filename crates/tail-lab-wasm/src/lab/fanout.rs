@@ -1,9 +1,10 @@
 //! Fan-out (core `fanout`): `simulateFanout`.
 
-use crate::convert::{Options, integer, number, seed};
+use crate::convert::{Options, count, number, seed};
 use crate::describe::js_of;
 use crate::error::range;
-use tail_lab_core::lab::fanout::simulate;
+use tail_lab_core::lab::fanout::{REQUESTS_PER_CALL, simulate};
+use tail_lab_core::theory::FANOUT;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -28,12 +29,10 @@ pub fn simulate_fanout(
 ) -> Result<JsValue, JsValue> {
     let o = Options::read("options", &opts, &["p", "n", "requests", "seed"])?;
     let p = o.optional("p", 0.01, |v| number("p", v))?;
-    let n = o.optional("n", 100.0, |v| {
-        integer("n", v, 1.0, 1024.0, "an integer in 1..=1024")
-    })? as u32;
-    let requests = o.optional("requests", 100_000.0, |v| {
-        integer("requests", v, 1.0, 1e7, "an integer in 1..=10000000")
-    })? as u64;
+    let n = o.optional("n", 100, |v| count("n", v, &FANOUT).map(|n| n as u32))?;
+    let requests = o.optional("requests", 100_000, |v| {
+        count("requests", v, &REQUESTS_PER_CALL)
+    })?;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     crate::convert::check_work("requests × n", requests as f64 * f64::from(n))?;
     Ok(js_of(&simulate(p, n, requests, seed).map_err(range)?))

@@ -1,11 +1,11 @@
 //! Hedging on idle replicas (core `hedge_idle`): `simulateHedge`.
 
-use crate::convert::{Options, integer, number, seed};
+use crate::convert::{Options, count, number, seed};
 use crate::describe::js_of;
 use crate::error::range;
 use crate::lab::service::service;
 use js_sys::TypeError;
-use tail_lab_core::lab::hedge_idle::IdleHedge;
+use tail_lab_core::lab::hedge_idle::{IdleHedge, REQUESTS_PER_CALL};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -35,9 +35,9 @@ pub fn simulate_hedge(
         &opts,
         &["delayQ", "delayMs", "requests", "seed", "service"],
     )?;
-    let requests = o.optional("requests", 200_000.0, |v| {
-        integer("requests", v, 1.0, 1e7, "an integer in 1..=10000000")
-    })? as u64;
+    let requests = o.optional("requests", 200_000, |v| {
+        count("requests", v, &REQUESTS_PER_CALL)
+    })?;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     let model = service(o.get("service"))?;
     let delay_ms = o

@@ -1,11 +1,12 @@
 //! Hedging on loaded replicas (core `loaded`): `simulateLoaded`.
 
-use crate::convert::{Options, integer, number, seed, string};
+use crate::convert::{Options, count, number, seed, string};
 use crate::describe::js_of;
 use crate::error::range;
 use crate::lab::service::service;
 use tail_lab_core::lab::loaded::{
     Cancellation, DEFAULT_REPLICAS, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService,
+    REPLICAS, REQUESTS_PER_CALL,
 };
 use wasm_bindgen::prelude::*;
 
@@ -54,15 +55,12 @@ pub fn simulate_loaded(
         ],
     )?;
     let load = o.optional("load", 0.5, |v| number("load", v))?;
-    let replicas = o.optional("replicas", f64::from(DEFAULT_REPLICAS), |v| {
-        integer("replicas", v, 2.0, 1000.0, "an integer in 2..=1000")
-    })? as u32;
-    let requests = o.optional("requests", 200_000.0, |v| {
-        // Memory follows the requests in flight (a few hundred in a stable run), but past the
-        // stability boundary most of the run is in flight at the end: about 200 bytes each,
-        // so 2,000,000 keeps the worst case near 400 MB, and the work near seconds.
-        integer("requests", v, 1000.0, 2e6, "an integer in 1000..=2000000")
-    })? as u64;
+    let replicas = o.optional("replicas", DEFAULT_REPLICAS, |v| {
+        count("replicas", v, &REPLICAS).map(|n| n as u32)
+    })?;
+    let requests = o.optional("requests", 200_000, |v| {
+        count("requests", v, &REQUESTS_PER_CALL)
+    })?;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     let basis = o.optional("delayBasis", DelayBasis::Loaded, |v| {
         DelayBasis::from_name(&string("delayBasis", v)?).map_err(range)
@@ -79,8 +77,8 @@ pub fn simulate_loaded(
     };
     let model = service(o.get("service"))?;
     let config = LoadedConfig::new(replicas, load, policy, requests, seed)
-        .and_then(|c| c.with_service(LoadedService::Lab(model)))
         .map_err(range)?
+        .with_service(LoadedService::Lab(model))
         .with_cancellation(cancellation);
     crate::convert::check_work(
         "requests × 60 per pass (two passes for a hedge at the loaded p95)",

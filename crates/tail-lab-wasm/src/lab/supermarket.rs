@@ -1,11 +1,10 @@
 //! The power of d choices (core `supermarket`): `simulateBalance` and `fixedPointMeanTime`.
 
-use crate::convert::{Options, integer, number, seed, string};
+use crate::convert::{Options, count, number, seed, string};
 use crate::describe::js_of;
 use crate::error::range;
-use js_sys::RangeError;
 use tail_lab_core::lab::supermarket::{
-    DEFAULT_SERVERS, POLICIES, SupermarketConfig, fixed_point_mean_time,
+    ARRIVALS, CHOICES, FIXED_POINT_D, SERVERS, SupermarketConfig, SupermarketParams, choices,
 };
 use wasm_bindgen::prelude::*;
 
@@ -37,50 +36,29 @@ pub fn simulate_balance(
         &opts,
         &["lambda", "policy", "d", "servers", "arrivals", "seed"],
     )?;
-    let lambda = o.optional("lambda", 0.9, |v| number("lambda", v))?;
-    let from_policy = o
-        .get("policy")
-        .map(|v| {
-            let name = string("policy", &v)?;
-            POLICIES
-                .iter()
-                .position(|p| *p == name)
-                .map(|i| i as u32 + 1)
-                .ok_or_else(|| {
-                    JsValue::from(RangeError::new(&format!(
-                        "policy must be one of \"random\", \"two\", \"three\" (got {name:?})"
-                    )))
-                })
-        })
-        .transpose()?;
-    let from_d = o
+    let defaults = SupermarketParams::default();
+    let lambda = o.optional("lambda", defaults.lambda, |v| number("lambda", v))?;
+    let policy = o.get("policy").map(|v| string("policy", &v)).transpose()?;
+    let d = o
         .get("d")
-        .map(|v| integer("d", &v, 1.0, 100_000.0, "an integer in 1..=servers").map(|d| d as u32))
+        .map(|v| count("d", &v, &CHOICES).map(|d| d as u32))
         .transpose()?;
-    let d = match (from_policy, from_d) {
-        (Some(p), Some(d)) if p != d => {
-            return Err(RangeError::new(&format!(
-                "policy {:?} means d = {p}, but d is {d}: give one of them",
-                POLICIES[p as usize - 1]
-            ))
-            .into());
-        }
-        (p, d) => p.or(d).unwrap_or(2),
-    };
-    let servers = o.optional("servers", f64::from(DEFAULT_SERVERS), |v| {
-        integer("servers", v, 1.0, 100_000.0, "an integer in 1..=100000")
-    })? as u32;
-    let arrivals = o.optional("arrivals", 1e6, |v| {
-        integer(
-            "arrivals",
-            v,
-            1000.0,
-            1e9,
-            "an integer in 1000..=1000000000",
-        )
-    })? as u64;
-    let seed = o.optional("seed", 1, |v| seed("seed", v))?;
-    let config = SupermarketConfig::new(servers, lambda, d, arrivals, seed).map_err(range)?;
+    let d = choices(policy.as_deref(), d, defaults.d).map_err(range)?;
+    let servers = o.optional("servers", defaults.servers, |v| {
+        count("servers", v, &SERVERS).map(|n| n as u32)
+    })?;
+    let arrivals = o.optional("arrivals", defaults.arrivals, |v| {
+        count("arrivals", v, &ARRIVALS)
+    })?;
+    let seed = o.optional("seed", defaults.seed, |v| seed("seed", v))?;
+    let config = SupermarketConfig::new(SupermarketParams {
+        servers,
+        lambda,
+        d,
+        arrivals,
+        seed,
+    })
+    .map_err(range)?;
     crate::convert::check_work(
         "arrivals × (8 + 3 a server drawn, or 8 above 16384 servers)",
         config.work_units(),
@@ -96,13 +74,6 @@ pub fn fixed_point(
     #[wasm_bindgen(unchecked_param_type = "number")] d: JsValue,
 ) -> Result<Option<f64>, JsValue> {
     let lambda = number("lambda", &lambda)?;
-    if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(range(tail_lab_core::ParamError::OutOfRange {
-            param: "lambda",
-            got: lambda,
-            expected: "a rate > 0",
-        }));
-    }
-    let d = integer("d", &d, 1.0, 100_000.0, "an integer in 1..=100000")? as u32;
-    Ok(fixed_point_mean_time(lambda, d))
+    let d = count("d", &d, &FIXED_POINT_D)? as u32;
+    tail_lab_core::lab::supermarket::fixed_point(lambda, d).map_err(range)
 }

@@ -1,7 +1,7 @@
 //! One parent request (core `request`): the `{ fanout, profile, fix, seed }` options and
 //! `requestAt(k, cfg)`.
 
-use crate::convert::{MAX_SAFE, Options, integer, object, opt_number, seed, string};
+use crate::convert::{MAX_SAFE, Options, count, integer, object, opt_number, seed, string};
 use crate::error::range;
 use crate::tail::mitigation::fix;
 use crate::tail::profile::profile_id;
@@ -10,6 +10,7 @@ use std::cell::RefCell;
 use tail_lab_core::tail::mitigation::Mitigation;
 use tail_lab_core::tail::profile::ProfileId;
 use tail_lab_core::tail::request::{RequestTrace, TailConfig, TailModel};
+use tail_lab_core::theory::FANOUT;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -88,9 +89,9 @@ impl Settings {
     pub fn read(value: &JsValue, base: &Settings) -> Result<Settings, JsValue> {
         let o = Options::read("options", value, &["fanout", "profile", "fix", "seed"])?;
         let mut s = base.clone();
-        s.fanout = o.optional("fanout", f64::from(s.fanout), |v| {
-            integer("fanout", v, 1.0, 1024.0, "an integer in 1..=1024")
-        })? as u32;
+        s.fanout = o.optional("fanout", s.fanout, |v| {
+            count("fanout", v, &FANOUT).map(|n| n as u32)
+        })?;
         s.profile = o.optional("profile", s.profile, profile_id)?;
         s.fix = o.optional("fix", s.fix, |v| {
             fix(v)?;

@@ -1,13 +1,16 @@
 //! The accumulating run (core `tail_run`): the `TailRun` class.
 
-use crate::convert::{Options, integer, number, object, opt_number};
+use crate::convert::{Options, count, integer, number, object, opt_number};
 use crate::error::range;
 use crate::tail::leaf_quantiles::level;
 use crate::tail::request::{Settings, trace_to_js};
 use js_sys::Float64Array;
-use tail_lab_core::sampling::histogram::BIN_COUNT;
+use tail_lab_core::sampling::histogram::{BIN_COUNT, COUNTS_EXPECTED};
+use tail_lab_core::tail::leaf_quantiles::STEP_DRAWS;
 use tail_lab_core::tail::request::{ModelBuilder, TailModel};
+use tail_lab_core::tail::tail_run::REQUESTS_PER_CALL;
 use tail_lab_core::tail::tail_run::{RunBlock, TailRun};
+use tail_lab_core::theory::FANOUT;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -48,10 +51,6 @@ pub struct JsTailRun {
     run: TailRun,
     settings: Settings,
 }
-
-/// Most requests one `run()` call may simulate (about a second of work): keeps any single call
-/// from freezing a tab.
-const MAX_REQUESTS_PER_CALL: f64 = 10_000_000.0;
 
 #[wasm_bindgen(js_class = TailRun)]
 impl JsTailRun {
@@ -104,15 +103,12 @@ impl JsTailRun {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] requests: JsValue,
     ) -> Result<(), JsValue> {
-        let n = integer(
-            "requests",
-            &requests,
-            0.0,
-            MAX_REQUESTS_PER_CALL,
-            "an integer in 0..=10000000",
+        let n = count("requests", &requests, &REQUESTS_PER_CALL)?;
+        crate::convert::check_work(
+            "requests × fanout",
+            n as f64 * f64::from(self.settings.fanout),
         )?;
-        crate::convert::check_work("requests × fanout", n * f64::from(self.settings.fanout))?;
-        self.run.run(n as u64).map_err(range)
+        self.run.run(n).map_err(range)
     }
 
     /// Simulates requests `first..first + count` (count in 0..=10^7) and adds them to this run:
@@ -130,15 +126,9 @@ impl JsTailRun {
             crate::convert::MAX_SAFE,
             "an integer in 0..=2^53-1",
         )?;
-        let n = integer(
-            "count",
-            &count,
-            0.0,
-            MAX_REQUESTS_PER_CALL,
-            "an integer in 0..=10000000",
-        )?;
-        crate::convert::check_work("count × fanout", n * f64::from(self.settings.fanout))?;
-        self.run.run_range(first as u64, n as u64).map_err(range)
+        let n = crate::convert::count("count", &count, &REQUESTS_PER_CALL)?;
+        crate::convert::check_work("count × fanout", n as f64 * f64::from(self.settings.fanout))?;
+        self.run.run_range(first as u64, n).map_err(range)
     }
 
     /// What this run has accumulated, as copies a worker can transfer (see `absorb`).
@@ -179,14 +169,14 @@ impl JsTailRun {
         let o = Options::read("block", &block, BLOCK_KEYS)?;
         let counts = |key: &'static str| -> Result<Vec<f64>, JsValue> {
             let v = o.get(key).unwrap_or(JsValue::UNDEFINED);
-            crate::convert::float64_values(key, &v, "a Float64Array of 840 counts", |n| {
+            crate::convert::float64_values(key, &v, COUNTS_EXPECTED, |n| {
                 if n == BIN_COUNT as f64 {
                     Ok(BIN_COUNT)
                 } else {
-                    Err(
-                        js_sys::RangeError::new(&format!("{key} must hold 840 counts (got {n})"))
-                            .into(),
-                    )
+                    Err(js_sys::RangeError::new(&format!(
+                        "{key} must hold {BIN_COUNT} counts (got {n})"
+                    ))
+                    .into())
                 }
             })
         };
@@ -313,7 +303,11 @@ impl JsTailRun {
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
     ) -> Result<f64, JsValue> {
-        Ok(self.run.model().leaf_quantiles().quantile(level("q", &q)?))
+        self.run
+            .model()
+            .leaf_quantiles()
+            .quantile(level("q", &q)?)
+            .map_err(range)
     }
 
     /// The parent `q`-quantile (ms) at every fan-out `1..=maxFanout` (≤ 1024), from `F(t)^n`
@@ -325,14 +319,13 @@ impl JsTailRun {
         #[wasm_bindgen(js_name = maxFanout, unchecked_param_type = "number")] max_fanout: JsValue,
     ) -> Result<Float64Array, JsValue> {
         let q = level("q", &q)?;
-        let n = integer(
-            "maxFanout",
-            &max_fanout,
-            1.0,
-            1024.0,
-            "an integer in 1..=1024",
-        )? as u32;
-        let curve = self.run.model().leaf_quantiles().parent_curve(q, n);
+        let n = count("maxFanout", &max_fanout, &FANOUT)? as u32;
+        let curve = self
+            .run
+            .model()
+            .leaf_quantiles()
+            .parent_curve(q, n)
+            .map_err(range)?;
         Ok(Float64Array::from(&curve[..]))
     }
 
@@ -402,15 +395,9 @@ impl JsTailRunBuilder {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] draws: JsValue,
     ) -> Result<bool, JsValue> {
-        let draws = integer(
-            "draws",
-            &draws,
-            1.0,
-            4_194_304.0,
-            "an integer in 1..=4194304",
-        )?;
+        let draws = count("draws", &draws, &STEP_DRAWS)?;
         let b = self.builder.as_mut().ok_or_else(finished)?;
-        Ok(b.step(draws as u64))
+        Ok(b.step(draws))
     }
 
     /// The fraction (0..=1) of the calibration done.

@@ -3,7 +3,7 @@
 
 use super::engine::Simulation;
 use super::policy::{Cancellation, DelayBasis, HedgeDelay, LoadedPolicy};
-use crate::error::{ParamError, check_count, check_open, check_range};
+use crate::error::{CountRange, ParamError, check_range};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::sampling::address::Stream;
@@ -19,28 +19,110 @@ pub const DELAY_CALIBRATION_STREAM: Stream = Stream::new(9);
 
 /// Quantile level of no-backup latency a calibrated hedge waits for (Dean and Barroso's p95).
 pub const HEDGE_QUANTILE: f64 = 0.95;
+
+// The bounds of a run, each one literal for the constant and its error text.
+macro_rules! min_mean_ms {
+    () => {
+        1e-6
+    };
+}
+macro_rules! max_mean_ms {
+    () => {
+        1e9
+    };
+}
+macro_rules! min_load {
+    () => {
+        0.001
+    };
+}
+macro_rules! max_load {
+    () => {
+        2
+    };
+}
+
+/// Replicas a run may have: hedging needs a second one.
+pub const REPLICAS: CountRange = crate::count_range!(2, 1000, " (hedging needs a second replica)");
+/// Requests a run may simulate.
+pub const REQUESTS: CountRange = crate::count_range!(1000, 100000000);
+/// Requests one call of a binding may simulate. Memory follows the requests in flight (a few
+/// hundred in a stable run), but past the stability boundary most of the run is in flight at
+/// the end: about 200 bytes each, so 2,000,000 keeps the worst case near 400 MB, and the work
+/// near seconds.
+pub const REQUESTS_PER_CALL: CountRange = crate::count_range!(1000, 2000000);
+/// The lowest utilisation accepted: below it the replicas sit idle for so long between
+/// arrivals that the clock loses the service times' precision.
+pub const MIN_LOAD: f64 = min_load!();
+/// The highest utilisation accepted (≥ 1 is a valid question whose answer is "unstable").
+#[allow(
+    clippy::unnecessary_cast,
+    reason = "the literal is written as an integer so that its error text reads as one"
+)]
+pub const MAX_LOAD: f64 = max_load!() as f64;
+const LOAD_EXPECTED: &str = concat!("a utilisation in ", min_load!(), "..=", max_load!());
+/// The shortest mean of an exponential service (ms).
+pub const MIN_MEAN_MS: f64 = min_mean_ms!();
+/// The longest mean of an exponential service (ms).
+pub const MAX_MEAN_MS: f64 = max_mean_ms!();
+const MEAN_EXPECTED: &str = concat!("a mean in ms in ", min_mean_ms!(), "..=", max_mean_ms!());
+
+/// The mean of an exponential service, in ms: in [`MIN_MEAN_MS`]..=[`MAX_MEAN_MS`], checked
+/// when made.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeanMs(f64);
+
+impl MeanMs {
+    /// `mean_ms` when it is finite and in range.
+    pub fn new(mean_ms: f64) -> Result<Self, ParamError> {
+        check_range("mean_ms", mean_ms, MIN_MEAN_MS, MAX_MEAN_MS, MEAN_EXPECTED).map(MeanMs)
+    }
+
+    /// The mean in ms.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
 /// The service-time distribution of a loaded run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LoadedService {
     /// A lognormal body with a rare slow mode (the Lab's model by default).
     Lab(ServiceModel),
-    /// Exponential service with this mean (ms): the M/M/1 reference.
-    Exponential {
-        /// Mean service time (ms).
-        mean_ms: f64,
-    },
+    /// Exponential service with this mean: the M/M/1 reference ([`exponential`]).
+    Exponential(MeanMs),
 }
 
 impl LoadedService {
     pub(super) fn mean_ms(&self) -> f64 {
         match self {
             LoadedService::Lab(m) => m.mean_ms(),
-            LoadedService::Exponential { mean_ms } => *mean_ms,
+            LoadedService::Exponential(mean) => mean.get(),
         }
     }
 }
 
 /// One loaded-replica run.
+///
+/// ```
+/// use tail_lab_core::lab::loaded::{LoadedConfig, LoadedPolicy, exponential};
+///
+/// // Ten FIFO replicas at 50% load with exponential service of mean 10 ms and no backups: each
+/// // replica is an M/M/1 queue, whose mean time in system is 10 / (1 − 0.5) = 20 ms.
+/// let config = LoadedConfig::new(10, 0.5, LoadedPolicy::None, 50_000, 1)
+///     .unwrap()
+///     .with_service(exponential(10.0).unwrap());
+/// let r = config.run();
+/// assert!(r.stable);
+/// assert!((r.mean_ms.unwrap() / 20.0 - 1.0).abs() < 0.1);
+/// // A delay of 0 duplicates every request.
+/// let duplicate = LoadedPolicy::after_delay(0.0).unwrap();
+/// let r = LoadedConfig::new(10, 0.3, duplicate, 20_000, 1).unwrap().run();
+/// assert_eq!((r.policy, r.extra_requests), ("duplicate", 1.0));
+/// // Out-of-range parameters are refused by name.
+/// let one = LoadedConfig::new(1, 0.5, LoadedPolicy::None, 50_000, 1);
+/// assert_eq!(one.unwrap_err().param(), "replicas");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LoadedConfig {
     pub(super) replicas: u32,
@@ -167,10 +249,9 @@ impl LoadedResult {
 }
 
 impl LoadedConfig {
-    /// A run of `requests` (1000..=10^8) requests at utilisation `load` (0.001..=2; ≥ 1 is a
-    /// valid question whose answer is "unstable"; below 0.001 the replicas sit idle for so long
-    /// between arrivals that the clock loses the service times' precision) over `replicas` (2..=1000) replicas, with the
-    /// Lab's service model and the default cancellation rule ([`Cancellation::Backup`]).
+    /// A run of `requests` ([`REQUESTS`]) requests at utilisation `load` ([`MIN_LOAD`]..=
+    /// [`MAX_LOAD`]) over `replicas` ([`REPLICAS`]) replicas, with the Lab's service model and
+    /// the default cancellation rule ([`Cancellation::Backup`]).
     pub fn new(
         replicas: u32,
         load: f64,
@@ -178,30 +259,9 @@ impl LoadedConfig {
         requests: u64,
         seed: u64,
     ) -> Result<Self, ParamError> {
-        check_count(
-            "replicas",
-            u64::from(replicas),
-            2,
-            1000,
-            "an integer in 2..=1000 (hedging needs a second replica)",
-        )?;
-        check_range("load", load, 1e-3, 2.0, "a utilisation in 0.001..=2")?;
-        check_count(
-            "requests",
-            requests,
-            1000,
-            100_000_000,
-            "an integer in 1000..=100000000",
-        )?;
-        if let LoadedPolicy::Hedge(HedgeDelay::FixedMs(delay_ms)) = policy {
-            check_open(
-                "delay",
-                delay_ms,
-                0.0,
-                1e9,
-                "a delay in ms in (0, 1e9) (a delay of 0 is LoadedPolicy::Duplicate)",
-            )?;
-        }
+        REPLICAS.check("replicas", u64::from(replicas))?;
+        check_range("load", load, MIN_LOAD, MAX_LOAD, LOAD_EXPECTED)?;
+        REQUESTS.check("requests", requests)?;
         Ok(LoadedConfig {
             replicas,
             load,
@@ -214,12 +274,9 @@ impl LoadedConfig {
     }
 
     /// Uses another service distribution.
-    pub fn with_service(mut self, service: LoadedService) -> Result<Self, ParamError> {
-        if let LoadedService::Exponential { mean_ms } = service {
-            check_range("mean_ms", mean_ms, 1e-6, 1e9, "a mean in ms in 1e-6..=1e9")?;
-        }
+    pub fn with_service(mut self, service: LoadedService) -> Self {
         self.service = service;
-        Ok(self)
+        self
     }
 
     /// Uses another cancellation rule.
@@ -234,12 +291,10 @@ impl LoadedConfig {
         match self.policy {
             LoadedPolicy::None => None,
             LoadedPolicy::Duplicate => Some(0.0),
-            LoadedPolicy::Hedge(HedgeDelay::FixedMs(d)) => Some(d),
+            LoadedPolicy::Hedge(HedgeDelay::FixedMs(d)) => Some(d.get()),
             LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Idle)) => Some(match self.service {
                 LoadedService::Lab(m) => calibrated_idle_delay(m, self.seed),
-                LoadedService::Exponential { mean_ms } => {
-                    -mean_ms * libm::log(1.0 - HEDGE_QUANTILE)
-                }
+                LoadedService::Exponential(mean) => -mean.get() * libm::log(1.0 - HEDGE_QUANTILE),
             }),
             LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)) => {
                 let calibration = LoadedConfig {
@@ -304,20 +359,27 @@ pub fn sweep(requests: u64, seed: u64) -> Result<Vec<LoadedResult>, ParamError> 
     sweep_with_progress(requests, seed, &mut || {})
 }
 
+// The sweep's size is one literal, so that the constant and its error text agree.
+macro_rules! sweep_points {
+    () => {
+        27
+    };
+}
+
 /// Points in the standard sweep: [`SWEEP_LOADS`] × three policies.
-pub const SWEEP_POINTS: usize = SWEEP_LOADS.len() * SWEEP_POLICIES.len();
+pub const SWEEP_POINTS: usize = sweep_points!();
 const SWEEP_POLICIES: [&str; 3] = ["none", "hedge", "duplicate"];
+const _: () = assert!(SWEEP_POINTS == SWEEP_LOADS.len() * SWEEP_POLICIES.len());
+const SWEEP_INDEX: CountRange = CountRange {
+    lo: 0,
+    hi: SWEEP_POINTS as u64 - 1,
+    expected: concat!("a sweep point in 0..", sweep_points!()),
+};
 
 /// Point `index` (0..[`SWEEP_POINTS`], load-major) of the standard sweep, on its own: the same
 /// result as in [`sweep`], so the points can run in parallel.
 pub fn sweep_point(index: usize, requests: u64, seed: u64) -> Result<LoadedResult, ParamError> {
-    check_count(
-        "index",
-        index as u64,
-        0,
-        SWEEP_POINTS as u64 - 1,
-        "a sweep point in 0..27",
-    )?;
+    SWEEP_INDEX.check("index", index as u64)?;
     let load = SWEEP_LOADS[index / SWEEP_POLICIES.len()];
     let policy = LoadedPolicy::from_name(
         SWEEP_POLICIES[index % SWEEP_POLICIES.len()],
@@ -335,14 +397,16 @@ pub fn sweep_with_progress(
     crate::lab::sweep_points(SWEEP_POINTS, step, |i| sweep_point(i, requests, seed))
 }
 
-/// An exponential service distribution with the given mean, for the M/M/1 reference.
-pub fn exponential(mean_ms: f64) -> LoadedService {
-    LoadedService::Exponential { mean_ms }
+/// An exponential service distribution with mean `mean_ms` ([`MIN_MEAN_MS`]..=[`MAX_MEAN_MS`]),
+/// for the M/M/1 reference.
+pub fn exponential(mean_ms: f64) -> Result<LoadedService, ParamError> {
+    MeanMs::new(mean_ms).map(LoadedService::Exponential)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::loaded::DelayMs;
 
     #[test]
     fn bad_parameters_are_rejected_by_name() {
@@ -367,12 +431,7 @@ mod tests {
             LoadedConfig::new(10, 0.5, p, 10, 1).unwrap_err().param(),
             "requests"
         );
-        let bad = LoadedPolicy::Hedge(HedgeDelay::FixedMs(-1.0));
-        assert_eq!(
-            LoadedConfig::new(10, 0.5, bad, 10_000, 1)
-                .unwrap_err()
-                .param(),
-            "delay"
-        );
+        assert_eq!(DelayMs::new(-1.0).unwrap_err().param(), "delay");
+        assert_eq!(exponential(0.0).unwrap_err().param(), "mean_ms");
     }
 }

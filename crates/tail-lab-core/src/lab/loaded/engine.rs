@@ -12,6 +12,16 @@ use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::histogram::{BIN_COUNT, Histogram, shared_bins};
 use std::collections::VecDeque;
 
+// A request's sub-streams, by purpose (the "leaf" of its address): its copies' service times
+// (attempt 0 the primary, 1 the backup), its replica choices, and the gap before it.
+const SERVICE: u32 = 0;
+const CHOICE: u32 = 1;
+const GAP: u32 = 2;
+const PRIMARY: u32 = 0;
+const BACKUP: u32 = 1;
+// The attempt of a sub-stream drawn once per request (the gap, the choices).
+const ONCE: u32 = 0;
+
 /// What a loaded run's clock does next. A completion names its copy: one whose copy was
 /// cancelled and released is stale and ignored.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -104,7 +114,7 @@ impl<'a> Simulation<'a> {
             delay_ms,
             sampler: match config.service {
                 LoadedService::Lab(m) => Some(ServiceSampler::new(m)),
-                LoadedService::Exponential { .. } => None,
+                LoadedService::Exponential(_) => None,
             },
             events: EventQueue::new(),
             replicas: vec![Replica::new(1); config.replicas as usize],
@@ -143,10 +153,10 @@ impl<'a> Simulation<'a> {
 
     /// Service time of copy `attempt` of request `k`, and whether it is a hiccup.
     fn service(&self, k: u64, attempt: u32) -> (f64, bool) {
-        let mut stream = self.key(k).sample(0, attempt);
+        let mut stream = self.key(k).sample(SERVICE, attempt);
         match (&self.sampler, self.config.service) {
-            (_, LoadedService::Exponential { mean_ms }) => {
-                (-mean_ms * libm::log(stream.next_open_unit()), false)
+            (_, LoadedService::Exponential(mean)) => {
+                (-mean.get() * libm::log(stream.next_open_unit()), false)
             }
             (Some(s), LoadedService::Lab(_)) => {
                 let d = s.sample(stream);
@@ -189,13 +199,13 @@ impl<'a> Simulation<'a> {
     }
 
     fn gap(&self, k: u64) -> f64 {
-        let mut s = self.key(k).sample(2, 0);
+        let mut s = self.key(k).sample(GAP, ONCE);
         -libm::log(s.next_open_unit()) / self.arrival_rate
     }
 
     fn arrive(&mut self, now: f64, k: u64) {
         self.last_arrival = now;
-        let mut choice = self.key(k).sample(1, 0);
+        let mut choice = self.key(k).sample(CHOICE, ONCE);
         let n = self.config.replicas;
         let primary = Self::uniform_below(choice.next_bits(), n);
         let backup_replica = (primary + 1 + Self::uniform_below(choice.next_bits(), n - 1)) % n;
@@ -207,7 +217,7 @@ impl<'a> Simulation<'a> {
             copies: [None, None],
             backup_replica,
         });
-        let (service, _) = self.service(k, 0);
+        let (service, _) = self.service(k, PRIMARY);
         self.primary_work += service;
         self.enqueue(now, k, primary, false);
         match self.delay_ms {
@@ -260,7 +270,7 @@ impl<'a> Simulation<'a> {
     }
 
     fn enqueue(&mut self, now: f64, k: u64, replica: u32, backup: bool) {
-        let (service_ms, slow) = self.service(k, u32::from(backup));
+        let (service_ms, slow) = self.service(k, if backup { BACKUP } else { PRIMARY });
         let id = self.copies.insert(Copy {
             request: k,
             service_ms,

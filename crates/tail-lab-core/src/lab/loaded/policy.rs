@@ -1,7 +1,46 @@
 //! When a loaded run sends a backup ([`LoadedPolicy`], [`HedgeDelay`], [`DelayBasis`]) and what
 //! happens to the copy that did not answer first ([`Cancellation`]).
 
-use crate::error::{ParamError, check_range};
+use crate::error::{ParamError, check_open, check_range};
+
+// The longest fixed delay, one literal for the constant and the error texts.
+macro_rules! max_delay_ms {
+    () => {
+        1e9
+    };
+}
+
+/// The longest fixed hedge delay accepted (ms).
+pub const MAX_DELAY_MS: f64 = max_delay_ms!();
+const DELAY_EXPECTED: &str = concat!(
+    "a delay in ms in (0, ",
+    max_delay_ms!(),
+    ") (a delay of 0 is LoadedPolicy::Duplicate)"
+);
+const AFTER_DELAY_EXPECTED: &str = concat!("a delay in ms in 0..=", max_delay_ms!());
+
+/// A fixed hedge delay: a number of ms in (0, [`MAX_DELAY_MS`]), checked when made.
+///
+/// ```
+/// use tail_lab_core::lab::loaded::DelayMs;
+///
+/// assert_eq!(DelayMs::new(20.0).unwrap().get(), 20.0);
+/// assert_eq!(DelayMs::new(0.0).unwrap_err().param(), "delay");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DelayMs(f64);
+
+impl DelayMs {
+    /// `ms` when it is finite and in (0, [`MAX_DELAY_MS`]).
+    pub fn new(ms: f64) -> Result<Self, ParamError> {
+        check_open("delay", ms, 0.0, MAX_DELAY_MS, DELAY_EXPECTED).map(DelayMs)
+    }
+
+    /// The delay in ms.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
 
 /// What a calibrated hedge delay is the p95 of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,8 +79,8 @@ impl DelayBasis {
 pub enum HedgeDelay {
     /// The p95 of the [`DelayBasis`], calibrated on a separate stream.
     P95(DelayBasis),
-    /// A fixed delay (ms, > 0).
-    FixedMs(f64),
+    /// A fixed delay.
+    FixedMs(DelayMs),
 }
 
 /// When a backup is sent.
@@ -80,13 +119,13 @@ impl LoadedPolicy {
         }
     }
 
-    /// A backup after `delay_ms` (ms, 0..=1e9): 0 is [`LoadedPolicy::Duplicate`].
+    /// A backup after `delay_ms` (ms, 0..=[`MAX_DELAY_MS`]): 0 is [`LoadedPolicy::Duplicate`].
     pub fn after_delay(delay_ms: f64) -> Result<Self, ParamError> {
-        check_range("delay", delay_ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?;
+        check_range("delay", delay_ms, 0.0, MAX_DELAY_MS, AFTER_DELAY_EXPECTED)?;
         Ok(if delay_ms == 0.0 {
             LoadedPolicy::Duplicate
         } else {
-            LoadedPolicy::Hedge(HedgeDelay::FixedMs(delay_ms))
+            LoadedPolicy::Hedge(HedgeDelay::FixedMs(DelayMs::new(delay_ms)?))
         })
     }
 }

@@ -164,7 +164,6 @@ fn latencies_past_the_histogram_are_not_reported_as_percentiles() {
     let r = LoadedConfig::new(10, 0.5, LoadedPolicy::None, 100_000, 1)
         .unwrap()
         .with_service(LoadedService::Lab(model))
-        .unwrap()
         .run();
     assert_eq!(r.unstable, Some(Unstable::OffScale));
     assert!(r.latency.is_none() && !r.stable);

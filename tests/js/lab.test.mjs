@@ -231,7 +231,7 @@ test("the generated .d.ts declares every option and result shape: no `any` in th
   assert.ok(simulations.length > 0);
   for (const name of simulations) {
     const signature = new RegExp(
-      `export function ${name}\\(opts: (\\w+) \\| undefined\\): (\\w+);`,
+      `export function ${name}\\(opts\\?: (\\w+)\\): (\\w+);`,
     ).exec(publicApi);
     assert.ok(signature, `${name} has no typed signature`);
     for (const shape of signature.slice(1))

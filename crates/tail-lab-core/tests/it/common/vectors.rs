@@ -112,6 +112,22 @@ pub fn hedged_request_now() -> (u64, u64, usize) {
     )
 }
 
+/// The hedge delay (bits) of the Tail model at its defaults (fan-out 100, default profile,
+/// seed 1) with the "hedge-p95" fix and the default calibration: what the binding's
+/// `requestAt(k, { fix: "hedge-p95" })` reports as `hedgeDelayMs`. In the golden JSON only.
+pub fn tail_hedge_delay_now() -> u64 {
+    let cfg = TailConfig::new(
+        100,
+        ProfileId::Default.profile(),
+        Mitigation::from_name("hedge-p95").unwrap(),
+        1,
+    );
+    TailModel::new(cfg.unwrap())
+        .hedge_delay_ms()
+        .unwrap()
+        .to_bits()
+}
+
 /// What the code produces now for [`IDLE_HEDGE`].
 pub fn idle_hedge_now() -> (u64, u64, u64) {
     let h = IdleHedge::new(ServiceModel::default(), 0.95, 11).unwrap();
@@ -285,6 +301,12 @@ pub fn golden_json() -> String {
         "  \"hedged_request\": {{ \"fanout\": 100, \"profile\": \"default\", \"fix\": \"hedge-p95\", \"seed\": 3, \"calibration\": 65536, \"request\": 17, \"delay_bits\": {}, \"parent_bits\": {}, \"waited_on\": {waited} }},\n",
         hex(delay),
         hex(parent)
+    );
+    let delay = tail_hedge_delay_now();
+    out += &format!(
+        "  \"tail_hedge_delay\": {{ \"fanout\": 100, \"profile\": \"default\", \"fix\": \"hedge-p95\", \"seed\": 1, \"delay_bits\": {}, \"delay\": {} }},\n",
+        hex(delay),
+        value(delay)
     );
     let (delay, first, completion) = idle_hedge_now();
     out += &format!(

@@ -135,3 +135,139 @@ export function bits(x) {
   view.setFloat64(0, x);
   return `0x${view.getBigUint64(0).toString(16).padStart(16, "0")}`;
 }
+
+/** `snake_case` → `camelCase`, as the core's `describe::camel_case` spells JS keys. */
+export function camelCase(snake) {
+  return snake.replace(/_(.)/g, (_, c) => c.toUpperCase());
+}
+
+/**
+ * A report JSON entry with its keys camelCased, recursively (arrays stay arrays): what the JS
+ * object of the same result holds, once its typed arrays are plain arrays (`plain`).
+ */
+export function camelKeys(value) {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camelCase(k), camelKeys(v)]));
+}
+
+/** A JS result with its typed arrays as plain arrays, for `deepEqual` with report JSON. */
+export function plain(value) {
+  if (ArrayBuffer.isView(value)) return Array.from(value);
+  if (Array.isArray(value)) return value.map(plain);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+}
+
+/** The generated `web/pkg/tail_lab.d.ts`. */
+export function readDts() {
+  return readFileSync(join(WEB, "pkg", "tail_lab.d.ts"), "utf8");
+}
+
+/** `text` from `open` (an index of "{") to its matching "}", exclusive of both. */
+function braced(text, open) {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) return text.slice(open + 1, i);
+  }
+  throw new Error(`unbalanced braces from ${open}`);
+}
+
+/** Splits `text` at `sep` where no bracket of any kind is open. */
+function splitTop(text, sep) {
+  const parts = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if ("{([<".includes(c)) depth++;
+    else if ("})]".includes(c) || (c === ">" && text[i - 1] !== "=")) depth--;
+    else if (c === sep && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.map((p) => p.trim()).filter((p) => p !== "");
+}
+
+/**
+ * The shapes a `.d.ts` declares: `{ Name: { key: { type, optional } } }` for every
+ * `export interface Name { … }` (one line or many; doc comments dropped; a member's type is its
+ * text, whitespace collapsed, so `number | null` or `{ body: LogNormalOptions; … }`).
+ */
+export function dtsInterfaces(dts) {
+  const out = {};
+  for (const m of dts.matchAll(/export interface (\w+)\s*\{/g)) {
+    const body = braced(dts, m.index + m[0].length - 1).replace(/\/\*[\s\S]*?\*\//g, "");
+    const fields = {};
+    for (const member of splitTop(body, ";")) {
+      const f = /^(\w+)(\?)?\s*:\s*([\s\S]+)$/.exec(member);
+      if (!f) continue; // a method or an index signature: not a data field
+      fields[f[1]] = { type: f[3].replace(/\s+/g, " ").trim(), optional: f[2] === "?" };
+    }
+    out[m[1]] = fields;
+  }
+  return out;
+}
+
+/**
+ * Whether `value` has the declared TypeScript `type` (as `dtsInterfaces` gives it): the
+ * primitives, `null`, string literals, `Float64Array`, unions of those, and interface names
+ * (checked field by field through `interfaces`, no key missing and none extra). Returns a list
+ * of problems, empty when it conforms; `path` names where.
+ */
+export function conforms(value, type, interfaces, path = "value") {
+  const alternatives = splitTop(type, "|");
+  if (alternatives.length > 1) {
+    const each = alternatives.map((t) => conforms(value, t, interfaces, path));
+    return each.some((p) => p.length === 0) ? [] : [`${path}: ${show(value)} is not ${type}`];
+  }
+  const t = type.trim();
+  const ok = (b) => (b ? [] : [`${path}: ${show(value)} is not ${t}`]);
+  if (t === "number") return ok(typeof value === "number");
+  if (t === "boolean") return ok(typeof value === "boolean");
+  if (t === "string") return ok(typeof value === "string");
+  if (t === "null") return ok(value === null);
+  if (/^"[^"]*"$/.test(t)) return ok(value === JSON.parse(t));
+  if (t === "Float64Array") return ok(value instanceof Float64Array);
+  const shape = interfaces[t];
+  if (!shape) return [`${path}: the type ${t} is not one this check knows`];
+  if (value === null || typeof value !== "object") return [`${path}: ${show(value)} is not ${t}`];
+  const problems = [];
+  const keys = Object.keys(value).sort();
+  const declared = Object.keys(shape).sort();
+  if (keys.join() !== declared.join())
+    problems.push(`${path}: keys [${keys}] but ${t} declares [${declared}]`);
+  for (const [k, { type: kt, optional }] of Object.entries(shape)) {
+    if (optional && !(k in value)) continue;
+    problems.push(...conforms(value[k], kt, interfaces, `${path}.${k}`));
+  }
+  return problems;
+}
+
+function show(value) {
+  if (ArrayBuffer.isView(value)) return `${value.constructor.name}(${value.length})`;
+  if (typeof value === "object" && value !== null)
+    return Array.isArray(value) ? "an array" : "an object";
+  return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * How `tail-lab report --json --requests R` runs one entry of a model that has a wasm call:
+ * the options that reproduce that entry through the call. One line per model with a `call` in
+ * `models()`; the contract test fails for a model that has a call and no line here.
+ */
+export const REPORT_RUNS = {
+  fanout: (e) => ({ p: e.p, n: e.n, requests: e.requests }),
+  hedge_idle: (e) => ({ delayQ: e.delay_q, requests: e.requests }),
+  loaded: (e, requests) => ({
+    load: e.load,
+    policy: e.policy,
+    cancellation: e.cancellation,
+    requests,
+  }),
+  // The report runs the supermarket for 5 arrivals per requested request.
+  balance: (e, requests) => ({ lambda: e.lambda, d: e.d, arrivals: 5 * requests }),
+};

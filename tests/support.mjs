@@ -213,6 +213,30 @@ export function dtsInterfaces(dts) {
 }
 
 /**
+ * The type names `type` refers to that `dts` does not declare and that are not TypeScript's
+ * own (`number`, `Float64Array`, …): empty when the type is fully resolved. String literals and
+ * inline members' keys are not names.
+ */
+export function unresolvedTypes(type, dts) {
+  const builtin = new Set([
+    "number",
+    "boolean",
+    "string",
+    "null",
+    "bigint",
+    "undefined",
+    "Float64Array",
+    "Uint8Array",
+  ]);
+  const declared = new Set([...dts.matchAll(/export (?:interface|type) (\w+)/g)].map((m) => m[1]));
+  const names = type
+    .replace(/"[^"]*"/g, "")
+    .replace(/\b\w+\??\s*:/g, "")
+    .match(/\b[A-Za-z_]\w*\b/g);
+  return (names ?? []).filter((n) => !builtin.has(n) && !declared.has(n));
+}
+
+/**
  * Whether `value` has the declared TypeScript `type` (as `dtsInterfaces` gives it): the
  * primitives, `null`, string literals, `Float64Array`, unions of those, and interface names
  * (checked field by field through `interfaces`, no key missing and none extra). Returns a list

@@ -228,6 +228,99 @@ try {
   if (switches.length) line("  their lengths", switches.join(", "), "ms", "", true);
   await page.close();
 
+  // 2c. Start-up of many panels on one page (the e2e test checks that they mount one at a
+  //     time; how long the tasks are is measured here): long tasks until every panel is up.
+  const longTaskInit = () => {
+    window.__bench = { longTasks: [] };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        window.__bench.longTasks.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  };
+  const panelKinds = [
+    "tail",
+    "arena",
+    "histograms",
+    "strip",
+    "fanout",
+    "hedge",
+    "loaded",
+    "balance",
+    "code",
+  ];
+  const panelMixes = quick
+    ? { mixed: panelKinds }
+    : { histograms: ["histograms"], tails: ["tail"], mixed: panelKinds };
+  const panelCount = quick ? 6 : 30;
+  for (const [mix, kinds] of Object.entries(panelMixes)) {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await p.addInitScript(longTaskInit);
+    await p.addInitScript(
+      ([list, n]) =>
+        document.addEventListener("DOMContentLoaded", () => {
+          for (let i = 0; i < n; i++) {
+            const el = document.createElement("tail-lab-panel");
+            el.setAttribute("kind", list[i % list.length]);
+            document.querySelector("main").append(el);
+          }
+        }),
+      [kinds, panelCount],
+    );
+    await p.goto(`${server.url}panel.html?kind=strip`);
+    await p.waitForFunction(
+      (n) => document.querySelectorAll("tail-lab-panel[data-ready=true]").length === n + 1,
+      panelCount,
+      { timeout: 300_000 },
+    );
+    const tasks = await p.evaluate(() => {
+      const t = window.__bench.longTasks.map((x) => Math.round(x.ms));
+      return { count: t.length, longest: Math.max(0, ...t), all: t.join(", ") || "none" };
+    });
+    line(
+      `${panelCount + 1} panels (${mix}): long tasks (> 50 ms) at start-up`,
+      tasks.count,
+      "tasks",
+      "0",
+      tasks.count === 0,
+    );
+    if (tasks.count) line("  their lengths", tasks.all, "ms", "", true);
+    await p.close();
+  }
+
+  // 2d. The Lab: sliders dragged while a 57-point sweep runs in the workers (the e2e test
+  //     checks that the main thread calls no simulation; the long tasks are measured here).
+  {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await p.addInitScript(longTaskInit);
+    await p.goto(server.url);
+    await p.waitForSelector("body[data-ready=true]", { timeout: 60_000 });
+    await p.$eval("#loaded-cancel", (el) => {
+      el.value = "queued";
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    const from = await p.evaluate(() => performance.now());
+    for (const id of ["balance-lambda", "loaded-load", "fanout-n"]) {
+      await p.focus(`#${id}`);
+      for (let i = 0; i < 12; i++) {
+        await p.keyboard.press("ArrowRight");
+        await p.waitForTimeout(25);
+      }
+    }
+    const tasks = await p.evaluate(
+      (t0) => window.__bench.longTasks.filter((t) => t.start >= t0).map((t) => Math.round(t.ms)),
+      from,
+    );
+    line(
+      "Lab: long tasks (> 50 ms) while sliders move and a sweep runs",
+      tasks.length,
+      "tasks",
+      "0",
+      tasks.length === 0,
+    );
+    if (tasks.length) line("  their lengths", tasks.join(", "), "ms", "", true);
+    await p.close();
+  }
+
   // 2b. Scaling: the same run with 0 (main thread), 1, 2 and 4 workers, paused (no arena
   //     sweep), timed from the first live frame to the last merged block.
   const cores = await (await browser.newPage()).evaluate(() => navigator.hardwareConcurrency);

@@ -1,7 +1,7 @@
 // The Lab page in real Chromium: every section renders and answers its controls, its readouts
 // are the API's numbers for the same settings (the page is seeded, so exactly), the seed's
 // findings show, the unstable band is labelled, and dragging a slider while a sweep runs
-// leaves no long task on the main thread. The sections and their settings come from the Lab's
+// calls no simulation on the main thread. The sections and their settings come from the Lab's
 // one list (web/lab/sections.js). The tests share one page, but each starts from the same state:
 // every setting back at its default, at 1280 px (`reset`), so they pass in any order.
 
@@ -11,10 +11,9 @@ import { join } from "node:path";
 import { after, before, beforeEach, test } from "node:test";
 import { formatMs, formatNumber, formatPct } from "../../web/format.js";
 import { SECTIONS } from "../../web/lab/sections.js";
-import { ROOT, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { ROOT, Z, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const SHOTS = join(ROOT, "tests", "screenshots");
-const Z = 4.42; // two-sided 1e-5 normal quantile
 const pkg = await loadPackage();
 let server, browser, page;
 const problems = [];
@@ -114,13 +113,6 @@ before(async () => {
     if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  await page.addInitScript(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries())
-        window.__longTasks.push({ start: e.startTime, ms: e.duration });
-    }).observe({ type: "longtask", buffered: true });
-  });
   await page.goto(server.url);
   await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
   await page.waitForSelector("[data-section=code][data-snippet-done=true]", { timeout: 60_000 });
@@ -141,7 +133,7 @@ test("every section shows its simulation beside its closed form, as the API comp
   assert.equal(await text("fanout", "slow-share", "theory"), "theory 63.4%");
   assert.ok(Math.abs(fan.sim - 0.634) <= Z * fan.stdErr + 0.0005, `${fan.sim}`);
   // Idle hedge at p95: seed 000 quotes 1,555 → 34 ms. The simulated p99.9 from 200,000
-  // requests has about 1.4% relative error; allow 4.42 of it (6%).
+  // requests has about 1.4% relative error; allow Z = 4.5 of it (6.3%).
   const h = pkg.simulateHedge({ delayQ: 0.95 });
   assert.equal(await text("hedge", "p999-before"), formatMs(h.p999Before));
   assert.equal(await text("hedge", "p999-after"), formatMs(h.p999After));
@@ -153,7 +145,7 @@ test("every section shows its simulation beside its closed form, as the API comp
     `theory ${formatMs(h.theoryP999After)}`,
   );
   assert.ok(
-    Math.abs(h.p999Before / 1555 - 1) < 0.06 && Math.abs(h.p999After / 34 - 1) < 0.06,
+    Math.abs(h.p999Before / 1555 - 1) < Z * 0.014 && Math.abs(h.p999After / 34 - 1) < Z * 0.014,
     `${h.p999Before} → ${h.p999After}`,
   );
   // Extra requests against S(d) with its binomial error. (The seed's 4.7% is outside that
@@ -239,47 +231,61 @@ test("the snippet's output equals the sections' readouts", async () => {
   );
 });
 
-test("no long task on the main thread while sliders are dragged and sweeps run", async () => {
-  // Simulations run in the workers; the main thread only draws. A simulation on the main
-  // thread blocks every drag, so one clean drag out of two shows there is none; a second try
-  // is allowed because a shared machine's scheduler alone can stretch a drawing task past
-  // 50 ms once in a while (CI saw one drag with two tasks of 51 and 52 ms).
-  const drag = async () => {
-    await setSelect("loaded-cancel", "queued"); // a fresh 57-point sweep starts in the worker
-    const start = await page.evaluate(() => performance.now());
-    for (const id of ["balance-lambda", "loaded-load", "fanout-n"]) {
-      await page.focus(`#${id}`);
-      for (let i = 0; i < 12; i++) {
-        await page.keyboard.press("ArrowRight");
-        await page.waitForTimeout(25);
-      }
+/** Calls of the core's `simulate*` functions counted by V8 in a page coverage `entries`:
+ * `{ simulateLoaded: 2, … }`, only those called. */
+function simulateCalls(entries) {
+  const calls = {};
+  for (const e of entries) {
+    if (!e.url.endsWith("/pkg/tail_lab.js")) continue;
+    for (const f of e.functions) {
+      const count = f.ranges[0]?.count ?? 0;
+      if (/^simulate/.test(f.functionName) && count > 0)
+        calls[f.functionName] = (calls[f.functionName] ?? 0) + count;
     }
-    const busy = await page.$eval(
-      "[data-section=loaded] [data-progress]",
-      (p) => Number(p.dataset.done) < Number(p.dataset.total),
-    );
-    const long = await page.evaluate(
-      (t0) => window.__longTasks.filter((t) => t.start >= t0 && t.ms > 50),
-      start,
-    );
-    assert.ok(busy, "the sweep should still have been running during the drag");
-    await setSelect("loaded-cancel", "backup");
-    await settled();
-    // Back to where the drag started, for the second try.
-    for (const id of ["balance-lambda", "loaded-load", "fanout-n"]) {
-      await page.focus(`#${id}`);
-      for (let i = 0; i < 12; i++) await page.keyboard.press("ArrowLeft");
+  }
+  return calls;
+}
+
+test("while sliders are dragged and sweeps run, the main thread calls no simulation: the workers do", async (t) => {
+  // Simulations run in the workers; the main thread only draws. That is checked by what runs,
+  // not by how long tasks take (which depends on the machine: `node tests/bench/browser.mjs`
+  // measures the long tasks and prints them): V8's precise coverage counts every call of the
+  // page's core module on the main thread (workers are isolates of their own, not counted).
+  // The counting itself is checked first: one call made on purpose is seen, exactly once.
+  await page.coverage.startJSCoverage({ resetOnNavigation: false });
+  await page.evaluate(async () => {
+    (await import("./pkg/tail_lab.js")).simulateFanout({ requests: 10 });
+  });
+  assert.deepEqual(simulateCalls(await page.coverage.stopJSCoverage()), { simulateFanout: 1 });
+
+  await page.coverage.startJSCoverage({ resetOnNavigation: false });
+  await setSelect("loaded-cancel", "queued"); // a fresh 57-point sweep, for the workers
+  const progress = () =>
+    page.$eval("[data-section=loaded] [data-progress]", (p) => ({
+      done: Number(p.dataset.done),
+      total: Number(p.dataset.total),
+    }));
+  const atStart = await progress();
+  for (const id of ["balance-lambda", "loaded-load", "fanout-n"]) {
+    await page.focus(`#${id}`);
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(25);
     }
-    await settled();
-    return long;
-  };
-  const first = await drag();
-  if (first.length === 0) return;
-  assert.deepEqual(
-    await drag(),
-    [],
-    `long tasks in both drags (the first: ${JSON.stringify(first)})`,
-  );
+  }
+  await settled();
+  const calls = simulateCalls(await page.coverage.stopJSCoverage());
+  // How far the sweep had got when the drag began depends on the machine: printed, not checked.
+  t.diagnostic(`loaded sweep at the drag's start: ${atStart.done}/${atStart.total} points`);
+  assert.deepEqual(calls, {}, "no simulate* call on the main thread");
+  // And the work was done: every point of every sweep answered, by the page's workers.
+  const end = await progress();
+  assert.ok(end.total >= 57 && end.done === end.total, JSON.stringify(end));
+  const status = await page.evaluate(async () => (await import("./lab/sim.js")).labWorkStatus());
+  assert.ok(status.workers >= 1, JSON.stringify(status));
+  assert.equal(status.waiting, 0);
+  assert.equal(await page.evaluate(async () => (await import("./lab/sim.js")).labWorkerJobs()), 0);
+  assert.deepEqual(problems, []);
 });
 
 async function loadedAt(load, policy) {

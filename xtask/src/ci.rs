@@ -71,6 +71,25 @@ pub fn run_all() -> Result<(), String> {
         &[],
         &mut tally,
     );
+    // The slow statistical checks (`#[ignore = "slow: …"]` in the core's `tests/it`): skipped
+    // above, run here in a step of their own, from the same release build.
+    let result = result.and_then(|()| {
+        run_counted(
+            "cargo",
+            &[
+                "test",
+                "--release",
+                "-p",
+                "tail-lab-core",
+                "--test",
+                "it",
+                "--",
+                "--ignored",
+            ],
+            &[],
+            &mut tally,
+        )
+    });
     // The native benchmark must still build and start (a tiny run; figures are not checked).
     let result = result
         .and_then(|()| run("cargo", &["bench", "-p", "tail-lab-core", "--", "quick"]))

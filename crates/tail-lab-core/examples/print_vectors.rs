@@ -1,7 +1,11 @@
-//! Prints what the code produces now at the addresses pinned in `tests/common/vectors.rs`
+//! Prints what the code produces now at the addresses pinned in `tests/it/common/vectors.rs`
 //! (run it after an intended change of stream, review the diff, then update that file).
+//!
+//! `cargo run -p tail-lab-core --example print_vectors -- --write` also rewrites the generated
+//! golden vectors, `tests/golden/vectors.json` at the repository root, which the JS tests read
+//! and the `golden` integration test checks against the code.
 
-#[path = "../tests/common/vectors.rs"]
+#[path = "../tests/it/common/vectors.rs"]
 mod vectors;
 
 use tail_lab_core::sampling::address::SampleStream;
@@ -12,6 +16,14 @@ fn hex(x: f64) -> String {
 }
 
 fn main() {
+    if std::env::args().skip(1).any(|a| a == "--write") {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(vectors::GOLDEN_PATH);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("tests/golden");
+        std::fs::write(&path, vectors::golden_json()).expect("write the golden vectors");
+        println!("wrote {}", path.display());
+    }
     let bits =
         SampleStream::at(1, tail_lab_core::tail::request::REQUEST_STREAM, 400, 7, 0).next_bits();
     println!("STREAM_BITS: {bits:#018x}");

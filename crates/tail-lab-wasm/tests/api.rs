@@ -1,11 +1,11 @@
 //! The binding inside wasm, run by `wasm-pack test` in node and (with
 //! `WASM_BINDGEN_USE_BROWSER=1`) in headless Chromium.
 //!
-//! The value vectors are the ones `tail-lab-core/tests/common/vectors.rs` pins natively: equal
+//! The value vectors are the ones `tail-lab-core/tests/it/common/vectors.rs` pins natively: equal
 //! bits here prove the same seed gives the same numbers natively, in node and in Chromium.
 #![cfg(target_arch = "wasm32")]
 
-#[path = "../../tail-lab-core/tests/common/vectors.rs"]
+#[path = "../../tail-lab-core/tests/it/common/vectors.rs"]
 mod vectors;
 
 use js_sys::{Object, RangeError, Reflect, TypeError};

@@ -180,9 +180,20 @@ mod tests {
     #[test]
     fn default_model_quantiles() {
         let m = ServiceModel::default();
-        // p99.9 sits a tenth of the way into the slow mode: 1000 · exp(0.35 · 1.2816) ≈ 1566 ms.
+        // p99.9 sits a tenth of the way into the slow mode: S(t) = 0.99·S_body(t) + 0.01·S_slow(t)
+        // = 1e-3 gives S_slow(t) = 0.1 − 99·S_body(t), and at t ≈ 1566 ms the body is 10.6 σ
+        // out (S_body ≈ 1e-26), far below f64 resolution of 0.1. So, exactly in f64 terms,
+        // t = 1000 · exp(0.35 · Φ⁻¹(0.9)), with Φ⁻¹(0.9) = 1.28155156554460046697… (written as its nearest
+        // f64, independent of the crate's normal quantile). `quantile` bisects ln t down to
+        // a bracket of 1e-13 and returns its midpoint: relative error ≤ 5e-14 from that, plus
+        // what the normal CDF's last bits move the root (dS/d ln t = 0.01·φ(1.28)/0.35 ≈ 0.005,
+        // so 1e-16 in S is 2e-14 in ln t). Hence 1e-13 relative, nothing looser.
         let p999 = m.quantile(0.999);
-        assert!((p999 - 1566.0).abs() < 5.0, "{p999}");
+        let exact = 1000.0 * libm::exp(0.35 * 1.281_551_565_544_600_4);
+        assert!(
+            ((p999 - exact) / exact).abs() < 1e-13,
+            "{p999} vs {exact} (≈ 1566.0288935491)"
+        );
         assert!((m.survival(p999) - 1e-3).abs() < 1e-12);
         // p95 is in the body: about 18.4 ms.
         assert!((m.quantile(0.95) - 18.4).abs() < 0.2);

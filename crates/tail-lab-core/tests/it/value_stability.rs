@@ -6,11 +6,8 @@
 //! what makes "the same seed gives the same numbers natively, in node and in Chromium" a
 //! tested claim.
 
-#[path = "common/vectors.rs"]
-mod vectors;
-
+use crate::common::vectors::*;
 use tail_lab_core::sampling::address::SampleStream;
-use vectors::*;
 
 #[test]
 fn addressed_bits_are_stable() {

@@ -16,36 +16,15 @@
 //!   interpolation applied to the exact distribution (`binned_quantile`), as `queueing.rs`
 //!   does, and that correction is checked to be a small one (under 1% of the exact p99).
 
+use crate::common::{T_19, binned_quantile, mean_se};
 use tail_lab_core::lab::queue::{QueueConfig, QueueParams, STREAM, theory};
-use tail_lab_core::sampling::histogram::shared_bins;
 
 /// Batches per run.
 const BATCHES: u32 = 20;
-/// Student's t, 19 degrees of freedom, two-sided 0.1%.
-const T_19: f64 = 3.883;
-
-/// What a histogram quantile converges to for a distribution with survival `survival`: the
-/// shared bins' geometric interpolation inside the bin holding the `q`-quantile, applied to the
-/// exact bin masses.
-fn binned_quantile(survival: impl Fn(f64) -> f64, q: f64) -> f64 {
-    let edges = shared_bins().edges();
-    let cdf = |t: f64| 1.0 - survival(t);
-    let b = edges
-        .windows(2)
-        .position(|w| cdf(w[1]) >= q)
-        .expect("the quantile lies inside the bins");
-    let (lo, hi) = (edges[b], edges[b + 1]);
-    let f = ((q - cdf(lo)) / (cdf(hi) - cdf(lo))).clamp(0.0, 1.0);
-    lo * (hi / lo).powf(f)
-}
 
 /// The standard error of the whole run's estimate from its batches' values: `s/√B`.
 fn batch_se(xs: impl Iterator<Item = f64>) -> f64 {
-    let xs: Vec<f64> = xs.collect();
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
-    (var / n).sqrt()
+    mean_se(&xs.collect::<Vec<f64>>()).1
 }
 
 #[test]

@@ -1,9 +1,11 @@
 //! The pinned value-stability vectors, in one place.
 //!
-//! Included by `tests/value_stability.rs` (native), by `tail-lab-wasm/tests/api.rs` (inside
-//! wasm, in node and Chromium) and by `examples/print_vectors.rs` (which prints what the code
-//! produces now at the same addresses). An intended change of stream: run the example, review,
-//! and update the bits here.
+//! A module of the integration tests (`tests/it/value_stability.rs` and `golden.rs` use it),
+//! included by `tail-lab-wasm/tests/api.rs` (inside wasm, in node and Chromium) and by
+//! `examples/print_vectors.rs` (which prints what the code produces now at the same addresses,
+//! and with `--write` writes `tests/golden/vectors.json`, the JS tests' copy). An intended
+//! change of stream: run the example, review, update the bits here, and
+//! `cargo run -p tail-lab-core --example print_vectors -- --write`.
 #![allow(dead_code)]
 
 /// `(seed, request, leaf, attempt)` addresses the leaf vectors are taken at.
@@ -108,6 +110,22 @@ pub fn hedged_request_now() -> (u64, u64, usize) {
         r.parent_ms.to_bits(),
         r.waited_on,
     )
+}
+
+/// The hedge delay (bits) of the Tail model at its defaults (fan-out 100, default profile,
+/// seed 1) with the "hedge-p95" fix and the default calibration: what the binding's
+/// `requestAt(k, { fix: "hedge-p95" })` reports as `hedgeDelayMs`. In the golden JSON only.
+pub fn tail_hedge_delay_now() -> u64 {
+    let cfg = TailConfig::new(
+        100,
+        ProfileId::Default.profile(),
+        Mitigation::from_name("hedge-p95").unwrap(),
+        1,
+    );
+    TailModel::new(cfg.unwrap())
+        .hedge_delay_ms()
+        .unwrap()
+        .to_bits()
 }
 
 /// What the code produces now for [`IDLE_HEDGE`].
@@ -239,4 +257,84 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
         ("supermarket random", fnv1a(&supermarket(1))),
         ("supermarket best of 2", fnv1a(&supermarket(2))),
     ]
+}
+
+/// Where the generated golden vectors live: `tests/golden/vectors.json` at the repository
+/// root, read by the JS tests (`tests/js/api.test.mjs`) instead of copying the bits by hand.
+pub const GOLDEN_PATH: &str = "tests/golden/vectors.json";
+
+/// The command that rewrites [`GOLDEN_PATH`] from what the code produces now.
+pub const GOLDEN_REGENERATE: &str = "cargo run -p tail-lab-core --example print_vectors -- --write";
+
+/// The golden vectors as JSON, computed now (not copied from the constants above): every f64
+/// as its bits in hex (`"bits"`, exact) beside its shortest round-trip decimal (`"value"`, a
+/// string, for reading). Deterministic text, so the checked-in file can be compared byte for
+/// byte.
+pub fn golden_json() -> String {
+    let hex = |bits: u64| format!("\"{bits:#018x}\"");
+    let value = |bits: u64| format!("\"{:?}\"", f64::from_bits(bits));
+    let mut out = String::from("{\n");
+    out += &format!(
+        "  \"regenerate\": \"{GOLDEN_REGENERATE}\",\n  \"source\": \"crates/tail-lab-core/tests/it/common/vectors.rs\",\n"
+    );
+    let stream =
+        SampleStream::at(1, tail_lab_core::tail::request::REQUEST_STREAM, 400, 7, 0).next_bits();
+    out += &format!(
+        "  \"stream_bits\": {{ \"seed\": 1, \"request\": 400, \"leaf\": 7, \"attempt\": 0, \"bits\": {} }},\n",
+        hex(stream)
+    );
+    let mut leaves = Vec::new();
+    for (profile, _) in LEAF_BITS {
+        for &(seed, k, i, a) in &LEAF_ADDRESSES {
+            let b = leaf_bits_now(profile, (seed, k, i, a));
+            leaves.push(format!(
+                "    {{ \"profile\": \"{profile}\", \"seed\": {seed}, \"request\": {k}, \"leaf\": {i}, \"attempt\": {a}, \"bits\": {}, \"value\": {} }}",
+                hex(b),
+                value(b)
+            ));
+        }
+    }
+    out += &format!("  \"leaf_samples\": [\n{}\n  ],\n", leaves.join(",\n"));
+    let (k, i, _) = PAUSED_LEAF;
+    let b = leaf_bits_now("default", (1, k, i, 0));
+    out += &format!(
+        "  \"paused_leaf\": {{ \"profile\": \"default\", \"seed\": 1, \"request\": {k}, \"leaf\": {i}, \"attempt\": 0, \"bits\": {}, \"value\": {} }},\n",
+        hex(b),
+        value(b)
+    );
+    let (delay, parent, waited) = hedged_request_now();
+    out += &format!(
+        "  \"hedged_request\": {{ \"fanout\": 100, \"profile\": \"default\", \"fix\": \"hedge-p95\", \"seed\": 3, \"calibration\": 65536, \"request\": 17, \"delay_bits\": {}, \"parent_bits\": {}, \"waited_on\": {waited} }},\n",
+        hex(delay),
+        hex(parent)
+    );
+    let delay = tail_hedge_delay_now();
+    out += &format!(
+        "  \"tail_hedge_delay\": {{ \"fanout\": 100, \"profile\": \"default\", \"fix\": \"hedge-p95\", \"seed\": 1, \"delay_bits\": {}, \"delay\": {} }},\n",
+        hex(delay),
+        value(delay)
+    );
+    let (delay, first, completion) = idle_hedge_now();
+    out += &format!(
+        "  \"idle_hedge\": {{ \"q\": 0.95, \"seed\": 11, \"request\": 12345, \"delay_bits\": {}, \"first_bits\": {}, \"completion_bits\": {} }},\n",
+        hex(delay),
+        hex(first),
+        hex(completion)
+    );
+    let (k, first, completion, work) = idle_hedge_fired_now();
+    out += &format!(
+        "  \"idle_hedge_fired\": {{ \"q\": 0.95, \"seed\": 11, \"request\": {k}, \"first_bits\": {}, \"completion_bits\": {}, \"backup_work_bits\": {} }},\n",
+        hex(first),
+        hex(completion),
+        hex(work)
+    );
+    let digests: Vec<String> = model_digests_now()
+        .into_iter()
+        .map(|(name, d)| format!("    \"{name}\": {}", hex(d)))
+        .collect();
+    out += &format!(
+        "  \"model_digests\": {{\n{}\n  }}\n}}\n",
+        digests.join(",\n")
+    );
+    out
 }

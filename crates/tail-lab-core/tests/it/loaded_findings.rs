@@ -8,20 +8,11 @@
 //! compared, the seed's own rounding, stated beside it. Differences between policies are
 //! paired by seed (the same arrivals and work under every policy).
 
+use crate::common::{T_4, T_9, mean_se};
 use tail_lab_core::lab::loaded::{
     Cancellation, DelayBasis, LoadedConfig, LoadedPolicy, LoadedResult, SWEEP_LOADS, exponential,
 };
 use tail_lab_core::theory;
-
-const T_4: f64 = 8.61; // t quantile, 4 degrees of freedom, two-sided 0.1%
-const T_9: f64 = 4.78; // t quantile, 9 degrees of freedom, two-sided 0.1%
-
-fn mean_se(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0);
-    (m, (var / n).sqrt())
-}
 
 fn policy(name: &str) -> LoadedPolicy {
     LoadedPolicy::from_name(name, DelayBasis::Loaded).unwrap()

@@ -1,11 +1,9 @@
 //! Every simulation against its closed form, over several seeds.
 //!
 //! Heavy: run with `cargo test --release` (the README's test command does). Tolerances are
-//! binomial, derived from the sample size in `common/mod.rs`.
+//! binomial, derived from the sample size in `common`.
 
-mod common;
-
-use common::{SEEDS, Z, assert_tail, tolerance};
+use crate::common::{SEEDS, Z, assert_tail, tolerance};
 use rand_distr::Distribution;
 use tail_lab_core::lab::fanout::simulate_slow_share;
 use tail_lab_core::lab::hedge_idle::IdleHedge;

@@ -1,0 +1,17 @@
+//! The core's integration tests, as one test crate (one binary to build and link): each file
+//! is a module, and `common` holds what they share, the statistics helpers (`Z`, `tolerance`,
+//! `mean_se`, the t quantiles, `binned_quantile`) and the pinned value vectors.
+//!
+//! The heaviest statistical checks are `#[ignore = "slow: …"]`: `cargo test` skips them and
+//! `cargo xtask ci` runs them in a step of their own,
+//! `cargo test --release -p tail-lab-core --test it -- --ignored`.
+
+mod closed_forms;
+mod common;
+mod fuzz_configs;
+mod golden;
+mod loaded_findings;
+mod queue;
+mod queueing;
+mod seed_figures;
+mod value_stability;

@@ -243,9 +243,9 @@ test("the generated .d.ts declares every option and result shape: no `any` in th
   // key present, none extra, each value of its declared type.
   assert.ok(simulations.length > 0);
   for (const name of simulations) {
-    const signature = new RegExp(
-      `export function ${name}\\(opts\\?: (\\w+)\\): (\\w+);`,
-    ).exec(publicApi);
+    const signature = new RegExp(`export function ${name}\\(opts\\?: (\\w+)\\): (\\w+);`).exec(
+      publicApi,
+    );
     assert.ok(signature, `${name} has no typed signature`);
     const [, options, result] = signature;
     assert.ok(interfaces[options], `${name}: export interface ${options}`);

@@ -55,9 +55,7 @@ function declaredPaths(name, prefix = "") {
 
 /** The options interface of `call`, from its generated signature. */
 function optionsOf(call) {
-  const m = new RegExp(`export function ${call}\\(opts: (\\w+) \\| undefined\\): (\\w+);`).exec(
-    dts,
-  );
+  const m = new RegExp(`export function ${call}\\(opts\\?: (\\w+)\\): (\\w+);`).exec(dts);
   assert.ok(m, `${call} has a typed signature in the .d.ts`);
   return { options: m[1], result: m[2] };
 }

@@ -5,7 +5,6 @@
 use crate::convert::object;
 use js_sys::Float64Array;
 use tail_lab_core::describe::{Describe, Field, Value, camel_case};
-use tail_lab_core::model::MODELS;
 use wasm_bindgen::prelude::*;
 
 /// `result` as a plain JS object.
@@ -53,6 +52,19 @@ export interface ModelInfo {
 }
 "#;
 
+/// What `models()` says of one registered model (the core's `Model` without its runners).
+struct ModelInfo {
+    key: &'static str,
+    title: &'static str,
+    call: Option<&'static str>,
+    result_type: &'static str,
+    sweep: bool,
+    closed_forms: &'static [&'static str],
+}
+
+/// `tail_lab_core::model::MODELS`, as the build script wrote it out.
+const MODELS: &[ModelInfo] = include!(concat!(env!("OUT_DIR"), "/models.rs"));
+
 /// Every registered model, in the report's order.
 #[wasm_bindgen(js_name = models, unchecked_return_type = "ModelInfo[]")]
 pub fn models() -> JsValue {
@@ -75,4 +87,35 @@ pub fn models() -> JsValue {
         ]));
     }
     list.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_generated_list_is_the_core_registry() {
+        let core = tail_lab_core::model::MODELS;
+        assert_eq!(MODELS.len(), core.len());
+        for (m, c) in MODELS.iter().zip(core) {
+            assert_eq!(
+                (
+                    m.key,
+                    m.title,
+                    m.call,
+                    m.result_type,
+                    m.sweep,
+                    m.closed_forms
+                ),
+                (
+                    c.key,
+                    c.title,
+                    c.call,
+                    c.result_type,
+                    c.sweep,
+                    c.closed_forms
+                )
+            );
+        }
+    }
 }

@@ -153,6 +153,18 @@ test("every section shows its simulation beside its closed form, as the API comp
   assert.ok(
     Math.abs(h.extraRequests - h.theoryExtraRequests) <= Z * Math.sqrt((0.05 * 0.95) / h.requests),
   );
+  // One queue, default settings (4 servers at 80%): the readouts are the API's numbers, and
+  // the exact ones are the closed forms.
+  const q = pkg.simulateQueue({ servers: 4, load: 0.8, requests: 200_000, seed: 1 });
+  assert.equal(await text("queue", "queue-mean"), formatNumber(q.mean));
+  assert.equal(await text("queue", "queue-p99"), formatNumber(q.p99));
+  assert.equal(await text("queue", "queue-waited"), formatPct(q.waitProbability));
+  assert.equal(await text("queue", "queue-mean", "theory"), `theory ${formatNumber(q.theoryMean)}`);
+  assert.equal(await text("queue", "queue-p99", "theory"), `theory ${formatNumber(q.theoryP99)}`);
+  assert.equal(
+    await text("queue", "queue-waited", "theory"),
+    `Erlang C ${formatPct(q.theoryWaitProbability)}`,
+  );
   // Loaded, default settings (load 0.6, hedge).
   const l = pkg.simulateLoaded({ load: 0.6, policy: "hedge" });
   assert.equal(await text("loaded", "p50"), formatMs(l.p50));
@@ -222,6 +234,7 @@ test("the snippet's output equals the sections' readouts", async () => {
   assert.equal(await text("code", "snippet-p999-after"), await text("hedge", "p999-after"));
   assert.equal(await text("code", "snippet-extra-work"), await text("hedge", "extra-work"));
   assert.equal(await text("code", "snippet-mean-time"), await text("balance", "mean-time"));
+  assert.equal(await text("code", "snippet-queue-p99"), await text("queue", "queue-p99"));
   await setSelect("loaded-policy", "duplicate");
   assert.equal(await text("code", "snippet-loaded-p50"), await text("loaded", "p50"));
   assert.equal(await text("code", "snippet-loaded-p99"), await text("loaded", "p99"));

@@ -147,8 +147,8 @@ fn page_tests(tally: &mut Tally) -> Result<(), String> {
         &[],
         tally,
     )?;
-    // One browser file at a time: the page tests check main-thread long tasks, and three
-    // Chromiums beside the JS tests on two cores would make those measure the contention.
+    // One browser file at a time: three Chromiums beside one another on two cores would each
+    // wait on the others, and the tests' waits for progress would stretch for nothing.
     run_counted(
         "node",
         &[

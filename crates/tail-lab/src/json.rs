@@ -1,5 +1,6 @@
 //! The report as JSON, rendered from each entry's description (`tail_lab_core::describe`):
-//! keys are the described `snake_case` keys, times are ms, fractions 0..1. Only this crate
+//! keys are the described `snake_case` keys, each number in its described unit (ms, mean
+//! service times for the queueing models, fractions 0..1). Only this crate
 //! knows JSON: the core's types carry no serde derives.
 
 use serde_json::{Map, Value as Json};

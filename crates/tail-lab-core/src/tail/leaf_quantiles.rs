@@ -6,7 +6,7 @@
 //! reads quantiles back by interpolating inside a bin. Binning instead of sorting keeps the
 //! measurement O(draws) and 7 KB, which buys depth: the default 2^22 draws leave about 160 draws
 //! beyond the parent p99 at fan-out 256 (leaf level `0.99^(1/256) = 1 − 3.9e-5`), where 2^18
-//! sorted draws would leave ten. It is still an estimate, and `tests/closed_forms.rs` checks it
+//! sorted draws would leave ten. It is still an estimate, and `tests/it/closed_forms.rs` checks it
 //! against the numerically exact CDF.
 //!
 //! If leaves are independent, n of them all answer within `t` with probability `F(t)^n`, so the

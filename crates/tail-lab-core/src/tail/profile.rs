@@ -2,7 +2,7 @@
 //!
 //! A leaf call takes `body`; with probability `pause.probability` it also sits through a pause
 //! (a GC, a compaction, a retransmit) of lognormal length, added on top. The presets are
-//! calibrated so the seed documents' figures come out (see `tests/seed_figures.rs`):
+//! calibrated so the seed documents' figures come out (see `tests/it/seed_figures.rs`):
 //!
 //! | preset      | body median, σ | pause prob., median, σ | leaf p99 | parent p99 @100 |
 //! |-------------|----------------|------------------------|----------|-----------------|

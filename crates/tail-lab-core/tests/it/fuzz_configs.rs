@@ -6,7 +6,7 @@
 //! u64) with values near each range's edges, where the bugs live. Runs are kept small (the
 //! minimum requests or arrivals each model accepts) so a case costs milliseconds. CI runs the
 //! default 256 cases per property; a longer search on demand:
-//! `PROPTEST_CASES=20000 cargo test --release -p tail-lab-core --test fuzz_configs`.
+//! `PROPTEST_CASES=20000 cargo test --release -p tail-lab-core --test it fuzz_configs`.
 
 use proptest::prelude::*;
 use tail_lab_core::lab::fanout::simulate_slow_share;
@@ -14,6 +14,7 @@ use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::loaded::{
     Cancellation, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService, exponential,
 };
+use tail_lab_core::lab::queue::{QueueConfig, QueueParams, theory as queue_theory};
 use tail_lab_core::lab::service::ServiceModel;
 use tail_lab_core::lab::supermarket::{
     SupermarketConfig, SupermarketParams, fixed_point_mean_time,
@@ -202,6 +203,25 @@ proptest! {
         if u64::from(d) * arrivals.min(3000) > 50_000_000 { return Ok(()) }
         let result = config.run();
         assert_finite(&format!("{config:?}"), &format!("{result:?}"));
+    }
+
+    #[test]
+    fn queues(
+        servers in prop_oneof![4 => 0u32..80, 1 => any::<u32>()],
+        load in mostly(1e-3..=1.2),
+        requests in prop_oneof![Just(999u64), 1000u64..3000, any::<u64>()],
+        seed in any::<u64>(),
+    ) {
+        let params = QueueParams { servers, load, requests: requests.min(3000), seed };
+        let Ok(config) = QueueConfig::new(params) else { return Ok(()) };
+        let result = config.run();
+        assert_finite(&format!("{config:?}"), &format!("{result:?}"));
+        // The closed forms, at any valid point, are finite and ordered as they must be.
+        let (c, rho) = (config.params().servers, config.params().load);
+        let wait = queue_theory::erlang_c(c, rho);
+        prop_assert!((0.0..=1.0).contains(&wait), "C({c}, {rho}) = {wait}");
+        let (mean, p99) = (queue_theory::mean_sojourn(c, rho), queue_theory::sojourn_quantile(c, rho, 0.99));
+        prop_assert!(mean >= 1.0 && p99 > mean && p99.is_finite(), "{c} {rho}: {mean} {p99}");
     }
 
     #[test]

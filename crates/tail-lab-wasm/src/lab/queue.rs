@@ -4,7 +4,10 @@ use crate::convert::object;
 use crate::convert::{Options, integer, number, seed};
 use crate::describe::js_of;
 use crate::error::range;
-use tail_lab_core::lab::queue::{MAX_REQUESTS, MIN_REQUESTS, QueueConfig, QueueParams, theory};
+use tail_lab_core::lab::queue::{
+    MAX_REQUESTS, MAX_SERVERS, MIN_REQUESTS, QueueConfig, QueueParams, REQUESTS_EXPECTED,
+    SERVERS_EXPECTED, theory,
+};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -30,25 +33,18 @@ pub fn simulate_queue(
     #[wasm_bindgen(unchecked_param_type = "QueueOptions | undefined")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
     let o = Options::read("options", &opts, &["servers", "load", "requests", "seed"])?;
-    // The core validates every range and names it; the binding only checks the types (and
-    // that a number is an integer where the core takes one).
+    // The bounds and their words are the core's; the core checks the load.
     let servers = o.optional("servers", 1.0, |v| {
-        integer(
-            "servers",
-            v,
-            0.0,
-            f64::from(u32::MAX),
-            "an integer in 1..=64",
-        )
+        integer("servers", v, 1.0, f64::from(MAX_SERVERS), SERVERS_EXPECTED)
     })?;
     let load = o.optional("load", 0.5, |v| number("load", v))?;
     let requests = o.optional("requests", 200_000.0, |v| {
         integer(
             "requests",
             v,
-            0.0,
-            2.0 * MAX_REQUESTS as f64,
-            "an integer in 1000..=10000000",
+            MIN_REQUESTS as f64,
+            MAX_REQUESTS as f64,
+            REQUESTS_EXPECTED,
         )
     })?;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
@@ -73,9 +69,9 @@ pub fn queue_theory(
     let servers = integer(
         "servers",
         &servers,
-        0.0,
-        f64::from(u32::MAX),
-        "an integer in 1..=64",
+        1.0,
+        f64::from(MAX_SERVERS),
+        SERVERS_EXPECTED,
     )?;
     let load = number("load", &load)?;
     // The queue's constructor validates both bounds and names them.

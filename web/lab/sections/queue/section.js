@@ -58,22 +58,11 @@ export function mount(
     options: SERVER_CHOICES.map((c) => [c, c === "1" ? "1 (M/M/1)" : `${c} (M/M/${c})`]),
   });
   const r = {
-    mean: readout(ui.readouts, { name: "queue-mean", label: "mean, simulated" }),
-    theoryMean: readout(ui.readouts, {
-      name: "queue-theory-mean",
-      label: "mean, exact",
-      theory: true,
-    }),
-    p99: readout(ui.readouts, { name: "queue-p99", label: "p99, simulated" }),
-    theoryP99: readout(ui.readouts, {
-      name: "queue-theory-p99",
-      label: "p99, exact",
-      theory: true,
-    }),
-    waited: readout(ui.readouts, { name: "queue-waited", label: "waited, simulated" }),
-    theoryWaited: readout(ui.readouts, {
-      name: "queue-theory-waited",
-      label: "waited, Erlang C",
+    mean: readout(ui.readouts, { name: "queue-mean", label: "mean time in system", theory: true }),
+    p99: readout(ui.readouts, { name: "queue-p99", label: "p99 time in system", theory: true }),
+    waited: readout(ui.readouts, {
+      name: "queue-waited",
+      label: "requests that waited",
       theory: true,
     }),
   };
@@ -145,12 +134,12 @@ export function mount(
     const exact = api.queueTheory(k, rho);
     const x = results.get(key(rho, k));
     const pending = failure ? "—" : "…";
-    r.theoryMean.set(formatNumber(exact.mean));
-    r.theoryP99.set(formatNumber(exact.p99));
-    r.theoryWaited.set(formatPct(exact.waitProbability));
-    r.mean.set(x ? formatNumber(x.mean) : pending);
-    r.p99.set(x ? formatNumber(x.p99) : pending);
-    r.waited.set(x ? formatPct(x.waitProbability) : pending);
+    r.mean.set(x ? formatNumber(x.mean) : pending, `theory ${formatNumber(exact.mean)}`);
+    r.p99.set(x ? formatNumber(x.p99) : pending, `theory ${formatNumber(exact.p99)}`);
+    r.waited.set(
+      x ? formatPct(x.waitProbability) : pending,
+      `Erlang C ${formatPct(exact.waitProbability)}`,
+    );
     ui.canvas.setAttribute(
       "aria-label",
       `Mean and p99 time in system against utilisation for ${k} server${k === 1 ? "" : "s"} sharing one queue. At ρ = ${rho.toFixed(2)}: mean ${x ? formatNumber(x.mean) : "pending"} simulated, ${formatNumber(exact.mean)} exact; p99 ${x ? formatNumber(x.p99) : "pending"} simulated, ${formatNumber(exact.p99)} exact.`,

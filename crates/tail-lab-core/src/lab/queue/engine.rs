@@ -70,16 +70,23 @@ impl Tally {
     }
 }
 
+/// The sub-stream of a request's service time (the loaded model's numbering).
+const SERVICE: u32 = 0;
+/// The sub-stream of the gap before a request arrives.
+const GAP: u32 = 2;
+/// Each sub-stream is drawn once a request.
+const ONCE: u32 = 0;
+
 /// Simulates `config`, measuring every request from the warm-up on into one tally, and into
 /// `batches` tallies by arrival order when `batches > 0`.
 pub(super) fn simulate(config: &QueueConfig, batches: u32) -> (Tally, Vec<Tally>) {
     let c = config.servers;
     let rate = config.load * f64::from(c); // λ = cρ with μ = 1
     let key = |k: u64| RequestKey::new(config.seed, STREAM, k);
-    // Addressed per request, as the loaded model does: the gap before request k on leaf 2, its
-    // service on leaf 0.
-    let gap = |k: u64| -libm::log(key(k).sample(2, 0).next_open_unit()) / rate;
-    let service = |k: u64| -libm::log(key(k).sample(0, 0).next_open_unit());
+    // Addressed per request, as the loaded model does: the gap before request k and its service
+    // each on their own sub-stream.
+    let gap = |k: u64| -libm::log(key(k).sample(GAP, ONCE).next_open_unit()) / rate;
+    let service = |k: u64| -libm::log(key(k).sample(SERVICE, ONCE).next_open_unit());
     let warmup = config.requests / 10;
     let span = config.requests - warmup;
     let mut all = Tally::new();

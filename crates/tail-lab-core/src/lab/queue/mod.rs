@@ -70,14 +70,17 @@ pub const MIN_REQUESTS: u64 = min_requests!();
 /// Most requests in a run.
 pub const MAX_REQUESTS: u64 = max_requests!();
 
-const SERVERS_EXPECTED: &str = concat!("an integer in 1..=", max_servers!());
-const LOAD_EXPECTED: &str = concat!(
+/// The words of the servers bound.
+pub const SERVERS_EXPECTED: &str = concat!("an integer in 1..=", max_servers!());
+/// The words of the load bound.
+pub const LOAD_EXPECTED: &str = concat!(
     "a per-server utilisation in ",
     min_load!(),
     "..=",
     max_load!()
 );
-const REQUESTS_EXPECTED: &str = concat!("an integer in ", min_requests!(), "..=", max_requests!());
+/// The words of the requests bound.
+pub const REQUESTS_EXPECTED: &str = concat!("an integer in ", min_requests!(), "..=", max_requests!());
 
 /// The named parameters of a single-queue run, for [`QueueConfig::new`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -256,8 +259,16 @@ impl QueueConfig {
 pub const SWEEP_LOADS: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 /// The server counts of the standard sweep: one server (M/M/1) and four.
 pub const SWEEP_SERVERS: [u32; 2] = [1, 4];
+// The sweep's size is one literal, so that the constant and its error text agree.
+macro_rules! sweep_points {
+    () => {
+        18
+    };
+}
+
 /// Points in the standard sweep: [`SWEEP_LOADS`] × [`SWEEP_SERVERS`].
-pub const SWEEP_POINTS: usize = SWEEP_LOADS.len() * SWEEP_SERVERS.len();
+pub const SWEEP_POINTS: usize = sweep_points!();
+const _: () = assert!(SWEEP_POINTS == SWEEP_LOADS.len() * SWEEP_SERVERS.len());
 
 /// Point `index` (0..[`SWEEP_POINTS`], load-major: load `index / 2`, servers `index % 2`) of
 /// the standard sweep, on its own: the same result as in [`sweep`], so the points can run in
@@ -268,7 +279,7 @@ pub fn sweep_point(index: usize, requests: u64, seed: u64) -> Result<QueueResult
         index as u64,
         0,
         SWEEP_POINTS as u64 - 1,
-        "a sweep point in 0..18",
+        concat!("a sweep point in 0..", sweep_points!()),
     )?;
     let config = QueueConfig::new(QueueParams {
         servers: SWEEP_SERVERS[index % SWEEP_SERVERS.len()],

@@ -60,19 +60,38 @@ pub struct FanoutResult {
 /// The two-sided 95% normal quantile.
 const Z95: f64 = 1.959_963_984_540_054;
 
+/// The named parameters of a fan-out run, for [`simulate`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FanoutParams {
+    /// Probability (0..=1) that one leaf is slow.
+    pub p: f64,
+    /// Leaves per request, 1..=1024.
+    pub n: u32,
+    /// Requests simulated, 1..=10^9.
+    pub requests: u64,
+    /// The seed.
+    pub seed: u64,
+}
+
 /// Simulates `requests` parents over `n` leaves, each slow with probability `p`, under `seed`
 /// ([`simulate_slow_share`]), beside `1 − (1 − p)^n`, with the simulated share's standard error
 /// and its 95% Wilson score interval (which, unlike `sim ± 1.96·stdErr`, stays inside 0..1 and
 /// is not empty when no request, or every request, was slow).
 ///
 /// ```
-/// use tail_lab_core::lab::fanout::simulate;
-/// let r = simulate(0.01, 100, 100_000, 1).unwrap();
+/// use tail_lab_core::lab::fanout::{FanoutParams, simulate};
+/// let r = simulate(FanoutParams { p: 0.01, n: 100, requests: 100_000, seed: 1 }).unwrap();
 /// assert!((r.theory - 0.634).abs() < 1e-3);
 /// assert!(r.ci_low <= r.sim && r.sim <= r.ci_high);
 /// assert!((r.sim - r.theory).abs() < 5.0 * r.std_err);
 /// ```
-pub fn simulate(p: f64, n: u32, requests: u64, seed: u64) -> Result<FanoutResult, ParamError> {
+pub fn simulate(params: FanoutParams) -> Result<FanoutResult, ParamError> {
+    let FanoutParams {
+        p,
+        n,
+        requests,
+        seed,
+    } = params;
     let sim = simulate_slow_share(p, n, requests, seed)?;
     let r = requests as f64;
     let z2 = Z95 * Z95;
@@ -145,7 +164,13 @@ const REPORT_P: f64 = 0.01;
 const REPORT_N: u32 = 100;
 
 fn run(_: usize, seed: u64, requests: u64) -> Result<RunOutput, ParamError> {
-    Ok(Box::new(simulate(REPORT_P, REPORT_N, requests, seed)?))
+    let params = FanoutParams {
+        p: REPORT_P,
+        n: REPORT_N,
+        requests,
+        seed,
+    };
+    Ok(Box::new(simulate(params)?))
 }
 
 /// Fan-out in the report and the API (`simulateFanout`).
@@ -163,7 +188,12 @@ pub const MODEL: Model = Model {
     run,
     entries: each_described::<FanoutResult>,
     example: || {
-        simulate(REPORT_P, REPORT_N, 1000, 1)
+        simulate(FanoutParams {
+            p: REPORT_P,
+            n: REPORT_N,
+            requests: 1000,
+            seed: 1,
+        })
             .expect("valid")
             .describe()
     },
@@ -186,15 +216,15 @@ mod tests {
 
     #[test]
     fn the_wilson_interval_holds_the_share_and_stays_in_0_1() {
-        let r = simulate(0.01, 100, 10_000, 2).unwrap();
+        let r = simulate(FanoutParams { p: 0.01, n: 100, requests: 10_000, seed: 2 }).unwrap();
         assert!(r.ci_low < r.sim && r.sim < r.ci_high);
         // Near the middle it is about sim ± 1.96·stdErr.
         assert!((r.ci_high - r.ci_low - 2.0 * Z95 * r.std_err).abs() < 0.02 * r.std_err);
         // No slow request: the interval is [0, 3.84/(r + 3.84)], not the empty [0, 0].
-        let none = simulate(0.0, 10, 1000, 1).unwrap();
+        let none = simulate(FanoutParams { p: 0.0, n: 10, requests: 1000, seed: 1 }).unwrap();
         assert_eq!((none.sim, none.ci_low), (0.0, 0.0));
         assert!((none.ci_high - Z95 * Z95 / (1000.0 + Z95 * Z95)).abs() < 1e-12);
-        let all = simulate(1.0, 10, 1000, 1).unwrap();
+        let all = simulate(FanoutParams { p: 1.0, n: 10, requests: 1000, seed: 1 }).unwrap();
         assert_eq!(all.ci_high, 1.0);
     }
 }

@@ -3,7 +3,7 @@
 use crate::convert::{Options, count, number, seed};
 use crate::describe::js_of;
 use crate::error::range;
-use tail_lab_core::lab::fanout::{REQUESTS_PER_CALL, simulate};
+use tail_lab_core::lab::fanout::{FanoutParams, REQUESTS_PER_CALL, simulate};
 use tail_lab_core::theory::FANOUT;
 use wasm_bindgen::prelude::*;
 
@@ -35,5 +35,11 @@ pub fn simulate_fanout(
     })?;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     crate::convert::check_work("requests × n", requests as f64 * f64::from(n))?;
-    Ok(js_of(&simulate(p, n, requests, seed).map_err(range)?))
+    let params = FanoutParams {
+        p,
+        n,
+        requests,
+        seed,
+    };
+    Ok(js_of(&simulate(params).map_err(range)?))
 }

@@ -8,7 +8,7 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use tail_lab_core::lab::loaded::{DelayBasis, LoadedConfig, LoadedPolicy};
+use tail_lab_core::lab::loaded::{DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy};
 use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
 use tail_lab_core::sampling::address::SampleStream;
 use tail_lab_core::tail::mitigation::Mitigation;
@@ -113,13 +113,13 @@ fn main() {
 
     let loaded = 200_000 / scale;
     let secs = median_secs(|| {
-        let cfg = LoadedConfig::new(
-            10,
-            0.7,
-            LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap(),
-            loaded.max(1000),
-            1,
-        )
+        let cfg = LoadedConfig::new(LoadedParams {
+            replicas: 10,
+            load: 0.7,
+            policy: LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap(),
+            requests: loaded.max(1000),
+            seed: 1,
+        })
         .unwrap();
         black_box(cfg.run());
     });

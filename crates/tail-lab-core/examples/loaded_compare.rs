@@ -1,6 +1,8 @@
 //! Prints the loaded-replica sweep under every cancellation rule, as a table to read against
 //! the seed's findings: `cargo run --release -p tail-lab-core --example loaded_compare [requests]`.
-use tail_lab_core::lab::loaded::{Cancellation, DelayBasis, LoadedConfig, LoadedPolicy};
+use tail_lab_core::lab::loaded::{
+    Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy,
+};
 
 fn main() {
     let requests = std::env::args()
@@ -12,10 +14,16 @@ fn main() {
         for load in [0.1, 0.2, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9] {
             for name in ["none", "hedge", "duplicate"] {
                 let p = LoadedPolicy::from_name(name, DelayBasis::Loaded).expect("known");
-                let r = LoadedConfig::new(10, load, p, requests, 1)
-                    .expect("valid")
-                    .with_cancellation(c)
-                    .run();
+                let r = LoadedConfig::new(LoadedParams {
+                    replicas: 10,
+                    load,
+                    policy: p,
+                    requests,
+                    seed: 1,
+                })
+                .expect("valid")
+                .with_cancellation(c)
+                .run();
                 let l = r
                     .latency
                     .map(|x| format!("{:8.1} {:8.1} {:8.1}", x.p50, x.p99, x.p999))

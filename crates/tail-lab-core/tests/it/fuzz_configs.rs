@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use tail_lab_core::lab::fanout::simulate_slow_share;
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::loaded::{
-    Cancellation, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService, exponential,
+    Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy, LoadedService, exponential,
 };
 use tail_lab_core::lab::queue::{QueueConfig, QueueParams, theory as queue_theory};
 use tail_lab_core::lab::service::ServiceModel;
@@ -171,7 +171,7 @@ proptest! {
             _ => LoadedPolicy::after_delay(policy.1),
         };
         let Ok(policy) = policy else { return Ok(()) };
-        let Ok(config) = LoadedConfig::new(replicas, load, policy, requests.min(5000), seed) else {
+        let Ok(config) = LoadedConfig::new(LoadedParams { replicas, load, policy, requests: requests.min(5000), seed }) else {
             return Ok(());
         };
         let service = if service.0 {

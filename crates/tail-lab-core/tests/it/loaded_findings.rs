@@ -10,7 +10,8 @@
 
 use crate::common::{T_4, T_9, mean_se};
 use tail_lab_core::lab::loaded::{
-    Cancellation, DelayBasis, LoadedConfig, LoadedPolicy, LoadedResult, SWEEP_LOADS, exponential,
+    Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy, LoadedResult, SWEEP_LOADS,
+    exponential,
 };
 use tail_lab_core::theory;
 
@@ -20,10 +21,16 @@ fn policy(name: &str) -> LoadedPolicy {
 
 /// The Lab run (10 replicas, the Lab's service) under `cancellation`.
 fn lab(load: f64, name: &str, requests: u64, seed: u64, c: Cancellation) -> LoadedResult {
-    LoadedConfig::new(10, load, policy(name), requests, seed)
-        .unwrap()
-        .with_cancellation(c)
-        .run()
+    LoadedConfig::new(LoadedParams {
+        replicas: 10,
+        load,
+        policy: policy(name),
+        requests,
+        seed,
+    })
+    .unwrap()
+    .with_cancellation(c)
+    .run()
 }
 
 const SEEDS: [u64; 5] = [11, 12, 13, 14, 15];
@@ -181,13 +188,19 @@ fn cancelling_the_loser_at_once_turns_two_replicas_into_one_fast_m_m_1() {
         let mean_of = |c: Cancellation| {
             let xs: Vec<f64> = (0..10u64)
                 .map(|s| {
-                    LoadedConfig::new(2, rho, LoadedPolicy::Duplicate, 100_000, 500 + s)
-                        .unwrap()
-                        .with_service(exponential(m).unwrap())
-                        .with_cancellation(c)
-                        .run()
-                        .mean_ms
-                        .unwrap()
+                    LoadedConfig::new(LoadedParams {
+                        replicas: 2,
+                        load: rho,
+                        policy: LoadedPolicy::Duplicate,
+                        requests: 100_000,
+                        seed: 500 + s,
+                    })
+                    .unwrap()
+                    .with_service(exponential(m).unwrap())
+                    .with_cancellation(c)
+                    .run()
+                    .mean_ms
+                    .unwrap()
                 })
                 .collect();
             mean_se(&xs)

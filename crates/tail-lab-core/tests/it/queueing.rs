@@ -18,7 +18,7 @@
 
 use crate::common::{T_4, T_9, binned_quantile, mean_se};
 use tail_lab_core::lab::loaded::{
-    Cancellation, LoadedConfig, LoadedPolicy, LoadedResult, exponential,
+    Cancellation, LoadedConfig, LoadedParams, LoadedPolicy, LoadedResult, exponential,
 };
 use tail_lab_core::lab::supermarket::{
     SupermarketConfig, SupermarketParams, fixed_point_mean_time,
@@ -37,9 +37,15 @@ fn without_hedging_each_replica_is_m_m_1() {
     let mean_service = 10.0;
     for rho in [0.3, 0.6, 0.8] {
         let runs = replicate(1000, |seed| {
-            LoadedConfig::new(10, rho, LoadedPolicy::None, 100_000, seed)
-                .unwrap()
-                .with_service(exponential(mean_service).unwrap())
+            LoadedConfig::new(LoadedParams {
+                replicas: 10,
+                load: rho,
+                policy: LoadedPolicy::None,
+                requests: 100_000,
+                seed,
+            })
+            .unwrap()
+            .with_service(exponential(mean_service).unwrap())
         });
         assert!(runs.iter().all(|r| r.stable));
         let (m, se) = mean_se(&runs.iter().map(|r| r.mean_ms.unwrap()).collect::<Vec<_>>());
@@ -83,10 +89,16 @@ fn duplicating_without_cancelling_doubles_the_load() {
     let mean_service = 10.0;
     for rho in [0.15, 0.3, 0.4] {
         let runs = replicate(2000, |seed| {
-            LoadedConfig::new(10, rho, LoadedPolicy::Duplicate, 100_000, seed)
-                .unwrap()
-                .with_service(exponential(mean_service).unwrap())
-                .with_cancellation(Cancellation::Never)
+            LoadedConfig::new(LoadedParams {
+                replicas: 10,
+                load: rho,
+                policy: LoadedPolicy::Duplicate,
+                requests: 100_000,
+                seed,
+            })
+            .unwrap()
+            .with_service(exponential(mean_service).unwrap())
+            .with_cancellation(Cancellation::Never)
         });
         let xs: Vec<f64> = runs.iter().map(|r| r.copy_sojourn_ms.unwrap()).collect();
         let (m, se) = mean_se(&xs);
@@ -109,11 +121,17 @@ fn duplicating_without_cancelling_doubles_the_load() {
         );
     }
     for rho in [0.5, 0.7] {
-        let r = LoadedConfig::new(10, rho, LoadedPolicy::Duplicate, 20_000, 1)
-            .unwrap()
-            .with_service(exponential(mean_service).unwrap())
-            .with_cancellation(Cancellation::Never)
-            .run();
+        let r = LoadedConfig::new(LoadedParams {
+            replicas: 10,
+            load: rho,
+            policy: LoadedPolicy::Duplicate,
+            requests: 20_000,
+            seed: 1,
+        })
+        .unwrap()
+        .with_service(exponential(mean_service).unwrap())
+        .with_cancellation(Cancellation::Never)
+        .run();
         assert!(!r.stable && r.latency.is_none(), "ρ={rho} must be unstable");
     }
 }

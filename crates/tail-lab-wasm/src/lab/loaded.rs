@@ -5,8 +5,8 @@ use crate::describe::js_of;
 use crate::error::range;
 use crate::lab::service::service;
 use tail_lab_core::lab::loaded::{
-    Cancellation, DEFAULT_REPLICAS, DelayBasis, LoadedConfig, LoadedPolicy, LoadedService,
-    REPLICAS, REQUESTS_PER_CALL,
+    Cancellation, DEFAULT_REPLICAS, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy,
+    LoadedService, REPLICAS, REQUESTS_PER_CALL,
 };
 use wasm_bindgen::prelude::*;
 
@@ -76,10 +76,16 @@ pub fn simulate_loaded(
         }
     };
     let model = service(o.get("service"))?;
-    let config = LoadedConfig::new(replicas, load, policy, requests, seed)
-        .map_err(range)?
-        .with_service(LoadedService::Lab(model))
-        .with_cancellation(cancellation);
+    let config = LoadedConfig::new(LoadedParams {
+        replicas,
+        load,
+        policy,
+        requests,
+        seed,
+    })
+    .map_err(range)?
+    .with_service(LoadedService::Lab(model))
+    .with_cancellation(cancellation);
     crate::convert::check_work(
         "requests × 60 per pass (two passes for a hedge at the loaded p95)",
         config.work_units(),

@@ -102,14 +102,29 @@ impl LoadedService {
     }
 }
 
+/// The named parameters of a loaded-replica run, for [`LoadedConfig::new`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LoadedParams {
+    /// FIFO replicas ([`REPLICAS`]).
+    pub replicas: u32,
+    /// Offered utilisation before any backup ([`MIN_LOAD`]..=[`MAX_LOAD`]).
+    pub load: f64,
+    /// What a request sends besides its primary.
+    pub policy: LoadedPolicy,
+    /// Requests simulated ([`REQUESTS`]).
+    pub requests: u64,
+    /// The seed.
+    pub seed: u64,
+}
+
 /// One loaded-replica run.
 ///
 /// ```
-/// use tail_lab_core::lab::loaded::{LoadedConfig, LoadedPolicy, exponential};
+/// use tail_lab_core::lab::loaded::{LoadedConfig, LoadedParams, LoadedPolicy, exponential};
 ///
 /// // Ten FIFO replicas at 50% load with exponential service of mean 10 ms and no backups: each
 /// // replica is an M/M/1 queue, whose mean time in system is 10 / (1 − 0.5) = 20 ms.
-/// let config = LoadedConfig::new(10, 0.5, LoadedPolicy::None, 50_000, 1)
+/// let config = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.5, policy: LoadedPolicy::None, requests: 50_000, seed: 1 })
 ///     .unwrap()
 ///     .with_service(exponential(10.0).unwrap());
 /// let r = config.run();
@@ -117,10 +132,10 @@ impl LoadedService {
 /// assert!((r.mean_ms.unwrap() / 20.0 - 1.0).abs() < 0.1);
 /// // A delay of 0 duplicates every request.
 /// let duplicate = LoadedPolicy::after_delay(0.0).unwrap();
-/// let r = LoadedConfig::new(10, 0.3, duplicate, 20_000, 1).unwrap().run();
-/// assert_eq!((r.policy, r.extra_requests), ("duplicate", 1.0));
+/// let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.3, policy: duplicate, requests: 20_000, seed: 1 }).unwrap().run();
+/// assert_eq!((r.policy.name(), r.extra_requests), ("duplicate", 1.0));
 /// // Out-of-range parameters are refused by name.
-/// let one = LoadedConfig::new(1, 0.5, LoadedPolicy::None, 50_000, 1);
+/// let one = LoadedConfig::new(LoadedParams { replicas: 1, load: 0.5, policy: LoadedPolicy::None, requests: 50_000, seed: 1 });
 /// assert_eq!(one.unwrap_err().param(), "replicas");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -139,10 +154,10 @@ pub struct LoadedConfig {
 pub struct LoadedResult {
     /// Offered utilisation (0..), before duplicates.
     pub load: f64,
-    /// The policy's name.
-    pub policy: &'static str,
-    /// The cancellation rule's name.
-    pub cancellation: &'static str,
+    /// The policy the run used (its name: [`LoadedPolicy::name`]).
+    pub policy: LoadedPolicy,
+    /// The cancellation rule the run used.
+    pub cancellation: Cancellation,
     /// The delay (ms) after which backups were sent: 0 for duplicates, `None` without backups
     /// or when a calibrated delay has no finite value (no-backup run unstable).
     pub delay_ms: Option<f64>,
@@ -252,13 +267,14 @@ impl LoadedConfig {
     /// A run of `requests` ([`REQUESTS`]) requests at utilisation `load` ([`MIN_LOAD`]..=
     /// [`MAX_LOAD`]) over `replicas` ([`REPLICAS`]) replicas, with the Lab's service model and
     /// the default cancellation rule ([`Cancellation::Backup`]).
-    pub fn new(
-        replicas: u32,
-        load: f64,
-        policy: LoadedPolicy,
-        requests: u64,
-        seed: u64,
-    ) -> Result<Self, ParamError> {
+    pub fn new(params: LoadedParams) -> Result<Self, ParamError> {
+        let LoadedParams {
+            replicas,
+            load,
+            policy,
+            requests,
+            seed,
+        } = params;
         REPLICAS.check("replicas", u64::from(replicas))?;
         check_range("load", load, MIN_LOAD, MAX_LOAD, LOAD_EXPECTED)?;
         REQUESTS.check("requests", requests)?;
@@ -385,7 +401,7 @@ pub fn sweep_point(index: usize, requests: u64, seed: u64) -> Result<LoadedResul
         SWEEP_POLICIES[index % SWEEP_POLICIES.len()],
         DelayBasis::Loaded,
     )?;
-    Ok(LoadedConfig::new(super::DEFAULT_REPLICAS, load, policy, requests, seed)?.run())
+    Ok(LoadedConfig::new(LoadedParams { replicas: super::DEFAULT_REPLICAS, load, policy, requests, seed })?.run())
 }
 
 /// [`sweep`], calling `step` after each of its 27 runs.
@@ -412,23 +428,23 @@ mod tests {
     fn bad_parameters_are_rejected_by_name() {
         let p = LoadedPolicy::None;
         assert_eq!(
-            LoadedConfig::new(1, 0.5, p, 10_000, 1).unwrap_err().param(),
+            LoadedConfig::new(LoadedParams { replicas: 1, load: 0.5, policy: p, requests: 10_000, seed: 1 }).unwrap_err().param(),
             "replicas"
         );
         assert_eq!(
-            LoadedConfig::new(10, -0.1, p, 10_000, 1)
+            LoadedConfig::new(LoadedParams { replicas: 10, load: -0.1, policy: p, requests: 10_000, seed: 1 })
                 .unwrap_err()
                 .param(),
             "load"
         );
         assert_eq!(
-            LoadedConfig::new(10, f64::NAN, p, 10_000, 1)
+            LoadedConfig::new(LoadedParams { replicas: 10, load: f64::NAN, policy: p, requests: 10_000, seed: 1 })
                 .unwrap_err()
                 .param(),
             "load"
         );
         assert_eq!(
-            LoadedConfig::new(10, 0.5, p, 10, 1).unwrap_err().param(),
+            LoadedConfig::new(LoadedParams { replicas: 10, load: 0.5, policy: p, requests: 10, seed: 1 }).unwrap_err().param(),
             "requests"
         );
         assert_eq!(DelayMs::new(-1.0).unwrap_err().param(), "delay");

@@ -420,8 +420,8 @@ impl<'a> Simulation<'a> {
         let capacity_cost = (self.consumed_work - self.primary_work) / capacity;
         LoadedResult {
             load: self.config.load,
-            policy: self.config.policy.name(),
-            cancellation: self.config.cancellation.name(),
+            policy: self.config.policy,
+            cancellation: self.config.cancellation,
             delay_ms: self.delay_ms,
             stable,
             latency: stable.then(|| Percentiles::of(&self.latency)),
@@ -440,23 +440,23 @@ impl<'a> Simulation<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::loaded::{LoadedPolicy, STREAM};
+    use crate::lab::loaded::{LoadedParams, LoadedPolicy, STREAM};
 
     #[test]
     fn no_backups_cost_nothing_and_duplicates_go_elsewhere() {
-        let r = LoadedConfig::new(10, 0.5, LoadedPolicy::None, 20_000, 3)
+        let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.5, policy: LoadedPolicy::None, requests: 20_000, seed: 3 })
             .unwrap()
             .run();
         assert_eq!(r.extra_requests, 0.0);
         assert_eq!(r.extra_work, 0.0);
         assert!(r.capacity_cost.abs() < 1e-9);
-        let d = LoadedConfig::new(10, 0.2, LoadedPolicy::Duplicate, 20_000, 3)
+        let d = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.2, policy: LoadedPolicy::Duplicate, requests: 20_000, seed: 3 })
             .unwrap()
             .run();
         assert_eq!(d.extra_requests, 1.0);
         assert!(d.capacity_cost > 0.0);
         // Duplicating at low load beats waiting on one replica.
-        let none = LoadedConfig::new(10, 0.2, LoadedPolicy::None, 20_000, 3)
+        let none = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.2, policy: LoadedPolicy::None, requests: 20_000, seed: 3 })
             .unwrap()
             .run();
         assert!(d.latency.unwrap().p99 < none.latency.unwrap().p99);
@@ -464,7 +464,7 @@ mod tests {
         // of the others. Stepped event by event with nothing cancelled (`Never`), so right
         // after each arrival both copies are live in the slab and say where they queue.
         for replicas in [2u32, 3, 10] {
-            let config = LoadedConfig::new(replicas, 0.3, LoadedPolicy::Duplicate, 20_000, 3)
+            let config = LoadedConfig::new(LoadedParams { replicas, load: 0.3, policy: LoadedPolicy::Duplicate, requests: 20_000, seed: 3 })
                 .unwrap()
                 .with_cancellation(Cancellation::Never);
             let mut sim = Simulation::new(&config, STREAM, config.delay_ms());

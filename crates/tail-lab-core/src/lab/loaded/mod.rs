@@ -43,7 +43,7 @@ mod model;
 mod tests;
 
 pub use config::{
-    AT_CAPACITY, CALIBRATION_STREAM, DELAY_CALIBRATION_STREAM, HEDGE_QUANTILE, LoadedConfig,
+    AT_CAPACITY, CALIBRATION_STREAM, DELAY_CALIBRATION_STREAM, HEDGE_QUANTILE, LoadedConfig, LoadedParams,
     LoadedResult, LoadedService, MAX_IN_FLIGHT, MAX_LOAD, MAX_MEAN_MS, MIN_LOAD, MIN_MEAN_MS,
     MeanMs, REPLICAS, REQUESTS, REQUESTS_PER_CALL, STREAM, SWEEP_LOADS, SWEEP_POINTS, Unstable,
     calibrated_idle_delay, exponential, sweep, sweep_point, sweep_with_progress,

@@ -39,7 +39,7 @@ impl Describe for LoadedResult {
                 Unit::None,
                 "What the request sends besides its primary.",
                 Value::Name {
-                    value: self.policy,
+                    value: self.policy.name(),
                     choices: &POLICY_NAMES,
                 },
             ),
@@ -48,7 +48,7 @@ impl Describe for LoadedResult {
                 Unit::None,
                 "What happens to the copy that did not answer first.",
                 Value::Name {
-                    value: self.cancellation,
+                    value: self.cancellation.name(),
                     choices: &CANCELLATION_NAMES,
                 },
             ),

@@ -10,7 +10,7 @@ fn memory_follows_the_requests_in_flight_not_the_run() {
     // so a run of any length needs about the same memory. Every rule keeps it bounded.
     for c in Cancellation::ALL {
         for policy in [LoadedPolicy::None, LoadedPolicy::Duplicate] {
-            let r = LoadedConfig::new(10, 0.4, policy, 400_000, 5)
+            let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.4, policy, requests: 400_000, seed: 5 })
                 .unwrap()
                 .with_cancellation(c)
                 .run();
@@ -26,7 +26,7 @@ fn memory_follows_the_requests_in_flight_not_the_run() {
 
 #[test]
 fn the_delay_follows_its_basis() {
-    let at = |policy, load| LoadedConfig::new(10, load, policy, 20_000, 2).unwrap();
+    let at = |policy, load| LoadedConfig::new(LoadedParams { replicas: 10, load, policy, requests: 20_000, seed: 2 }).unwrap();
     let idle = at(LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Idle)), 0.5);
     let idle_delay = idle.delay_ms().unwrap();
     assert!((idle_delay - 18.4).abs() < 0.5, "{idle_delay}");
@@ -49,11 +49,11 @@ fn the_delay_follows_its_basis() {
 
 #[test]
 fn past_the_boundary_is_unstable_not_a_number() {
-    let r = LoadedConfig::new(10, 1.0, LoadedPolicy::None, 5_000, 1)
+    let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 1.0, policy: LoadedPolicy::None, requests: 5_000, seed: 1 })
         .unwrap()
         .run();
     assert!(!r.stable && r.latency.is_none() && r.mean_ms.is_none());
-    let r = LoadedConfig::new(10, 0.6, LoadedPolicy::Duplicate, 5_000, 1)
+    let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.6, policy: LoadedPolicy::Duplicate, requests: 5_000, seed: 1 })
         .unwrap()
         .with_cancellation(Cancellation::Never)
         .run();
@@ -64,7 +64,7 @@ fn past_the_boundary_is_unstable_not_a_number() {
 fn a_runaway_run_stops_at_the_in_flight_bound_and_says_why() {
     // Duplicates never cancelled at load 1.5 demand three times the capacity: the backlog
     // grows by about two requests in three, so 400,000 requests pass the bound.
-    let config = LoadedConfig::new(10, 1.5, LoadedPolicy::Duplicate, 400_000, 1)
+    let config = LoadedConfig::new(LoadedParams { replicas: 10, load: 1.5, policy: LoadedPolicy::Duplicate, requests: 400_000, seed: 1 })
         .unwrap()
         .with_cancellation(Cancellation::Never);
     let r = config.run();
@@ -90,7 +90,7 @@ fn a_runaway_run_stops_at_the_in_flight_bound_and_says_why() {
     // Every request that arrived sent its duplicate.
     assert_eq!(r.extra_requests, 1.0);
     // A run of at most MAX_IN_FLIGHT requests cannot reach the bound: it runs to the end.
-    let short = LoadedConfig::new(10, 1.5, LoadedPolicy::Duplicate, 200_000, 1)
+    let short = LoadedConfig::new(LoadedParams { replicas: 10, load: 1.5, policy: LoadedPolicy::Duplicate, requests: 200_000, seed: 1 })
         .unwrap()
         .with_cancellation(Cancellation::Never)
         .run();
@@ -106,7 +106,7 @@ fn a_runaway_run_stops_at_the_in_flight_bound_and_says_why() {
 #[test]
 fn every_unstable_run_says_why_and_stable_runs_say_nothing() {
     let run = |load, policy| {
-        LoadedConfig::new(10, load, policy, 20_000, 3)
+        LoadedConfig::new(LoadedParams { replicas: 10, load, policy, requests: 20_000, seed: 3 })
             .unwrap()
             .run()
     };
@@ -145,7 +145,7 @@ fn a_stable_run_on_many_replicas_is_never_stopped() {
         LoadedPolicy::None,
         LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap(),
     ] {
-        let r = LoadedConfig::new(1000, 0.5, policy, 400_000, 2)
+        let r = LoadedConfig::new(LoadedParams { replicas: 1000, load: 0.5, policy, requests: 400_000, seed: 2 })
             .unwrap()
             .run();
         assert_eq!(r.unstable, None, "{policy:?}");
@@ -161,14 +161,14 @@ fn latencies_past_the_histogram_are_not_reported_as_percentiles() {
     let body = LogNormalMs::new(7.7, 0.5).unwrap();
     let slow = LogNormalMs::new(5e7, 0.35).unwrap();
     let model = ServiceModel::new(body, 5e-5, slow).unwrap();
-    let r = LoadedConfig::new(10, 0.5, LoadedPolicy::None, 100_000, 1)
+    let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.5, policy: LoadedPolicy::None, requests: 100_000, seed: 1 })
         .unwrap()
         .with_service(LoadedService::Lab(model))
         .run();
     assert_eq!(r.unstable, Some(Unstable::OffScale));
     assert!(r.latency.is_none() && !r.stable);
     // The default model never comes near it.
-    let d = LoadedConfig::new(10, 0.9, LoadedPolicy::None, 100_000, 1)
+    let d = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.9, policy: LoadedPolicy::None, requests: 100_000, seed: 1 })
         .unwrap()
         .run();
     assert_eq!(d.unstable, None);

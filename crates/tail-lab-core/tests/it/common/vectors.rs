@@ -181,7 +181,9 @@ fn fnv1a(text: &str) -> u64 {
 /// What the code produces now for [`MODEL_DIGESTS`]: a long run of each model, digested.
 pub fn model_digests_now() -> Vec<(&'static str, u64)> {
     use tail_lab_core::lab::fanout::simulate_slow_share;
-    use tail_lab_core::lab::loaded::{Cancellation, DelayBasis, LoadedConfig, LoadedPolicy};
+    use tail_lab_core::lab::loaded::{
+        Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy,
+    };
     use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
     use tail_lab_core::tail::tail_run::TailRun;
 
@@ -205,15 +207,31 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
     };
     let loaded = |policy: &str, cancellation: Cancellation| {
         let policy = LoadedPolicy::from_name(policy, DelayBasis::Loaded).unwrap();
-        let r = LoadedConfig::new(10, 0.5, policy, 50_000, 9)
-            .unwrap()
-            .with_cancellation(cancellation)
-            .run();
+        let r = LoadedConfig::new(LoadedParams {
+            replicas: 10,
+            load: 0.5,
+            policy,
+            requests: 50_000,
+            seed: 9,
+        })
+        .unwrap()
+        .with_cancellation(cancellation)
+        .run();
         // The digest pins the numbers. `unstable` (why a run is unstable) came after the
         // digests were taken; these runs are stable, so it must be `None`, and the text is
-        // digested as it was before the field existed.
+        // digested as it was before the field existed. Likewise the policy and the
+        // cancellation rule, now enums, print as the names they were then.
         assert_eq!(r.unstable, None);
-        format!("{r:?}").replace(", unstable: None", "")
+        format!("{r:?}")
+            .replace(", unstable: None", "")
+            .replace(
+                &format!("policy: {:?}", r.policy),
+                &format!("policy: {:?}", r.policy.name()),
+            )
+            .replace(
+                &format!("cancellation: {:?}", r.cancellation),
+                &format!("cancellation: {:?}", r.cancellation.name()),
+            )
     };
     let supermarket = |d: u32| {
         let r = SupermarketConfig::new(SupermarketParams {

@@ -33,3 +33,22 @@ export function formatTickMs(ms) {
 export function formatCount(n) {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
+
+const WORDS = [
+  "no",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+];
+
+/** A count as prose says it: `countWord(4)` is "four"; digits past twelve. */
+export const countWord = (n) => WORDS[n] ?? String(n);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, beforeEach, test } from "node:test";
-import { formatMs, formatNumber, formatPct } from "../../web/format.js";
+import { countWord, formatMs, formatNumber, formatPct } from "../../web/format.js";
 import { SECTIONS } from "../../web/lab/sections.js";
 import { ROOT, Z, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
@@ -205,24 +205,9 @@ test("the page shows lab/sections.js's sections in its order, numbered, each wit
     })),
   );
   // "Everything above is four calls": one for each section above the code section.
-  const words = [
-    "no",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-  ];
   assert.equal(
     await page.textContent("[data-section=code] [data-count=sections-above]"),
-    words[SECTIONS.indexOf("code")],
+    countWord(SECTIONS.indexOf("code")),
   );
 });
 

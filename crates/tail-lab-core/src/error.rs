@@ -81,15 +81,14 @@ pub fn readable(x: f64) -> String {
     }
 }
 
-/// Checks that `value` is finite and inside `[lo, hi]`.
-pub(crate) fn check_range(
+/// `value` when it is finite and `inside`, else the error naming `param` and `expected`.
+fn accept(
     param: &'static str,
     value: f64,
-    lo: f64,
-    hi: f64,
+    inside: bool,
     expected: &'static str,
 ) -> Result<f64, ParamError> {
-    if value.is_finite() && value >= lo && value <= hi {
+    if value.is_finite() && inside {
         Ok(value)
     } else {
         Err(ParamError::OutOfRange {
@@ -98,6 +97,17 @@ pub(crate) fn check_range(
             expected,
         })
     }
+}
+
+/// Checks that `value` is finite and inside `[lo, hi]`.
+pub(crate) fn check_range(
+    param: &'static str,
+    value: f64,
+    lo: f64,
+    hi: f64,
+    expected: &'static str,
+) -> Result<f64, ParamError> {
+    accept(param, value, lo <= value && value <= hi, expected)
 }
 
 /// Checks that `value` is finite and strictly inside `(lo, hi)`.
@@ -108,15 +118,7 @@ pub(crate) fn check_open(
     hi: f64,
     expected: &'static str,
 ) -> Result<f64, ParamError> {
-    if value.is_finite() && value > lo && value < hi {
-        Ok(value)
-    } else {
-        Err(ParamError::OutOfRange {
-            param,
-            got: value,
-            expected,
-        })
-    }
+    accept(param, value, lo < value && value < hi, expected)
 }
 
 /// Checks that `value` is finite and inside `(lo, hi]`: above `lo`, at most `hi`.
@@ -127,15 +129,7 @@ pub(crate) fn check_half_open(
     hi: f64,
     expected: &'static str,
 ) -> Result<f64, ParamError> {
-    if value.is_finite() && value > lo && value <= hi {
-        Ok(value)
-    } else {
-        Err(ParamError::OutOfRange {
-            param,
-            got: value,
-            expected,
-        })
-    }
+    accept(param, value, lo < value && value <= hi, expected)
 }
 
 /// Checks a quantile level: finite and strictly inside `(0, 1)`.

@@ -39,6 +39,13 @@ export interface LabDefaults {
 /// The seed the page's Lab sections run under, at which `idleDelayMs` is calibrated.
 const PAGE_SEED: u64 = 1;
 
+/// The idle hedge delay at [`PAGE_SEED`] (ms): a calibration of 2^18 draws, about 20 ms in a
+/// tab, so it is made once, not at every `labDefaults()` (the sections call it as they mount).
+fn idle_delay_ms() -> f64 {
+    static DELAY: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *DELAY.get_or_init(|| calibrated_idle_delay(ServiceModel::default(), PAGE_SEED))
+}
+
 fn strings(names: &[&str]) -> JsValue {
     names
         .iter()
@@ -74,10 +81,7 @@ pub fn lab_defaults() -> JsValue {
         ("policies", strings(&POLICY_NAMES)),
         ("cancellations", strings(&CANCELLATION_NAMES)),
         ("delayBases", strings(&DELAY_BASIS_NAMES)),
-        (
-            "idleDelayMs",
-            calibrated_idle_delay(model, PAGE_SEED).into(),
-        ),
+        ("idleDelayMs", idle_delay_ms().into()),
     ]);
     let policies: Vec<(&str, JsValue)> = (1..)
         .zip(POLICIES)

@@ -1,25 +1,9 @@
 // In code: the real API as the seed writes it. Shows `snippet.js` as it stands, runs
 // it in the worker, and prints what each line returned.
 
-import { formatMs, formatNumber, formatPct } from "../../../format.js";
+import { countWord, formatMs, formatNumber, formatPct } from "../../../format.js";
 import { el, readout } from "../../section.js";
 import { SECTIONS } from "../../sections.js";
-
-const WORDS = [
-  "no",
-  "one",
-  "two",
-  "three",
-  "four",
-  "five",
-  "six",
-  "seven",
-  "eight",
-  "nine",
-  "ten",
-  "eleven",
-  "twelve",
-];
 
 /**
  * Builds the section inside `root` (see lab/section.js for the context).
@@ -30,7 +14,7 @@ export function mount(root, { client }) {
   // The prose's "Everything above is four calls": one call for each section above this one.
   const above = root.querySelector("[data-count=sections-above]");
   const count = SECTIONS.indexOf("code");
-  if (above && count >= 0) above.textContent = WORDS[count] ?? String(count);
+  if (above && count >= 0) above.textContent = countWord(count);
   const code = el(
     "pre",
     { class: "lab-code", tabindex: 0, "aria-label": "The snippet's source" },

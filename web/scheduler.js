@@ -19,12 +19,20 @@ let frameRequested = false;
 let jobsFirst = false;
 let wakeTimer = null;
 
-const observer = new IntersectionObserver((entries) => {
-  for (const e of entries) {
-    for (const t of tasks) if (t.element === e.target) t.visible = e.isIntersecting;
-  }
-  wake();
-});
+/** Made at the first `register`, so that importing this module needs no page (node, tests). */
+let observer = null;
+
+function visibility() {
+  if (observer) return observer;
+  observer = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      for (const t of tasks) if (t.element === e.target) t.visible = e.isIntersecting;
+    }
+    wake();
+  });
+  document.addEventListener("visibilitychange", wake);
+  return observer;
+}
 
 function frame(now) {
   frameRequested = false;
@@ -88,8 +96,6 @@ export function wake() {
   if (Number.isFinite(earliest)) wakeTimer = setTimeout(wake, Math.max(0, earliest - now));
 }
 
-document.addEventListener("visibilitychange", wake);
-
 /**
  * Registers a panel: `element` is what must be on screen; `want(now)` returns true for a frame
  * now, a time (ms, performance.now) to be woken at, or null for nothing; `hasWork()` says
@@ -99,11 +105,11 @@ document.addEventListener("visibilitychange", wake);
 export function register({ element, want, hasWork, frame: onFrame }) {
   const task = { element, want, hasWork, frame: onFrame, visible: true };
   tasks.add(task);
-  observer.observe(element);
+  visibility().observe(element);
   wake();
   return () => {
     tasks.delete(task);
-    observer.unobserve(element);
+    observer?.unobserve(element);
   };
 }
 

@@ -7,8 +7,9 @@ use crate::common::{SEEDS, Z, assert_tail, tolerance};
 use rand_distr::Distribution;
 use tail_lab_core::lab::fanout::simulate_slow_share;
 use tail_lab_core::lab::hedge_idle::IdleHedge;
-use tail_lab_core::lab::service::ServiceModel;
-use tail_lab_core::sampling::address::SampleStream;
+use tail_lab_core::lab::service::{ServiceModel, ServiceSampler};
+use tail_lab_core::sampling::address::{SampleStream, Stream};
+use tail_lab_core::sampling::lognormal::LogNormalMs;
 use tail_lab_core::sampling::histogram::Histogram;
 use tail_lab_core::sampling::histogram::shared_bins;
 use tail_lab_core::tail::leaf_quantiles::LeafQuantiles;
@@ -331,8 +332,10 @@ fn parents_at_smaller_fanouts_are_maxima_over_the_same_first_leaves() {
 #[test]
 fn seed_004_hedge_example_forgets_the_delay() {
     // Seed 004's Python hedges with `results.append(min(first, second))`: the backup is timed
-    // from zero, as if it had been sent with the original. That is a tied request, not a
-    // hedge, and its tail is S(t)², not S(t)·S(t − d). The lab completes at
+    // from zero, as if it had been sent with the original. It sends the backup only for a slow
+    // first copy, yet starts it at once: an oracle, which neither a hedge nor Dean and Barroso's
+    // tied request (both servers queue it; the copy that starts service cancels its sibling)
+    // can be. Past d its tail is S(t)², not S(t)·S(t − d). The lab completes at
     // min(first, d + second). Between d and 2d the two differ by a factor S(t − d)/S(t),
     // which is large, so the simulation must match one and clearly reject the other.
     let model = ServiceModel::default();
@@ -353,6 +356,69 @@ fn seed_004_hedge_example_forgets_the_delay() {
         assert!(
             late > 3.0 * seed_004,
             "t={t}: {late} should be far above the seed's {seed_004}"
+        );
+    }
+}
+
+#[test]
+fn seed_004_median_improvement_comes_from_its_bug() {
+    // Seed 004 reads its table ("even the median improved") as a sign that its 50 ms delay is too
+    // aggressive. A real hedge cannot move any quantile below its delay d: a request that has
+    // answered by d never sends a backup, and one still out at d answers after d. A delay set
+    // too low costs backups instead, S(d) of requests. The seed's median moved only because its
+    // backup starts at zero (see above): below d its oracle answers by t with probability
+    // F(t) + S(d)·F(t), so its median is the body's (1/2)/(1 + S(d)) quantile.
+    //
+    // Seed 004's service model: a lognormal body (median 25 ms, σ = 1), replaced with
+    // probability 1% by a straggler mode (median 1 s, σ = 1).
+    let body = LogNormalMs::new(25.0, 1.0).unwrap();
+    let model = ServiceModel::new(body, 0.01, LogNormalMs::new(1000.0, 1.0).unwrap()).unwrap();
+    let d = 50.0;
+    let fires = model.survival(d);
+    // The seed's "roughly a quarter of perfectly healthy requests exceed 50 ms" is right: that
+    // share of all requests fires a backup.
+    assert!((0.24..0.26).contains(&fires), "S(50 ms) = {fires}");
+    let oracle_median = model.quantile(0.5 / (1.0 + fires));
+    let requests = 400_000u64;
+    let sampler = ServiceSampler::new(model);
+    for (i, &seed) in SEEDS.iter().enumerate() {
+        // The lab's hedge, at the seed's fixed delay: its median is the unhedged one, to the bit.
+        let hedge = IdleHedge::with_delay_ms(model, d, seed + i as u64).unwrap();
+        let r = hedge.run(requests).unwrap();
+        assert_eq!(r.before.p50, r.after.p50, "seed {seed}: a hedge moved the median");
+        assert!(
+            (r.extra_requests - fires).abs() <= tolerance(fires, requests as f64),
+            "seed {seed}: {} of requests fired, S(d) = {fires}",
+            r.extra_requests
+        );
+        // The seed's code on draws of the same model: its median falls to the oracle's.
+        let stream = Stream::new(0x004);
+        let mut seed_code: Vec<f64> = (0..requests)
+            .map(|k| {
+                let first = sampler.sample(SampleStream::at(seed, stream, k, 0, 0)).ms;
+                if first <= d {
+                    return first;
+                }
+                first.min(sampler.sample(SampleStream::at(seed, stream, k, 0, 1)).ms)
+            })
+            .collect();
+        seed_code.sort_unstable_by(f64::total_cmp);
+        let median = seed_code[seed_code.len() / 2];
+        // The sample median's level is within Z binomial standard errors of 1/2; its time is
+        // then within the model's quantiles at those levels.
+        let se = Z * (0.25 / requests as f64).sqrt();
+        let (lo, hi) = (
+            model.quantile((0.5 - se) / (1.0 + fires)),
+            model.quantile((0.5 + se) / (1.0 + fires)),
+        );
+        assert!(
+            (lo..=hi).contains(&median),
+            "seed {seed}: the seed's median {median} ms is outside [{lo}, {hi}] around {oracle_median}"
+        );
+        assert!(
+            median < 0.85 * r.before.p50,
+            "seed {seed}: {median} vs {}",
+            r.before.p50
         );
     }
 }

@@ -15,8 +15,8 @@ import {
   slider,
 } from "../../section.js";
 
-const REQUESTS = 200_000;
-const SEED = 1;
+export const REQUESTS = 200_000;
+export const SEED = 1;
 
 /**
  * The "your numbers" sliders: [id, label, min, max, step, format, default]. They start at the
@@ -203,7 +203,7 @@ export function mount(
     });
   }
 
-  ui.note.textContent = `${formatCount(REQUESTS)} requests on idle replicas. Extra work is the backups' service time until they answered or were cancelled, over the primaries' full service time. The product S(t)·S(t − d) holds for any service model, so it stays exact with your numbers too.`;
+  ui.note.textContent = `${formatCount(REQUESTS)} requests on idle replicas. Extra work is the backups' service time until they answered or were cancelled, over the primaries' full service time. The product S(t)·S(t − d) holds for any service model as long as the two copies are slow independently of each other, as they are here, so it stays exact with your numbers too.`;
   exportBar(ui.tools, {
     link,
     name: "hedge",

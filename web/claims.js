@@ -1,0 +1,99 @@
+// Claims: the numbers the pages' prose states, each bound to the core.
+//
+// A number in a page's text is written as
+//   <span data-claim="fanout.slow-share" data-format="percent" data-digits="1">63.4%</span>
+// and the claim `fanout.slow-share` is defined in the claims.js of the folder it belongs to (a
+// Lab section's folder, or tail/ for the Tail page): a sentence saying what it is, and a function
+// that computes it through the wasm API from the same settings the page runs. The claims test
+// (tests/e2e/claims.test.mjs) recomputes every claim, formats it as its span says, and fails when
+// the text differs, when a span names a claim nobody defines, when a claim is defined and stated
+// nowhere, and when a digit in the prose stands outside a claim, a formula (`.math`), a citation
+// (`cite`) or a quotation of a source (`q`).
+//
+// This module imports nothing that needs a page: node loads it, and so will the pages when their
+// prose follows the controls.
+
+import { SECTIONS } from "./lab/sections.js";
+
+/**
+ * A claim: what it states, and its value computed through the API (`core` is the wasm package).
+ * A list value states that every element reads the same at the text's precision ("at every
+ * load").
+ * @typedef {{ doc: string, value: (core: any) => number | number[] }} Claim
+ */
+
+/** The ordinal suffix of a rank as written ("99.31" → "st", "12" → "th"). */
+export function ordinalSuffix(text) {
+  const whole = text.split(".")[0];
+  if (text.includes(".")) {
+    // A fractional rank reads by its last digit: 99.31st, 99.92nd.
+    const last = text.at(-1);
+    return last === "1" ? "st" : last === "2" ? "nd" : last === "3" ? "rd" : "th";
+  }
+  const n = Number(whole) % 100;
+  if (n >= 11 && n <= 13) return "th";
+  return ["th", "st", "nd", "rd"][n % 10] ?? "th";
+}
+
+/**
+ * How a claim's value is written, by `data-format`; `digits` is `data-digits` (decimals).
+ * percent: a fraction 0..1 as "63.4%"; number: "2.6"; ms: "7.7 ms"; rank: a quantile level 0..1
+ * as a percentile rank, "99.31st"; count: a whole number with thousands separators, "1,566";
+ * times: a ratio, "1.5×".
+ */
+export const FORMATS = Object.freeze({
+  percent: (v, d) => `${(v * 100).toFixed(d)}%`,
+  number: (v, d) => v.toFixed(d),
+  ms: (v, d) => `${v.toFixed(d)} ms`,
+  rank: (v, d) => {
+    const text = (v * 100).toFixed(d);
+    return `${text}${ordinalSuffix(text)}`;
+  },
+  count: (v) => Math.round(v).toLocaleString("en-US"),
+  times: (v, d) => `${v.toFixed(d)}×`,
+});
+
+/**
+ * The text a claim's value reads as in `format` with `digits` decimals. A list reads as its
+ * elements' common text, and throws when they differ at that precision (the sentence would be
+ * false for some of them).
+ */
+export function formatClaim(value, format, digits = 0) {
+  if (!Object.hasOwn(FORMATS, format)) throw new RangeError(`no claim format "${format}"`);
+  if (!Number.isInteger(digits) || digits < 0 || digits > 6)
+    throw new RangeError(`claim digits must be an integer in 0..=6, got ${digits}`);
+  const one = (v) => {
+    if (typeof v !== "number" || !Number.isFinite(v))
+      throw new RangeError(`a claim's value must be a finite number, got ${v}`);
+    return FORMATS[format](v, digits);
+  };
+  if (!Array.isArray(value)) return one(value);
+  if (value.length === 0) throw new RangeError("a claim's list of values is empty");
+  const texts = [...new Set(value.map(one))];
+  if (texts.length > 1)
+    throw new RangeError(`the values read differently at this precision: ${texts.join(", ")}`);
+  return texts[0];
+}
+
+/** Every claims.js: one in each Lab section's folder (lab/sections.js's list), and the Tail page's. */
+const claimFiles = () => [
+  ...SECTIONS.map((name) => [name, `./lab/sections/${name}/claims.js`]),
+  ["tail", "./tail/claims.js"],
+];
+
+/**
+ * Every claim, keyed `<scope>.<name>` (the scope is the section's name, or "tail"): a
+ * `Map<key, Claim>`. Each claims.js exports `claims`, an object of name → Claim.
+ */
+export async function loadClaims() {
+  const all = new Map();
+  for (const [scope, file] of claimFiles()) {
+    const { claims } = await import(new URL(file, import.meta.url).href);
+    for (const [name, claim] of Object.entries(claims)) {
+      if (typeof claim?.value !== "function" || typeof claim.doc !== "string")
+        throw new TypeError(`claim ${scope}.${name} needs a doc sentence and a value function`);
+      all.set(`${scope}.${name}`, claim);
+    }
+  }
+  return all;
+}

@@ -1,0 +1,51 @@
+// The numbers the hedge section's prose states, each computed through the API from the
+// section's default run (see web/claims.js).
+
+import { params, REQUESTS, SEED } from "./section.js";
+
+const DELAY_Q = params.find((s) => s.name === "hedge-delayq").default;
+
+const runs = new WeakMap();
+/** The section's default run: a p95 hedge on idle replicas with the Lab's service model. */
+function run(core) {
+  if (!runs.has(core))
+    runs.set(core, core.simulateHedge({ delayQ: DELAY_Q, requests: REQUESTS, seed: SEED }));
+  return runs.get(core);
+}
+
+/** @type {Record<string, import("../../../claims.js").Claim>} */
+export const claims = {
+  "delay-q": { doc: "The default hedge delay's quantile level (fraction).", value: () => DELAY_Q },
+  "body-median-ms": {
+    doc: "The median (ms) of the service model's usual-case lognormal.",
+    value: (core) => core.labDefaults().service.body.medianMs,
+  },
+  "hiccup-p": {
+    doc: "The chance (fraction) that a request hits the service model's slow mode.",
+    value: (core) => core.labDefaults().service.slow.p,
+  },
+  "delay-ms": {
+    doc: "The calibrated hedge delay (ms) of the default run.",
+    value: (core) => run(core).delayMs,
+  },
+  "p999-before-ms": {
+    doc: "The simulated p99.9 (ms) without the hedge.",
+    value: (core) => run(core).p999Before,
+  },
+  "p999-after-ms": {
+    doc: "The simulated p99.9 (ms) with the hedge.",
+    value: (core) => run(core).p999After,
+  },
+  "extra-requests": {
+    doc: "The simulated share of requests that sent a backup.",
+    value: (core) => run(core).extraRequests,
+  },
+  "theory-extra-requests": {
+    doc: "The share of requests that send a backup by construction, S(d) at the calibrated d.",
+    value: (core) => run(core).theoryExtraRequests,
+  },
+  "extra-work": {
+    doc: "The backups' simulated service time over the primaries' (fraction).",
+    value: (core) => run(core).extraWork,
+  },
+};

@@ -1,0 +1,4 @@
+// The numbers the loaded section's prose states (see web/claims.js).
+
+/** @type {Record<string, import("../../../claims.js").Claim>} */
+export const claims = {};

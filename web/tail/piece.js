@@ -25,7 +25,8 @@ const SPEEDS = {
   paused: {},
 };
 const STRIP_MAX_FANOUT = 256;
-const reducedMotion = () => globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+const reducedMotion = () =>
+  globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
 /** The piece's settings, as URL parameters and embed attributes. */
 /** The names of the Tail settings, in `tailParams`'s order: known before the core loads (an

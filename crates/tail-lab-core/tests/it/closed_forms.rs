@@ -9,9 +9,9 @@ use tail_lab_core::lab::fanout::simulate_slow_share;
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::service::{ServiceModel, ServiceSampler};
 use tail_lab_core::sampling::address::{SampleStream, Stream};
-use tail_lab_core::sampling::lognormal::LogNormalMs;
 use tail_lab_core::sampling::histogram::Histogram;
 use tail_lab_core::sampling::histogram::shared_bins;
+use tail_lab_core::sampling::lognormal::LogNormalMs;
 use tail_lab_core::tail::leaf_quantiles::LeafQuantiles;
 use tail_lab_core::tail::mitigation::Mitigation;
 use tail_lab_core::tail::profile::{LeafSampler, ProfileId};
@@ -385,7 +385,10 @@ fn seed_004_median_improvement_comes_from_its_bug() {
         // The lab's hedge, at the seed's fixed delay: its median is the unhedged one, to the bit.
         let hedge = IdleHedge::with_delay_ms(model, d, seed + i as u64).unwrap();
         let r = hedge.run(requests).unwrap();
-        assert_eq!(r.before.p50, r.after.p50, "seed {seed}: a hedge moved the median");
+        assert_eq!(
+            r.before.p50, r.after.p50,
+            "seed {seed}: a hedge moved the median"
+        );
         assert!(
             (r.extra_requests - fires).abs() <= tolerance(fires, requests as f64),
             "seed {seed}: {} of requests fired, S(d) = {fires}",

@@ -10,7 +10,8 @@ pub mod supermarket;
 
 use crate::convert::object;
 use tail_lab_core::lab::loaded::{
-    CANCELLATION_NAMES, DEFAULT_REPLICAS, DELAY_BASIS_NAMES, POLICY_NAMES, calibrated_idle_delay,
+    CANCELLATION_NAMES, DEFAULT_REPLICAS, DELAY_BASIS_NAMES, HEDGE_QUANTILE, POLICY_NAMES,
+    calibrated_idle_delay,
 };
 use tail_lab_core::lab::service::ServiceModel;
 use tail_lab_core::lab::supermarket::{DEFAULT_SERVERS, POLICIES};
@@ -20,10 +21,19 @@ use wasm_bindgen::prelude::*;
 const DEFAULTS_TS: &str = r#"
 /** The Lab's defaults and name lists, from the core: what a page shows before any run. */
 export interface LabDefaults {
-  /** The Lab's service model (ms and a probability). */
-  service: { body: LogNormalOptions; slow: LogNormalOptions & { p: number } };
+  /** The Lab's service model (ms and a probability), with its means in closed form. */
+  service: {
+    body: LogNormalOptions;
+    slow: LogNormalOptions & { p: number };
+    /** Mean service time (ms), hiccups included. */
+    meanMs: number;
+    /** Mean of the usual-case lognormal alone (ms): one normal service time. */
+    bodyMeanMs: number;
+  };
   loaded: {
     replicas: number;
+    /** The quantile level (0..1) of latency that a calibrated hedge waits for. */
+    hedgeQuantile: number;
     policies: LoadedResult["policy"][];
     /** The default first. */
     cancellations: LoadedResult["cancellation"][];
@@ -75,9 +85,12 @@ pub fn lab_defaults() -> JsValue {
                 ("sigma", slow.sigma().into()),
             ]),
         ),
+        ("meanMs", model.mean_ms().into()),
+        ("bodyMeanMs", body.mean_ms().into()),
     ]);
     let loaded = object(&[
         ("replicas", DEFAULT_REPLICAS.into()),
+        ("hedgeQuantile", HEDGE_QUANTILE.into()),
         ("policies", strings(&POLICY_NAMES)),
         ("cancellations", strings(&CANCELLATION_NAMES)),
         ("delayBases", strings(&DELAY_BASIS_NAMES)),

@@ -44,6 +44,11 @@ export const claims = {
     doc: "The share of requests that send a backup by construction, S(d) at the calibrated d.",
     value: (core) => run(core).theoryExtraRequests,
   },
+  "backup-work-ms": {
+    doc: "Service time (ms) a backup did on average: extra work × mean service time ÷ share of requests hedged.",
+    value: (core) =>
+      (run(core).extraWork * core.labDefaults().service.meanMs) / run(core).extraRequests,
+  },
   "extra-work": {
     doc: "The backups' simulated service time over the primaries' (fraction).",
     value: (core) => run(core).extraWork,

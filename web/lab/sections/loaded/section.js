@@ -17,7 +17,7 @@ import {
 } from "../../section.js";
 
 /** The sweep's loads: 0.05 to 0.95 in steps of 0.05 (the slider's steps). */
-const LOADS = Array.from({ length: 19 }, (_, i) => Number((0.05 * (i + 1)).toFixed(2)));
+export const LOADS = Array.from({ length: 19 }, (_, i) => Number((0.05 * (i + 1)).toFixed(2)));
 /** How each policy is drawn and named; the policies themselves are the core's (`labDefaults()`). */
 const POLICY_STYLE = {
   none: { label: "no backups", color: "none", shape: "circle" },
@@ -38,8 +38,8 @@ const BASIS_LABELS = {
 };
 /** A name the section has no words for is shown as it is. */
 const labelOf = (labels, name) => (Object.hasOwn(labels, name) ? labels[name] : name);
-const REQUESTS = 200_000;
-const SEED = 1;
+export const REQUESTS = 200_000;
+export const SEED = 1;
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [

@@ -122,6 +122,101 @@ test("profiles and mitigations describe themselves", () => {
   assert.equal(edges[0], 0.0625);
 });
 
+test("droppedLeaves: what each fix leaves out, as the simulated requests leave it out", () => {
+  const percent = { "drop-1": 1, "drop-5": 5 };
+  for (const fix of ["none", "hedge-p95", "drop-1", "drop-5"]) {
+    const k = percent[fix] ?? 0;
+    for (let n = 1; n <= 1024; n++) {
+      const d = pkg.droppedLeaves(fix, n);
+      const leaves = Math.floor((n * k) / 100);
+      assert.deepEqual(
+        d,
+        { leaves, share: leaves / n, firstFanout: k ? Math.ceil(100 / k) : null },
+        `${fix} at n = ${n}`,
+      );
+    }
+  }
+  // Below its first fan-out a drop fix drops nothing at all: 0 of 50 leaves for 1%.
+  assert.deepEqual(pkg.droppedLeaves("drop-1", 50), { leaves: 0, share: 0, firstFanout: 100 });
+  assert.deepEqual(pkg.droppedLeaves("drop-5", 19), { leaves: 0, share: 0, firstFanout: 20 });
+  assert.deepEqual(pkg.droppedLeaves("drop-5", 100), { leaves: 5, share: 0.05, firstFanout: 20 });
+  // The requests drop exactly that many leaves, slow or not: every request, not only slow ones.
+  for (const [fix, n] of [
+    ["drop-1", 50],
+    ["drop-1", 99],
+    ["drop-1", 100],
+    ["drop-1", 256],
+    ["drop-5", 19],
+    ["drop-5", 20],
+    ["drop-5", 100],
+    ["none", 100],
+    ["hedge-p95", 100],
+  ]) {
+    const want = pkg.droppedLeaves(fix, n).leaves;
+    for (let k = 0; k < 40; k++) {
+      const t = pkg.requestAt(k, { fanout: n, fix, seed: 3 });
+      assert.equal(
+        t.leaves.dropped.reduce((a, b) => a + b, 0),
+        want,
+        `${fix} n ${n} request ${k}`,
+      );
+    }
+  }
+  for (const [f, kind, message] of [
+    [() => pkg.droppedLeaves("drop-1", 0), RangeError, /^fanout must be an integer in 1\.\.=1024/],
+    [
+      () => pkg.droppedLeaves("drop-1", 1025),
+      RangeError,
+      /^fanout must be an integer in 1\.\.=1024/,
+    ],
+    [() => pkg.droppedLeaves("drop-1", "50"), TypeError, /^fanout must be a number/],
+    [() => pkg.droppedLeaves("drop-2", 50), RangeError, /^fix must be one of "none", "hedge-p95"/],
+    [() => pkg.droppedLeaves(1, 50), TypeError, /^fix must be a string/],
+  ])
+    assert.throws(f, (e) => e instanceof kind && message.test(e.message), String(f));
+});
+
+test("hedgeCost is the run's traces added up: backups per leaf call, backup work over primary", () => {
+  for (const [fanout, seed] of [
+    [100, 1],
+    [20, 7],
+  ]) {
+    const requests = 400;
+    const run = new pkg.TailRun({ fanout, fix: "hedge-p95", seed });
+    run.run(requests);
+    let hedges = 0;
+    let primary = 0;
+    let backup = 0;
+    for (let k = 0; k < requests; k++) {
+      const t = run.requestAt(k);
+      const l = t.leaves;
+      for (let i = 0; i < fanout; i++) {
+        primary += l.originalMs[i];
+        if (l.hedged[i]) {
+          hedges += 1;
+          // The backup ran from the delay until it answered or the original won.
+          backup += l.resolvedMs[i] - t.hedgeDelayMs;
+        }
+      }
+    }
+    const cost = run.hedgeCost();
+    assert.equal(cost.extraRequests, hedges / (requests * fanout), `n ${fanout}`);
+    assert.ok(
+      Math.abs(cost.extraWork - backup / primary) <= 1e-12 * cost.extraWork,
+      `n ${fanout}: ${cost.extraWork} vs ${backup / primary}`,
+    );
+    assert.ok(hedges > 0 && run.hedgeDelayMs > 0, `n ${fanout}`);
+    run.free();
+  }
+  // Without a hedge there is no delay and no cost (0, not NaN), before and after requests.
+  const plain = new pkg.TailRun({ fix: "drop-5" });
+  assert.equal(plain.hedgeDelayMs, null);
+  assert.deepEqual(plain.hedgeCost(), { extraRequests: 0, extraWork: 0 });
+  plain.run(100);
+  assert.deepEqual(plain.hedgeCost(), { extraRequests: 0, extraWork: 0 });
+  plain.free();
+});
+
 test("bin views are live over wasm memory and go stale when memory grows", () => {
   const run = new pkg.TailRun({ fanout: 4 });
   run.run(100);

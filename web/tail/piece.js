@@ -5,11 +5,12 @@
 // decides only what to draw and when.
 
 import { el } from "../dom.js";
-import { formatCount, formatMs } from "../format.js";
+import { formatCount, formatMs, formatPct } from "../format.js";
 import { onThemeChange } from "../theme.js";
 import { register, wake } from "../scheduler.js";
 import { drawArena, drawHistograms, drawStrip } from "./draw.js";
 import { defaultWorkers } from "./pool.js";
+import { formatPercentileRank } from "./rank.js";
 import { openRun } from "./run.js";
 
 /**
@@ -101,6 +102,8 @@ export async function mountTail(
   const edges = api.binEdges();
   const state = {
     curves: null,
+    /** What depends on the run's settings only: ranks, what the fix drops, the hedge delay. */
+    facts: null,
     shown: 0,
     request: null,
     since: 0,
@@ -141,6 +144,13 @@ export async function mountTail(
   const caption = canvases.arena
     ? (root.querySelector('[data-part="arena-caption"]') ??
       canvases.arena.parentElement.appendChild(el("p", { class: "caption" })))
+    : null;
+  // Under the strip: the leaf percentiles the parent's median and p99 sit at, at this fan-out.
+  const stripCaption = canvases.strip
+    ? (root.querySelector('[data-part="strip-caption"]') ??
+      canvases.strip.parentElement.appendChild(
+        el("figcaption", { class: "caption", "data-part": "strip-caption" }),
+      ))
     : null;
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   root.append(live);
@@ -268,22 +278,39 @@ export async function mountTail(
 
   // ---- readouts
   const readout = {};
+  /** The small line under a readout that says what its number means (`data-note`). */
+  const note = {};
   if (readouts) {
-    for (const [name, label, cls] of [
-      ["leaf-p50", "leaf p50", "leaf"],
-      ["leaf-p99", "leaf p99", "leaf"],
-      ["parent-p50", "parent p50", "parent"],
-      ["parent-p99", "parent p99", "parent"],
-      ["ratio", "parent p99 ÷ leaf p99", ""],
-      ["requests", "requests simulated", ""],
+    // [name, label, class, has a note]
+    for (const [name, label, cls, noted] of [
+      ["leaf-p50", "leaf p50", "leaf", false],
+      ["leaf-p99", "leaf p99", "leaf", false],
+      ["parent-p50", "parent p50", "parent", false],
+      ["parent-p99", "parent p99", "parent", false],
+      ["ratio", "parent p99 ÷ leaf p99", "", false],
+      ["requests", "requests simulated", "", false],
+      ["parent-p50-leaf-rank", "parent p50 is the leaf's", "parent", true],
+      ["parent-p99-leaf-rank", "parent p99 is the leaf's", "parent", true],
+      ["dropped-share", "leaves dropped", "", true],
+      ["hedge-extra-requests", "hedge: extra requests", "", true],
+      ["hedge-extra-work", "hedge: extra work", "", true],
     ]) {
       const v = el("span", { "data-readout": name, text: "—" });
-      readouts.append(el("div", {}, el("span", { class: `k ${cls}`, text: label }), v));
+      const cell = el("div", {}, el("span", { class: `k ${cls}`, text: label }), v);
+      if (noted) {
+        note[name] = el("span", { class: "t", "data-note": name });
+        cell.append(note[name]);
+      }
+      readouts.append(cell);
       readout[name] = v;
     }
   }
   const setText = (name, text) => {
     const r = readout[name];
+    if (r && r.textContent !== text) r.textContent = text;
+  };
+  const setNote = (name, text) => {
+    const r = note[name];
     if (r && r.textContent !== text) r.textContent = text;
   };
 
@@ -295,6 +322,60 @@ export async function mountTail(
       leafP99: life.run.leafQuantile(0.99),
       crossoverN: api.crossover(0.5, 0.99),
     };
+    // The run's own settings (not the controls', which may be ahead of a run being prepared).
+    const { fanout, fix } = life.run.config;
+    state.facts = {
+      fanout,
+      fixLabel: api.mitigations().find((m) => m.name === fix)?.label ?? fix,
+      p50Rank: formatPercentileRank(api.parentLevel(0.5, fanout)),
+      p99Rank: formatPercentileRank(api.parentLevel(0.99, fanout)),
+      dropped: api.droppedLeaves(fix, fanout),
+      hedgeDelayMs: life.run.hedgeDelayMs,
+    };
+    showFacts();
+  }
+
+  /** The readouts and the caption that change only with the settings. */
+  function showFacts() {
+    const f = state.facts;
+    setText("parent-p50-leaf-rank", f.p50Rank);
+    setText("parent-p99-leaf-rank", f.p99Rank);
+    setNote("parent-p50-leaf-rank", `percentile, at n = ${f.fanout}`);
+    setNote("parent-p99-leaf-rank", `percentile, at n = ${f.fanout}`);
+    const d = f.dropped;
+    if (d.firstFanout === null) {
+      setText("dropped-share", "—");
+      setNote("dropped-share", "this fix waits for every leaf");
+    } else {
+      setText("dropped-share", formatPct(d.share, 1));
+      setNote(
+        "dropped-share",
+        d.leaves === 0
+          ? `0 of ${f.fanout} leaves: “${f.fixLabel}” drops nothing below n = ${d.firstFanout}`
+          : `${d.leaves} of ${f.fanout} leaves, slow or not`,
+      );
+    }
+    if (stripCaption) {
+      stripCaption.textContent = `At n = ${f.fanout} the parent's median is the leaf's ${f.p50Rank} percentile and its p99 the leaf's ${f.p99Rank}.`;
+    }
+  }
+
+  /** What the hedge has cost so far, from the run's tallies; "—" without a hedge or requests. */
+  function showHedgeCost() {
+    const delay = state.facts.hedgeDelayMs;
+    if (delay === null) {
+      for (const name of ["hedge-extra-requests", "hedge-extra-work"]) {
+        setText(name, "—");
+        setNote(name, "no hedge");
+      }
+      return;
+    }
+    const ran = life.run.requests > 0;
+    const cost = ran ? life.run.hedgeCost() : null;
+    setText("hedge-extra-requests", ran ? formatPct(cost.extraRequests, 2) : "—");
+    setNote("hedge-extra-requests", `of leaf calls sent a backup, after ${formatMs(delay)}`);
+    setText("hedge-extra-work", ran ? formatPct(cost.extraWork, 2) : "—");
+    setNote("hedge-extra-work", "backup work ÷ primary work");
   }
 
   function show(k, now) {
@@ -367,6 +448,7 @@ export async function mountTail(
     const ratio = m.parentP99 / m.leafP99;
     setText("ratio", Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : "—");
     setText("requests", formatCount(life.run.requests));
+    showHedgeCost();
     canvases.histograms?.setAttribute(
       "aria-label",
       `Leaf and parent latency histograms over ${formatCount(life.run.requests)} requests: leaf p50 ${formatMs(m.leafP50)}, leaf p99 ${formatMs(m.leafP99)}, parent p50 ${formatMs(m.parentP50)}, parent p99 ${formatMs(m.parentP99)}.`,

@@ -31,10 +31,19 @@ pub fn slow_share(p: f64, n: u32) -> Result<f64, ParamError> {
     Ok(-libm::expm1(f64::from(n) * libm::log1p(-p)))
 }
 
-/// The leaf quantile level the parent's `q`-quantile sits at: `q^(1/n)`.
+/// The leaf quantile level (a fraction in (0, 1)) the parent's `q`-quantile sits at over `n`
+/// independent leaves: `q^(1/n)`, the leaf's percentile rank of the parent's quantile. `q` is a
+/// level in (0, 1), `n` a fan-out in `1..=1024` ([`FANOUT`]).
 ///
 /// At `n = 100`, the parent median is the leaf's 99.31st percentile and the parent p99 the
-/// leaf's 99.99th.
+/// leaf's 99.99th (0.99^(1/100) = 0.99989950); at `n = 1` they are the 50th and the 99th.
+///
+/// ```
+/// use tail_lab_core::theory::parent_level;
+/// assert!((parent_level(0.5, 100).unwrap() - 0.993_092_495_437_035_9).abs() < 1e-15);
+/// assert_eq!(parent_level(0.99, 1).unwrap(), 0.99);
+/// assert_eq!(parent_level(1.0, 100).unwrap_err().param(), "q");
+/// ```
 pub fn parent_level(q: f64, n: u32) -> Result<f64, ParamError> {
     check_level("q", q)?;
     check_fanout("n", n)?;
@@ -213,6 +222,52 @@ mod tests {
         assert_eq!(crossover(0.5, 0.99).unwrap(), 69);
         assert!((parent_level(0.5, 100).unwrap() - 0.9931).abs() < 5e-5);
         assert!((parent_level(0.99, 100).unwrap() - 0.9999).abs() < 5e-6);
+    }
+
+    #[test]
+    fn parent_level_is_the_leaf_rank_of_the_parent_quantile() {
+        // q^(1/n) computed to 40 digits in decimal arithmetic, outside this code, and written
+        // as the nearest double; the result may be off by its last bit.
+        for (q, n, exact) in [
+            (0.5, 100, 0.993_092_495_437_035_9),
+            (0.99, 100, 0.999_899_501_691_758_3),
+            (0.5, 69, 0.990_004_677_306_677_2),
+            (0.99, 256, 0.999_960_741_646_201_6),
+            (0.5, 8, 0.917_004_043_204_671_2),
+            (0.99, 2, 0.994_987_437_106_62),
+            (0.5, 1024, 0.999_323_327_502_650_7),
+        ] {
+            let got = parent_level(q, n).unwrap();
+            assert!(
+                (got - exact).abs() <= 2e-16,
+                "q {q} n {n}: {got} vs {exact}"
+            );
+        }
+        // One leaf is its own parent; 0.25 over two leaves is 0.5 exactly.
+        assert_eq!(parent_level(0.5, 1).unwrap(), 0.5);
+        assert_eq!(parent_level(0.99, 1).unwrap(), 0.99);
+        assert_eq!(parent_level(0.25, 2).unwrap(), 0.5);
+        // The page's figures: the 99.31st and the 99.99th percentile at n = 100.
+        assert_eq!((parent_level(0.5, 100).unwrap() * 1e4).round(), 9931.0);
+        assert_eq!((parent_level(0.99, 100).unwrap() * 1e4).round(), 9999.0);
+        // Rising with n, and below 1 at every fan-out the lab accepts.
+        let mut last = 0.0;
+        for n in 1..=MAX_FANOUT {
+            let level = parent_level(0.99, n).unwrap();
+            assert!(level > last && level < 1.0, "n {n}: {level}");
+            last = level;
+        }
+        // Bad input names the argument and its range.
+        for q in [0.0, 1.0, -0.5, 1.5, f64::NAN, f64::INFINITY] {
+            let e = parent_level(q, 10).unwrap_err();
+            assert_eq!(e.param(), "q", "q {q}");
+            assert!(e.to_string().contains("(0, 1)"), "{e}");
+        }
+        for n in [0, MAX_FANOUT + 1, u32::MAX] {
+            let e = parent_level(0.5, n).unwrap_err();
+            assert_eq!(e.param(), "n", "n {n}");
+            assert!(e.to_string().contains("1..=1024"), "{e}");
+        }
     }
 
     #[test]

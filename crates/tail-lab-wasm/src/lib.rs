@@ -39,7 +39,7 @@ pub use lab::loaded::simulate_loaded;
 pub use lab::supermarket::{fixed_point, simulate_balance};
 pub use sampling::histogram::bin_edges;
 pub use tail::leaf_quantiles::{leaf_quantile, parent_quantile};
-pub use tail::mitigation::mitigations;
+pub use tail::mitigation::{dropped_leaves, mitigations};
 pub use tail::profile::{leaf_sample, profiles};
 pub use tail::request::request_at;
 pub use tail::tail_run::JsTailRun;

@@ -14,6 +14,7 @@
 // prose follows the controls.
 
 import { SECTIONS } from "./lab/sections.js";
+import { ordinalSuffix } from "./tail/rank.js";
 
 /**
  * A claim: what it states, and its value computed through the API (`core` is the wasm package).
@@ -21,19 +22,6 @@ import { SECTIONS } from "./lab/sections.js";
  * load").
  * @typedef {{ doc: string, value: (core: any) => number | number[] }} Claim
  */
-
-/** The ordinal suffix of a rank as written ("99.31" → "st", "12" → "th"). */
-export function ordinalSuffix(text) {
-  const whole = text.split(".")[0];
-  if (text.includes(".")) {
-    // A fractional rank reads by its last digit: 99.31st, 99.92nd.
-    const last = text.at(-1);
-    return last === "1" ? "st" : last === "2" ? "nd" : last === "3" ? "rd" : "th";
-  }
-  const n = Number(whole) % 100;
-  if (n >= 11 && n <= 13) return "th";
-  return ["th", "st", "nd", "rd"][n % 10] ?? "th";
-}
 
 /**
  * How a claim's value is written, by `data-format`; `digits` is `data-digits` (decimals).

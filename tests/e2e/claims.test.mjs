@@ -113,3 +113,53 @@ test("every number in the prose is a claim, and every claim reads as the core co
   assert.match(caught[2], /list: the values read differently at this precision: 2.2%, 3.3%/);
   assert.match(caught[3], /"12" is a number typed by hand/);
 });
+
+/** The page's text in `selector`, whitespace collapsed, once the page is ready. */
+async function textOf(path, selector) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(new URL(path, server.url).href);
+  await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+  const texts = await page.$$eval(selector, (els) =>
+    els.map((e) => e.textContent.replace(/\s+/g, " ")),
+  );
+  await page.close();
+  assert.ok(texts.length > 0, `${path}: nothing matches ${selector}`);
+  return texts.join(" ");
+}
+
+test("the corrected passages read as intended on the live pages", async () => {
+  const lab = (name) => textOf("index.html", `[data-section="${name}"]`);
+  // Correlation: a reference point, not a bound, and in which direction (issue 18, item 1).
+  assert.match(await lab("fanout"), /reference point, not a bound/);
+  assert.match(await lab("fanout"), /fewer requests meet a slow leaf, not more/);
+  const strip = await textOf("tail.html", "[aria-labelledby=strip-title] p");
+  assert.match(strip, /reference point, not a bound/);
+  assert.match(strip, /the parent is no slower than the curves say/);
+  // The parent's percentile ranks, stated in the prose.
+  assert.match(strip, /the parent's median is the leaf's 99\.31st percentile/);
+  // The hedge's product needs independent copies (item 2), in the prose and the note.
+  const hedge = await lab("hedge");
+  assert.match(hedge, /slow independently of each other/);
+  assert.match(hedge, /barely helps/);
+  assert.doesNotMatch(hedge, /holds for any service model,/);
+  // The loaded section: the default rule, the cost's reason, the boundary (items 3–6, 12).
+  const loaded = await lab("loaded");
+  assert.match(loaded, /a primary is never cancelled, even after its backup has answered/);
+  assert.match(loaded, /its backup usually runs to completion/);
+  assert.match(loaded, /duplicating reaches the stability boundary/);
+  assert.match(loaded, /cannot be cancelled away/);
+  assert.doesNotMatch(loaded, /cancelled as soon as the primary answers/);
+  // The fixed point is sᵢ, and the sum follows from it (item 11).
+  assert.match(await lab("balance"), /share of servers holding at least i jobs settles at Mitzenmacher's fixed point/);
+  // The Tail page's fixes say what they drop (item 10).
+  const tail = await textOf("tail.html", "main");
+  assert.match(tail, /drop slowest 1% drops nothing/);
+  assert.match(tail, /even when none of them was slow/);
+  // Neither page calls correlation strictly worse; the Lab lists the sources' mistakes.
+  for (const path of ["index.html", "tail.html"])
+    assert.doesNotMatch(await textOf(path, "body"), /strictly worse/);
+  const sources = await textOf("index.html", "aside.sources");
+  assert.match(sources, /99\.9th-percentile latency/);
+  assert.match(sources, /from 1,800ms to 74ms/);
+  assert.match(sources, /1\.54/);
+});

@@ -12,9 +12,9 @@ function defaults(core) {
 
 /** The smallest fan-out at which the fix named `fix` drops at least one leaf. */
 function firstDroppingFanout(core, fix) {
-  const max = tailParams(core).find((s) => s.name === "fanout").max;
-  for (let n = 1; n <= max; n++) if (core.droppedLeaves(fix, n) > 0) return n;
-  throw new RangeError(`${fix} drops no leaf at any fan-out up to ${max}`);
+  const first = core.droppedLeaves(fix, 1).firstFanout;
+  if (first === null) throw new RangeError(`${fix} drops no leaf at any fan-out`);
+  return first;
 }
 
 /** @type {Record<string, import("../claims.js").Claim>} */

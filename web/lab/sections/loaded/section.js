@@ -238,7 +238,7 @@ export function mount(
     });
   }
 
-  const NOTE = `${formatCount(REQUESTS)} requests per point on ${lab.loaded.replicas} FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run (over 10^6 requests duplicating's median at 70% load is about 28 times the no-backup median, over 200,000 about 8 times), so read such a point as "enormous", not as one number.`;
+  const NOTE = `${formatCount(REQUESTS)} requests per point on ${lab.loaded.replicas} FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run, so a longer run gives a larger median: read such a point as "enormous", not as one number.`;
   function updateNote() {
     const at = LOADS.map((l) => [
       results.get(key(l, "duplicate")),

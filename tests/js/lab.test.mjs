@@ -269,7 +269,7 @@ test("the generated .d.ts declares every option and result shape: no `any` in th
   }
 });
 
-test("every section in lab/sections.js is a folder: section.js, calls.js and prose.html", () => {
+test("every section in lab/sections.js is a folder: section.js, calls.js, prose.html and claims.js", () => {
   const folders = readdirSync(join(WEB, "lab", "sections"), { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
@@ -280,7 +280,7 @@ test("every section in lab/sections.js is a folder: section.js, calls.js and pro
   );
   assert.equal(new Set(SECTIONS).size, SECTIONS.length);
   for (const name of SECTIONS) {
-    for (const file of ["section.js", "calls.js", "prose.html"])
+    for (const file of ["section.js", "calls.js", "prose.html", "claims.js"])
       assert.ok(existsSync(join(WEB, "lab", "sections", name, file)), `${name}/${file}`);
     assert.match(
       readFileSync(join(WEB, "lab", "sections", name, "prose.html"), "utf8"),

@@ -21,10 +21,10 @@ use wasm_bindgen::prelude::*;
 const DEFAULTS_TS: &str = r#"
 /** The Lab's defaults and name lists, from the core: what a page shows before any run. */
 export interface LabDefaults {
-  /** The Lab's service model (ms and a probability), with its means in closed form. */
-  service: {
-    body: LogNormalOptions;
-    slow: LogNormalOptions & { p: number };
+  /** The Lab's service model (ms and a probability): the simulations' `service` option. */
+  service: { body: LogNormalOptions; slow: LogNormalOptions & { p: number } };
+  /** The service model's means, in closed form. */
+  serviceMeans: {
     /** Mean service time (ms), hiccups included. */
     meanMs: number;
     /** Mean of the usual-case lognormal alone (ms): one normal service time. */
@@ -68,9 +68,9 @@ fn lognormal(median_ms: f64, sigma: f64) -> JsValue {
     object(&[("medianMs", median_ms.into()), ("sigma", sigma.into())])
 }
 
-/// The Lab's defaults: the service model, the loaded model's replicas, policies, cancellation
-/// rules and delay bases (defaults first), its idle hedge delay, and the balance model's
-/// servers and policies.
+/// The Lab's defaults: the service model and its means, the loaded model's replicas, hedge
+/// quantile, policies, cancellation rules and delay bases (defaults first), its idle hedge
+/// delay, and the balance model's servers and policies.
 #[wasm_bindgen(js_name = labDefaults, unchecked_return_type = "LabDefaults")]
 pub fn lab_defaults() -> JsValue {
     let model = ServiceModel::default();
@@ -85,6 +85,8 @@ pub fn lab_defaults() -> JsValue {
                 ("sigma", slow.sigma().into()),
             ]),
         ),
+    ]);
+    let means = object(&[
         ("meanMs", model.mean_ms().into()),
         ("bodyMeanMs", body.mean_ms().into()),
     ]);
@@ -106,6 +108,7 @@ pub fn lab_defaults() -> JsValue {
     ]);
     object(&[
         ("service", service),
+        ("serviceMeans", means),
         ("loaded", loaded),
         ("balance", balance),
     ])

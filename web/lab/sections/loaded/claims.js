@@ -50,7 +50,7 @@ const hedgeWork = (core) =>
 
 /** Mean service time a backup of the default hedge did (ms): its share of the work, per backup. */
 function backupWorkMs(core, result) {
-  return (result.extraWork * core.labDefaults().service.meanMs) / result.extraRequests;
+  return (result.extraWork * core.labDefaults().serviceMeans.meanMs) / result.extraRequests;
 }
 
 /** True when duplicating has the lowest p50 and the lowest p99 of the policies at `load`. */
@@ -92,11 +92,11 @@ export const claims = {
   },
   "body-mean-ms": {
     doc: "One normal service time: the mean (ms) of the service model's usual-case lognormal.",
-    value: (core) => core.labDefaults().service.bodyMeanMs,
+    value: (core) => core.labDefaults().serviceMeans.bodyMeanMs,
   },
   "service-mean-ms": {
     doc: "The mean service time (ms), hiccups included.",
-    value: (core) => core.labDefaults().service.meanMs,
+    value: (core) => core.labDefaults().serviceMeans.meanMs,
   },
   "hedge-capacity-cost": {
     doc: "The hedge's cost in capacity (fraction of the replicas' time) at the default load.",

@@ -288,6 +288,7 @@ function show(value) {
  */
 export const REPORT_RUNS = {
   fanout: (e) => ({ p: e.p, n: e.n, requests: e.requests }),
+  fanout_latency: (e) => ({ p: e.p, n: e.n, requests: e.requests }),
   hedge_idle: (e) => ({ delayQ: e.delay_q, requests: e.requests }),
   loaded: (e, requests) => ({
     load: e.load,

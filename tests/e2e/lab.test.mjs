@@ -132,6 +132,9 @@ test("every section shows its simulation beside its closed form, as the API comp
   assert.equal(await text("fanout", "slow-share"), formatPct(fan.sim));
   assert.equal(await text("fanout", "slow-share", "theory"), "theory 63.4%");
   assert.ok(Math.abs(fan.sim - 0.634) <= Z * fan.stdErr + 0.0005, `${fan.sim}`);
+  // Fan-out latency at the same p and n: the request (the slowest of n leaves) and one leaf,
+  // each readout the API's number and each theory the closed form (checkLatency, below).
+  await checkLatency(0.01, 100);
   // Idle hedge at p95: seed 000 quotes 1,555 → 34 ms. The simulated p99.9 from 200,000
   // requests has about 1.4% relative error; allow Z = 4.5 of it (6.3%).
   const h = pkg.simulateHedge({ delayQ: 0.95 });
@@ -181,6 +184,43 @@ test("every section shows its simulation beside its closed form, as the API comp
   );
   assert.ok(!/NaN|undefined|Infinity/.test(all), all);
   await page.screenshot({ path: join(SHOTS, "lab-1280.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+});
+
+/** The fan-out section's latency readouts against the API at `p` and `n` (the section's
+ * request count for `n` is its own `latencyRequests`, read from the page). */
+async function checkLatency(p, n) {
+  const requests = await page.evaluate(
+    (k) => import("./lab/sections/fanout/section.js").then((m) => m.latencyRequests(k)),
+    n,
+  );
+  const r = pkg.simulateFanoutLatency({ p, n, requests, seed: 1 });
+  const exact = pkg.fanoutLatencyTheory(p, n);
+  for (const [name, key, theory] of [
+    ["parent-mean", "parentMean", "theoryParentMean"],
+    ["parent-p50", "parentP50", "theoryParentP50"],
+    ["parent-p99", "parentP99", "theoryParentP99"],
+    ["leaf-mean", "leafMean", "theoryLeafMean"],
+    ["leaf-p50", "leafP50", "theoryLeafP50"],
+  ]) {
+    assert.equal(r[theory], exact[key], `${name}: the result's closed form is the API's`);
+    assert.equal(await text("fanout", name), formatMs(r[key]), `${name} at p=${p} n=${n}`);
+    assert.equal(await text("fanout", name, "theory"), `theory ${formatMs(exact[key])}`, name);
+  }
+  return r;
+}
+
+test("the fan-out section's latency readouts are the API's at other settings too", async () => {
+  await applySettings("fanout", { "fanout-p": 0.05, "fanout-n": 1000 });
+  await settled();
+  const r = await checkLatency(0.05, 1000);
+  assert.equal(r.requests, 4000);
+  await applySettings("fanout", { "fanout-p": 0.001, "fanout-n": 1 });
+  await settled();
+  // One leaf: the request is the leaf.
+  const one = await checkLatency(0.001, 1);
+  assert.equal(one.parentP50, one.leafP50);
+  assert.equal(await text("fanout", "parent-p50"), await text("fanout", "leaf-p50"));
   assert.deepEqual(problems, []);
 });
 

@@ -107,6 +107,76 @@ test("simulateFanout: the simulated share against 1 − (1 − p)^n", () => {
   }
 });
 
+test("simulateFanoutLatency: the parent (the max of n leaves) and the leaf against their closed forms", () => {
+  // Means within Z of the run's own standard error; the closed forms in the result are
+  // fanoutLatencyTheory's, bit for bit. (The percentiles are checked against the exact CDF in
+  // the core's tests/it/fanout_latency.rs, where the CDF is at hand.)
+  for (const [p, n, requests, seed] of [
+    [0.01, 100, 20_000, 1],
+    [0.01, 100, 20_000, 2],
+    [0, 1, 50_000, 3],
+    [1, 5, 20_000, 4],
+    [0.2, 1000, 2_000, 5],
+  ]) {
+    const r = pkg.simulateFanoutLatency({ p, n, requests, seed });
+    const t = pkg.fanoutLatencyTheory(p, n);
+    assert.deepEqual([r.p, r.n, r.requests], [p, n, requests]);
+    for (const k of ["ParentMean", "ParentP50", "ParentP99", "LeafMean", "LeafP50", "LeafP99"])
+      assert.equal(r[`theory${k}`], t[k[0].toLowerCase() + k.slice(1)], k);
+    for (const [sim, exact, se, what] of [
+      [r.parentMean, t.parentMean, r.parentMeanStdErr, "parent"],
+      [r.leafMean, t.leafMean, r.leafMeanStdErr, "leaf"],
+    ]) {
+      assert.ok(se > 0, `${what} std err ${se}`);
+      assert.ok(
+        Math.abs(sim - exact) <= Z * se,
+        `p=${p} n=${n} ${what}: ${sim} vs ${exact} ± ${Z * se}`,
+      );
+    }
+    if (n === 1) {
+      // One leaf is the parent: the same draws in the same histogram.
+      assert.equal(r.parentP50, r.leafP50);
+      assert.equal(r.parentP99, r.leafP99);
+      assert.ok(Math.abs(t.parentMean / t.leafMean - 1) < 1e-12);
+    }
+  }
+  // The Lab's defaults (p = 1%, n = 100): the mean describes neither mode. The leaf's mean is
+  // 2.5× its median; the parent's mean is below the parent's median, simulated as in theory.
+  const t = pkg.fanoutLatencyTheory(0.01, 100);
+  assert.ok(Math.abs(t.parentMean - 750.5318) < 1e-3, `${t.parentMean}`);
+  assert.ok(Math.abs(t.parentP50 - 840.0511) < 1e-3, `${t.parentP50}`);
+  assert.ok(Math.abs(t.leafMean / t.leafP50 - 2.4868) < 1e-4, `${t.leafMean / t.leafP50}`);
+  const r = pkg.simulateFanoutLatency({ p: 0.01, n: 100, requests: 40_000, seed: 1 });
+  assert.ok(r.parentMean + Z * r.parentMeanStdErr < r.parentP50, JSON.stringify(r));
+  // Bad arguments, by name and range; the work bound, by its rule.
+  for (const [f, kind, message] of [
+    [
+      () => pkg.simulateFanoutLatency({ p: -0.1 }),
+      RangeError,
+      /^p must be a probability in 0\.\.=1/,
+    ],
+    [
+      () => pkg.simulateFanoutLatency({ n: 1025 }),
+      RangeError,
+      /^n must be an integer in 1\.\.=1024/,
+    ],
+    [
+      () => pkg.simulateFanoutLatency({ requests: 1 }),
+      RangeError,
+      /^requests must be an integer in 2\.\.=10000000/,
+    ],
+    [() => pkg.simulateFanoutLatency({ p: "1%" }), TypeError, /^p must be a number/],
+    [
+      () => pkg.simulateFanoutLatency({ n: 1000, requests: 80_000 }),
+      RangeError,
+      /^2 × requests × n must be at most 150000000 work units per call/,
+    ],
+    [() => pkg.fanoutLatencyTheory(0.01, 0), RangeError, /^n must be an integer in 1\.\.=1024/],
+    [() => pkg.fanoutLatencyTheory(2, 10), RangeError, /^p must be a probability in 0\.\.=1/],
+  ])
+    assert.throws(f, (e) => e instanceof kind && message.test(e.message), String(f));
+});
+
 test("simulateHedge: the simulated tails follow S(t) and S(t)·S(t − d), also for your own service", () => {
   const own = { body: { medianMs: 20, sigma: 0.8 }, slow: { p: 0.02, medianMs: 400, sigma: 0.5 } };
   for (const [options, seed] of [
@@ -311,6 +381,7 @@ test("the sections' facade offers the core's closed forms only: no simulation on
     "parentLevel",
     "fixedPointMeanTime",
     "queueTheory",
+    "fanoutLatencyTheory",
   ]) {
     assert.ok(name in api, name);
   }

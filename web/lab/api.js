@@ -12,6 +12,7 @@
 /** @typedef {import("../pkg/tail_lab.js").LabDefaults} LabDefaults */
 /** @typedef {import("../pkg/tail_lab.js").HedgeOptions} HedgeOptions */
 /** @typedef {import("../pkg/tail_lab.js").FanoutResult} FanoutResult */
+/** @typedef {import("../pkg/tail_lab.js").FanoutLatencyResult} FanoutLatencyResult */
 /** @typedef {import("../pkg/tail_lab.js").HedgeResult} HedgeResult */
 /** @typedef {import("../pkg/tail_lab.js").LoadedResult} LoadedResult */
 /** @typedef {import("../pkg/tail_lab.js").BalanceResult} BalanceResult */

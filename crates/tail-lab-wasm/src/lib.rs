@@ -33,6 +33,7 @@ mod typescript;
 
 pub use describe::models;
 pub use lab::fanout::simulate_fanout;
+pub use lab::fanout_latency::{fanout_latency_theory, simulate_fanout_latency};
 pub use lab::hedge_idle::simulate_hedge;
 pub use lab::lab_defaults;
 pub use lab::loaded::simulate_loaded;

@@ -1,5 +1,6 @@
-//! The Lab's models (seeds 000/001): the service-time model, fan-out, hedging on idle
-//! replicas, hedging on loaded replicas, the power of d choices, and the single M/M/c queue.
+//! The Lab's models (seeds 000/001): the service-time model, fan-out (the share of slow
+//! requests, and the parent's latency in `fanout_latency`), hedging on idle replicas, hedging
+//! on loaded replicas, the power of d choices, and the single M/M/c queue.
 
 pub mod service;
 
@@ -13,7 +14,14 @@ macro_rules! lab_models {
     };
 }
 
-lab_models!(fanout, hedge_idle, queue, loaded, supermarket);
+lab_models!(
+    fanout,
+    fanout_latency,
+    hedge_idle,
+    queue,
+    loaded,
+    supermarket
+);
 
 /// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop
 /// behind the loaded and balance sweeps' `sweep_with_progress`.

@@ -10,6 +10,7 @@
 
 use proptest::prelude::*;
 use tail_lab_core::lab::fanout::simulate_slow_share;
+use tail_lab_core::lab::fanout_latency::{self, FanoutLatencyParams};
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::loaded::{
     Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy, LoadedService, exponential,
@@ -128,6 +129,18 @@ proptest! {
     }
 
     #[test]
+    fn fanout_latencies(p in fraction(), n in small_count(1100), requests in 0u64..100, seed in any::<u64>()) {
+        if let Ok(r) = fanout_latency::simulate(FanoutLatencyParams { p, n, requests, seed }) {
+            assert_finite(&format!("p={p} n={n} requests={requests}"), &format!("{r:?}"));
+            // Each request's maximum is at least each of its leaves, so the parents dominate
+            // the pooled leaves: in the mean and, on the same bins, in every percentile.
+            prop_assert!(r.parent_mean >= r.leaf_mean * (1.0 - 1e-12), "{r:?}");
+            prop_assert!(r.parent_p50 >= r.leaf_p50 && r.parent_p99 >= r.leaf_p99, "{r:?}");
+            prop_assert!(r.parent_mean_std_err >= 0.0 && r.leaf_mean_std_err >= 0.0, "{r:?}");
+        }
+    }
+
+    #[test]
     fn idle_hedges(
         body in lognormal(),
         slow_p in fraction(),
@@ -230,6 +243,10 @@ proptest! {
             prop_assert!(x.is_finite() && (0.0..=1.0).contains(&x), "{a} {n}: {x}");
         }
         let _ = theory::crossover(a, b);
+        if let Ok(t) = fanout_latency::theory(a, n % 1100) {
+            assert_finite(&format!("p={a} n={}", n % 1100), &format!("{t:?}"));
+            prop_assert!(t.parent_p99_ms >= t.parent_p50_ms && t.parent_p50_ms >= t.leaf_p50_ms, "{t:?}");
+        }
         if let Some(t) = fixed_point_mean_time(a, d) {
             prop_assert!(t.is_finite() && t >= 1.0, "λ={a} d={d}: {t}");
         }

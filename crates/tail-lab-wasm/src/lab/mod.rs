@@ -2,6 +2,7 @@
 //! show, read from the core so that no page writes a model constant of its own.
 
 pub mod fanout;
+pub mod fanout_latency;
 pub mod hedge_idle;
 pub mod loaded;
 pub mod queue;

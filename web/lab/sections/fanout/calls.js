@@ -2,4 +2,7 @@
 // section's calls): call name → function, given the core's module. Runs in a worker, never on
 // the main thread.
 
-export const calls = (core) => ({ simulateFanout: core.simulateFanout });
+export const calls = (core) => ({
+  simulateFanout: core.simulateFanout,
+  simulateFanoutLatency: core.simulateFanoutLatency,
+});

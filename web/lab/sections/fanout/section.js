@@ -1,7 +1,9 @@
 // Fan-out: the share of requests that meet a slow leaf, 1 − (1 − p)^n, against the
-// simulated share at several fan-outs with 95% binomial error bars.
+// simulated share at several fan-outs with 95% binomial error bars; and, at the chosen p and n,
+// the request's latency (the slowest of its n leaves) and one leaf's: mean, median and p99,
+// simulated beside their closed forms (seed 004's "the average lies").
 
-import { formatCount, formatPct } from "../../../format.js";
+import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import { fanoutInterval } from "../../api.js";
@@ -12,6 +14,11 @@ const DOT_FANOUTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 /** Requests per dot: a binomial standard error of at most 0.16 points. */
 const REQUESTS = 100_000;
 const SEED = 1;
+/** Leaf draws in the latency run: about 50 ms in a worker at any fan-out. */
+const LATENCY_LEAVES = 4_000_000;
+/** Requests in the latency run at fan-out `n`: 100,000, or fewer so that requests × n stays
+ * within LATENCY_LEAVES (40,000 at n = 100, 4,000 at n = 1000). */
+export const latencyRequests = (n) => Math.min(100_000, Math.floor(LATENCY_LEAVES / n));
 
 /** The log slider's value (log10 p, 0.001 steps) → p, rounded to 3 significant digits. */
 const pOf = (v) => Number((10 ** v).toPrecision(3));
@@ -66,6 +73,22 @@ export function mount(
     label: "slow requests, simulated",
     theory: true,
   });
+  // The request waits for all n leaves; its latency is the slowest one's.
+  const latency = {
+    parentMean: readout(ui.readouts, {
+      name: "parent-mean",
+      label: "request mean (slowest of n)",
+      theory: true,
+    }),
+    parentP50: readout(ui.readouts, { name: "parent-p50", label: "request median", theory: true }),
+    parentP99: readout(ui.readouts, { name: "parent-p99", label: "request p99", theory: true }),
+    leafMean: readout(ui.readouts, { name: "leaf-mean", label: "one leaf's mean", theory: true }),
+    leafP50: readout(ui.readouts, { name: "leaf-p50", label: "one leaf's median", theory: true }),
+  };
+  const { body, slow } = api.labDefaults().service;
+  /** @type {import("../../api.js").FanoutLatencyResult | null} */
+  let latencyResult = null;
+  const dotNote = `Each dot is ${formatCount(REQUESTS)} simulated requests whose leaves are each slow with probability p, independently; the bar is its 95% binomial interval.`;
   const dots = new Map();
   let theoryCurve = { xs: [], ys: [] };
 
@@ -108,22 +131,46 @@ export function mount(
     }
     const theory = api.slowShare(pv, nv);
     share.set("…", `theory ${formatPct(theory)}`);
+    // The closed forms at once (under a millisecond); the simulated values as they arrive.
+    const exact = api.fanoutLatencyTheory(pv, nv);
+    for (const [key, r] of Object.entries(latency)) r.set("…", `theory ${formatMs(exact[key])}`);
+    latencyResult = null;
+    const requests = latencyRequests(nv);
+    ui.note.textContent = `${dotNote} The latency readouts are ${formatCount(requests)} simulated requests at this p and n, each leaf from the Lab's service model (a lognormal body around ${formatTickMs(body.medianMs)}, replaced with probability p by a slow mode around ${formatTickMs(slow.medianMs)}); a request takes as long as its slowest leaf.`;
     ui.canvas.setAttribute(
       "aria-label",
       `Share of requests with a slow leaf against fan-out, p = ${formatPct(pv, 2)}: theory ${formatPct(theory)} at n = ${nv}`,
     );
     dots.clear();
     const fanouts = [nv, ...DOT_FANOUTS.filter((k) => k !== nv)];
+    // Call 0 is the latency run at the chosen (p, n); then the share's dots, the chosen n first.
+    /** @type {import("../../sim.js").Call<"simulateFanoutLatency">} */
+    const latencyCall = {
+      fn: "simulateFanoutLatency",
+      args: [{ p: pv, n: nv, requests, seed: SEED }],
+    };
     /** @type {import("../../sim.js").Call<"simulateFanout">[]} */
-    const calls = fanouts.map((k) => ({
+    const shareCalls = fanouts.map((k) => ({
       fn: "simulateFanout",
       args: [{ p: pv, n: k, requests: REQUESTS, seed: SEED }],
     }));
+    const calls = [latencyCall, ...shareCalls];
     client.run(calls, {
       onPoint: (i, r, error) => {
+        if (i === 0) {
+          if (error) {
+            for (const out of Object.values(latency)) out.set("—");
+            return latency.parentMean.set("error", error);
+          }
+          const x = /** @type {import("../../api.js").FanoutLatencyResult} */ (r);
+          latencyResult = x;
+          for (const [key, out] of Object.entries(latency)) out.set(formatMs(x[key]));
+          return;
+        }
         if (error) return share.set("error", error);
-        dots.set(r.n, r);
-        if (i === 0) share.set(formatPct(r.sim), `theory ${formatPct(r.theory)}`);
+        const x = /** @type {import("../../api.js").FanoutResult} */ (r);
+        dots.set(x.n, x);
+        if (i === 1) share.set(formatPct(x.sim), `theory ${formatPct(x.theory)}`);
       },
       // One redraw per batch of answers (cached ones arrive together), not one per point.
       onProgress: (done, total) => {
@@ -133,14 +180,33 @@ export function mount(
     });
   }
 
-  ui.note.textContent = `Each dot is ${formatCount(REQUESTS)} simulated requests whose leaves are each slow with probability p, independently; the bar is its 95% binomial interval.`;
   exportBar(ui.tools, {
     link,
     name: "fanout",
     title: "Share of slow requests against fan-out",
     canvas: ui.canvas,
     draw,
-    meta: () => ({ seed: SEED, p: pOf(Number(p.input.value)), requests_per_dot: REQUESTS }),
+    meta: () => ({
+      seed: SEED,
+      p: pOf(Number(p.input.value)),
+      requests_per_dot: REQUESTS,
+      // The latency run at the chosen n (ms), once it has answered.
+      ...(latencyResult && {
+        n: latencyResult.n,
+        latency_requests: latencyResult.requests,
+        request_mean_ms: latencyResult.parentMean,
+        request_mean_std_err_ms: latencyResult.parentMeanStdErr,
+        request_p50_ms: latencyResult.parentP50,
+        request_p99_ms: latencyResult.parentP99,
+        leaf_mean_ms: latencyResult.leafMean,
+        leaf_p50_ms: latencyResult.leafP50,
+        theory_request_mean_ms: latencyResult.theoryParentMean,
+        theory_request_p50_ms: latencyResult.theoryParentP50,
+        theory_request_p99_ms: latencyResult.theoryParentP99,
+        theory_leaf_mean_ms: latencyResult.theoryLeafMean,
+        theory_leaf_p50_ms: latencyResult.theoryLeafP50,
+      }),
+    }),
     table: () => ({
       header: ["n", "theory_share", "sim_share", "sim_std_err"],
       rows: [...new Set([...theoryCurve.xs, ...dots.keys()])]

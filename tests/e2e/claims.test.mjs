@@ -150,7 +150,10 @@ test("the corrected passages read as intended on the live pages", async () => {
   assert.match(loaded, /cannot be cancelled away/);
   assert.doesNotMatch(loaded, /cancelled as soon as the primary answers/);
   // The fixed point is sᵢ, and the sum follows from it (item 11).
-  assert.match(await lab("balance"), /share of servers holding at least i jobs settles at Mitzenmacher's fixed point/);
+  assert.match(
+    await lab("balance"),
+    /share of servers holding at least i jobs settles at Mitzenmacher's fixed point/,
+  );
   // The Tail page's fixes say what they drop (item 10).
   const tail = await textOf("tail.html", "main");
   assert.match(tail, /drop slowest 1% drops nothing/);

@@ -6,6 +6,9 @@ import { params } from "./section.js";
 const P = params.find((s) => s.name === "fanout-p").default;
 const N = params.find((s) => s.name === "fanout-n").default;
 
+/** The closed forms of the parent's and one leaf's latency at the defaults (ms). */
+const latency = (core) => core.fanoutLatencyTheory(P, N);
+
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
   p: { doc: "The default chance (fraction) that one leaf is slow.", value: () => P },
@@ -13,5 +16,25 @@ export const claims = {
   "slow-share": {
     doc: "The share of requests that meet at least one slow leaf, 1 − (1 − p)^n, at the defaults.",
     value: (core) => core.slowShare(P, N),
+  },
+  "parent-mean-ms": {
+    doc: "The request's mean latency (ms) at the defaults: the mean of the slowest of n leaves.",
+    value: (core) => latency(core).parentMean,
+  },
+  "parent-p50-ms": {
+    doc: "The request's median latency (ms) at the defaults.",
+    value: (core) => latency(core).parentP50,
+  },
+  "leaf-mean-ms": {
+    doc: "One leaf's mean latency (ms): the Lab's service model with slow probability p.",
+    value: (core) => latency(core).leafMean,
+  },
+  "leaf-p50-ms": {
+    doc: "One leaf's median latency (ms).",
+    value: (core) => latency(core).leafP50,
+  },
+  "leaf-mean-over-median": {
+    doc: "One leaf's mean over its median.",
+    value: (core) => latency(core).leafMean / latency(core).leafP50,
   },
 };

@@ -251,31 +251,12 @@ export function mount(
       arrivals_per_dot: ARRIVALS,
       time_unit: "mean service time",
     }),
-    table: () => {
-      const rows = [...results.values()].sort((a, b) => a.lambda - b.lambda || a.d - b.d);
-      const levels = Math.max(0, ...rows.map((x) => x.shareAtLeast.length));
-      const is = Array.from({ length: levels }, (_, i) => i + 1);
-      return {
-        header: [
-          "lambda",
-          "d",
-          "sim_mean_time",
-          "sim_p99",
-          "fixed_point_mean_time",
-          ...is.map((i) => `sim_share_at_least_${i}`),
-          ...is.map((i) => `fixed_point_share_${i}`),
-        ],
-        rows: rows.map((x) => [
-          x.lambda,
-          x.d,
-          x.meanTime,
-          x.p99,
-          x.theory,
-          ...is.map((i) => x.shareAtLeast[i - 1] ?? null),
-          ...is.map((i) => api.fixedPointShare(x.lambda, x.d, i) ?? null),
-        ]),
-      };
-    },
+    table: () => ({
+      header: ["lambda", "d", "sim_mean_time", "sim_p99", "fixed_point_mean_time"],
+      rows: [...results.values()]
+        .sort((a, b) => a.lambda - b.lambda || a.d - b.d)
+        .map((x) => [x.lambda, x.d, x.meanTime, x.p99, x.theory]),
+    }),
   });
   lambda.input.addEventListener("input", perFrame(update));
   d.addEventListener("change", update);

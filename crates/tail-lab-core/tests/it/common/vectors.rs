@@ -93,7 +93,7 @@ pub const MODEL_DIGESTS: [(&str, u64); 9] = [
 /// `{:?}`.
 pub const ADDED_FIELD_DIGESTS: [(&str, u64); 2] = [
     ("loaded backups_completed", 0x11b3c4414ce021db),
-    ("supermarket share_at_least", 0xccf6994715a8a7d0),
+    ("supermarket share_at_least", 0xc946336d5fb8f470),
 ];
 
 use tail_lab_core::lab::hedge_idle::IdleHedge;

@@ -411,6 +411,105 @@ test("the loaded section shows the seed's three findings, and the flip under ano
   await settled();
 });
 
+test("the loaded section shows the no-backup mean beside Pollaczek–Khinchine's, as the API computes them", async () => {
+  // Without backups each replica is M/G/1: the readout is the run's mean (seed 1, as the page
+  // runs it) and its theory slot the core's closed form, at the default load and another.
+  for (const load of [0.6, 0.3]) {
+    await setValue("loaded-load", load);
+    await settled();
+    const none = pkg.simulateLoaded({ load, policy: "none" });
+    const theory = pkg.noBackupMeanMs(load);
+    assert.ok(none.stable && theory > none.p50, `${load}: ${theory} vs p50 ${none.p50}`);
+    assert.equal(await text("loaded", "none-mean"), formatMs(none.mean));
+    assert.equal(await text("loaded", "none-mean", "theory"), `M/G/1 theory ${formatMs(theory)}`);
+    assert.match(
+      await page.$eval("[data-section=loaded] canvas", (c) => c.getAttribute("aria-label")),
+      new RegExp(
+        `Without backups the mean is ${formatMs(none.mean)}; M/G/1 \\(Pollaczek–Khinchine\\) predicts ${formatMs(theory)}\\.`,
+      ),
+    );
+  }
+  // The closed form is the one the core registers for the loaded model, and it is the
+  // section's (the exported table carries it beside each run's mean).
+  const loaded = pkg.models().find((m) => m.key === "loaded");
+  assert.ok(loaded.closedForms.includes("noBackupMeanMs"), JSON.stringify(loaded));
+  assert.equal(pkg.noBackupMeanMs(1.2), undefined);
+  assert.deepEqual(problems, []);
+});
+
+test("the balance section's fixed-point table renders sᵢ as the API computes it, beside the runs' shares", async () => {
+  const table = "[data-section=balance] table[data-table=fixed-point]";
+  const read = () =>
+    page.$eval(table, (t) => ({
+      caption: t.caption?.textContent ?? "",
+      colHeaders: [...t.tHead.querySelectorAll("th")].map((th) => [
+        th.getAttribute("scope"),
+        th.textContent,
+      ]),
+      rowHeaders: [...t.tBodies[0].querySelectorAll("th[scope=row]")].map((th) => th.textContent),
+      cells: [...t.querySelectorAll("td")].map((td) => ({
+        kind: td.hasAttribute("data-theory") ? "theory" : "simulated",
+        name: td.dataset.theory ?? td.dataset.readout,
+        d: Number(td.dataset.d),
+        i: Number(td.dataset.i),
+        value: td.dataset.value,
+        text: td.textContent,
+      })),
+    }));
+  const formatShare = (x) =>
+    page.evaluate(
+      async (v) => (await import("./lab/sections/balance/section.js")).formatShare(v),
+      x,
+    );
+  for (const lambda of [0.9, 0.5]) {
+    await setValue("balance-lambda", lambda);
+    await settled();
+    const t = await read();
+    assert.match(t.caption, new RegExp(`at λ = ${lambda.toFixed(2)}: Mitzenmacher's fixed point`));
+    assert.deepEqual(t.rowHeaders, ["1", "2", "3", "4", "5", "6"]);
+    assert.deepEqual(
+      t.colHeaders.filter(([scope]) => scope === "colgroup").map(([, label]) => label),
+      ["random (d = 1)", "best of two", "best of three"],
+    );
+    assert.equal(t.cells.length, 6 * 3 * 2);
+    const runs = new Map(
+      [1, 2, 3].map((d) => [d, pkg.simulateBalance({ lambda, d, arrivals: 1_000_000, seed: 1 })]),
+    );
+    for (const c of t.cells) {
+      assert.equal(c.name, `share-d${c.d}-i${c.i}`);
+      // Theory cells hold the API's closed form exactly; run cells the API's run.
+      const want =
+        c.kind === "theory"
+          ? pkg.fixedPointShare(lambda, c.d, c.i)
+          : runs.get(c.d).shareAtLeast[c.i - 1];
+      assert.equal(c.value, String(want), `${c.kind} ${c.name}`);
+      assert.equal(c.text, await formatShare(want), `${c.kind} ${c.name}`);
+    }
+  }
+  // λ = 0.5: one choice falls geometrically (1/2, 1/4, …), two choices doubly exponentially
+  // (1/2, 1/8, 1/128, …): the table says so in its own cells.
+  const t = await read();
+  const cell = (kind, d, i) => t.cells.find((c) => c.kind === kind && c.d === d && c.i === i);
+  assert.equal(cell("theory", 1, 3).text, "12.5%");
+  assert.equal(cell("theory", 2, 3).text, "0.781%");
+  // A real table in a scroll region a keyboard can reach, named by the caption.
+  const region = await page.$eval(`[data-section=balance] .lab-table-wrap`, (w) => {
+    w.focus();
+    return {
+      role: w.getAttribute("role"),
+      focused: document.activeElement === w,
+      name: document.getElementById(w.getAttribute("aria-labelledby") ?? "")?.tagName,
+    };
+  });
+  assert.deepEqual(region, { role: "region", focused: true, name: "CAPTION" });
+  const fixed = pkg.models().find((m) => m.key === "balance");
+  assert.ok(fixed.closedForms.includes("fixedPointShare"), JSON.stringify(fixed));
+  await (await page.$("[data-section=balance]")).screenshot({
+    path: join(SHOTS, "lab-balance-fixed-point.png"),
+  });
+  assert.deepEqual(problems, []);
+});
+
 /** A value for `spec` other than `current`: another name, or a point 30% (or 70%) along its range. */
 function another(spec, current) {
   if (spec.type === "enum") return spec.values.find((v) => String(v) !== String(current));

@@ -284,11 +284,68 @@ test("the Lab's bad arguments throw RangeError or TypeError naming the argument"
     [() => pkg.simulateFanout({ n: 0 }), RangeError, /^n must be an integer in 1\.\.=1024/],
     [() => pkg.simulateFanout({ p: 1.5 }), RangeError, /^p must be a probability in 0\.\.=1/],
     [() => pkg.fixedPointMeanTime(0, 2), RangeError, /^lambda must be a rate > 0/],
+    [() => pkg.fixedPointShare(0, 2, 1), RangeError, /^lambda must be a rate > 0/],
+    [() => pkg.fixedPointShare(0.5, 2, 0), RangeError, /^i must be an integer in 1\.\.=1000000/],
+    [() => pkg.fixedPointShare(0.5, 0, 1), RangeError, /^d must be an integer in 1\.\.=100000/],
+    [() => pkg.noBackupMeanMs(0), RangeError, /^load must be a utilisation in 0\.001\.\.=2/],
+    [() => pkg.noBackupMeanMs("half"), TypeError, /^load must be a number/],
+    [
+      () => pkg.noBackupMeanMs(0.5, { body: { medianMs: 5, sigma: 9 } }),
+      RangeError,
+      /^service\.body\.sigma must be a number in \(0, 5\]/,
+    ],
+    [
+      () => pkg.serviceMoments({}),
+      TypeError,
+      /^service\.body \(\{ medianMs, sigma \}\) is required/,
+    ],
   ];
   for (const [f, kind, message] of cases) {
     assert.throws(f, (e) => e instanceof kind && message.test(e.message), String(f));
   }
   assert.equal(pkg.fixedPointMeanTime(1.2, 2), undefined);
+  assert.equal(pkg.fixedPointShare(1.2, 2, 3), undefined);
+  assert.equal(pkg.noBackupMeanMs(1), undefined);
+});
+
+test("the loaded and balance closed forms: Pollaczek–Khinchine from the service's moments, the fixed point's shares", () => {
+  // The Lab's service model: body 7.7 ms (σ 0.5), replaced w.p. 1% by a 1 s (σ 0.35) hiccup.
+  const m = pkg.serviceMoments();
+  const lognormal = (median, sigma, k) => median ** k * Math.exp((k * k * sigma * sigma) / 2);
+  const near = (a, b, what) => assert.ok(Math.abs(a / b - 1) < 1e-12, `${what}: ${a} vs ${b}`);
+  near(m.bodyMeanMs, lognormal(7.7, 0.5, 1), "body mean");
+  near(m.slowMeanMs, lognormal(1000, 0.35, 1), "slow mean");
+  near(m.meanMs, 0.99 * m.bodyMeanMs + 0.01 * m.slowMeanMs, "mean");
+  near(m.secondMomentMs2, 0.99 * lognormal(7.7, 0.5, 2) + 0.01 * lognormal(1000, 0.35, 2), "E[S²]");
+  // E[T] = E[S] + λE[S²]/(2(1 − ρ)) with λ = ρ/E[S], per replica.
+  for (const load of [0.1, 0.5, 0.9]) {
+    const want = m.meanMs + ((load / m.meanMs) * m.secondMomentMs2) / (2 * (1 - load));
+    near(pkg.noBackupMeanMs(load), want, `load ${load}`);
+  }
+  // A reader's own service model: exponential-free, so check against its own moments.
+  const own = { body: { medianMs: 4, sigma: 0.3 } };
+  const o = pkg.serviceMoments(own);
+  near(o.meanMs, lognormal(4, 0.3, 1), "own mean");
+  near(
+    pkg.noBackupMeanMs(0.5, own),
+    o.meanMs + ((0.5 / o.meanMs) * o.secondMomentMs2) / (2 * 0.5),
+    "own P-K",
+  );
+  // sᵢ = λ^((dⁱ − 1)/(d − 1)), λ^i for one choice; (1/λ) Σ sᵢ is the fixed point's mean time.
+  for (const [lambda, d] of [
+    [0.9, 1],
+    [0.9, 2],
+    [0.5, 3],
+  ]) {
+    let sum = 0;
+    for (let i = 1; i <= 2000; i++) {
+      const s = pkg.fixedPointShare(lambda, d, i);
+      const exponent = d === 1 ? i : (d ** i - 1) / (d - 1);
+      if (i <= 6) near(s, lambda ** exponent, `λ ${lambda} d ${d} i ${i}`);
+      sum += s;
+    }
+    assert.ok(Math.abs(sum / lambda / pkg.fixedPointMeanTime(lambda, d) - 1) < 1e-9);
+  }
 });
 
 test("the generated .d.ts declares every option and result shape: no `any` in the public API", () => {
@@ -380,6 +437,9 @@ test("the sections' facade offers the core's closed forms only: no simulation on
     "crossover",
     "parentLevel",
     "fixedPointMeanTime",
+    "fixedPointShare",
+    "noBackupMeanMs",
+    "serviceMoments",
     "queueTheory",
     "fanoutLatencyTheory",
   ]) {

@@ -234,6 +234,16 @@ test("a seeded fuzzer: 2,000 calls mixing valid and invalid values never trap, n
     () => pkg.crossover(value([0.5, 0.9]), value([0.99, 0.999, 1 - 1e-12])),
     () => pkg.parentLevel(value([0.5, 0.99]), value([1, 69, 1024])),
     () => pkg.fixedPointMeanTime(value([0.5, 0.9, 0.999, 3]), value([1, 2, 3])),
+    () => pkg.fixedPointShare(value([0.5, 0.9, 0.999, 3]), value([1, 2, 3]), value([1, 6, 1000])),
+    () =>
+      pkg.noBackupMeanMs(
+        value([0.001, 0.5, 0.99, 1, 2]),
+        pick([undefined, { body: { medianMs: value([3, 20]), sigma: value([0.2, 1]) } }]),
+      ),
+    () =>
+      pkg.serviceMoments(
+        pick([undefined, { body: { medianMs: value([3, 20]), sigma: value([0.2, 1]) } }]),
+      ),
     () =>
       pkg.simulateFanout({
         p: value([0.01, 0.2]),

@@ -11,8 +11,8 @@ mod vectors;
 use js_sys::{Object, RangeError, Reflect, TypeError};
 use tail_lab_wasm::{JsTailRun, crossover, leaf_sample, slow_share};
 use vectors::{
-    HEDGED_REQUEST, IDLE_HEDGE, IDLE_HEDGE_FIRED, LEAF_ADDRESSES, LEAF_BITS, MODEL_DIGESTS,
-    PAUSED_LEAF,
+    ADDED_FIELD_DIGESTS, HEDGED_REQUEST, IDLE_HEDGE, IDLE_HEDGE_FIRED, LEAF_ADDRESSES, LEAF_BITS,
+    MODEL_DIGESTS, PAUSED_LEAF,
 };
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -62,6 +62,14 @@ fn hedged_request_and_idle_hedge_have_the_native_bits() {
 #[wasm_bindgen_test]
 fn a_long_run_of_every_model_has_the_native_digest() {
     assert_eq!(vectors::model_digests_now(), MODEL_DIGESTS.to_vec());
+}
+
+#[wasm_bindgen_test]
+fn the_fields_added_since_have_the_native_digest() {
+    assert_eq!(
+        vectors::added_field_digests_now(),
+        ADDED_FIELD_DIGESTS.to_vec()
+    );
 }
 
 #[wasm_bindgen_test]

@@ -3,8 +3,15 @@
 //! `servers` FIFO servers (default 100) with exponential service at rate 1; jobs arrive as a
 //! Poisson stream at rate `λ · servers`. Each arrival samples `d` distinct servers uniformly and
 //! joins the shortest queue, ties broken at random (`d = 1` is random assignment, where every
-//! server is an M/M/1 queue). As `servers → ∞` the mean time in system tends to the fixed point
-//! `Σ_{i≥1} λ^((d^i − d)/(d − 1))` ([`fixed_point_mean_time`]; `1/(1 − λ)` for `d = 1`).
+//! server is an M/M/1 queue).
+//!
+//! **Mitzenmacher's fixed point.** As `servers → ∞` the share of servers holding at least `i`
+//! jobs tends to `sᵢ = λ^((dⁱ − 1)/(d − 1))` ([`fixed_point_share_of`]; `λ^i` for `d = 1`): with
+//! one choice it falls geometrically in `i`, with two or more doubly exponentially. By Little's
+//! law the mean time in system follows from it, `E[T] = (1/λ) Σ_{i≥1} sᵢ =
+//! Σ_{i≥1} λ^((dⁱ − d)/(d − 1))` ([`fixed_point_mean_time`]; `1/(1 − λ)` for `d = 1`). A run
+//! reports both sides: its mean time in system, and the time-averaged share of its servers
+//! holding at least `i` jobs for `i` = 1..=[`SHARE_LEVELS`].
 //!
 //! The model is a continuous-time Markov chain, so it needs no event heap: from any state the
 //! next event is an arrival with probability `λN / (λN + B)` and otherwise a departure from a
@@ -12,8 +19,14 @@
 //! rate. Each server keeps the arrival times of its jobs in FIFO order, so every job's time in
 //! system is measured exactly.
 //!
+//! The shares cost O(1) an event: the run keeps, for each level `i`, how many servers hold at
+//! least `i` jobs and the sum of the times at which that count moved (signed), which is all the
+//! count's time integral needs; an arrival or a departure touches one level, with one add.
+//!
 //! Warm-up: the system starts empty; jobs that arrive among the first tenth of the arrivals are
-//! not measured. Randomness is one seeded SplitMix64 stream (the chain is sequential by nature).
+//! not measured, and the shares are averaged over the time from the first measured arrival to
+//! the last arrival. Randomness is one seeded SplitMix64 stream (the chain is sequential by
+//! nature).
 
 use crate::describe::{Describe, Field, Unit, Value};
 use crate::error::{CountRange, ParamError, check_range};
@@ -88,6 +101,12 @@ impl Default for SupermarketParams {
     }
 }
 
+/// The levels `i` = 1..=`SHARE_LEVELS` whose share a run reports
+/// ([`SupermarketResult::share_at_least`]). Eight reach past the page's table (six) and past
+/// where two or three choices leave any server (at λ = 0.9, `s₆` is 4·10⁻⁷ for two, 10⁻¹⁷ for
+/// three), while random assignment's `λ^i` is still large there.
+pub const SHARE_LEVELS: usize = 8;
+
 /// One validated supermarket run.
 ///
 /// ```
@@ -128,20 +147,71 @@ pub struct SupermarketResult {
     pub theory: Option<f64>,
     /// Jobs measured.
     pub measured: u64,
+    /// The time-averaged share (0..=1) of servers holding at least `i` jobs (queued or in
+    /// service) for `i` = 1..=[`SHARE_LEVELS`] (index `i − 1`), over the measured window: the
+    /// simulated side of [`fixed_point_share_of`]. `None` when λ ≥ 1 (no run).
+    pub share_at_least: Option<[f64; SHARE_LEVELS]>,
 }
 
 /// [`fixed_point_mean_time`] for arguments from outside: `lambda` must be a finite rate > 0
 /// and `d` in [`FIXED_POINT_D`]; `None` still means λ ≥ 1.
 pub fn fixed_point(lambda: f64, d: u32) -> Result<Option<f64>, ParamError> {
-    if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(ParamError::OutOfRange {
+    check_fixed_point_rate(lambda)?;
+    FIXED_POINT_D.check("d", u64::from(d))?;
+    Ok(fixed_point_mean_time(lambda, d))
+}
+
+/// The levels `i` [`fixed_point_share`] accepts.
+pub const FIXED_POINT_LEVEL: CountRange = crate::count_range!(1, 1000000);
+
+/// [`fixed_point_share_of`] for arguments from outside: `lambda` a finite rate > 0, `d` in
+/// [`FIXED_POINT_D`], `i` in [`FIXED_POINT_LEVEL`]; `None` when λ ≥ 1.
+///
+/// ```
+/// use tail_lab_core::lab::supermarket::fixed_point_share;
+///
+/// // At λ = 0.9 a third of a percent of servers hold 4 or more jobs with two choices
+/// // (0.9^15), against 66% (0.9^4) with one.
+/// let two = fixed_point_share(0.9, 2, 4).unwrap().unwrap();
+/// assert!((two - (0..15).fold(1.0, |p, _| p * 0.9)).abs() < 1e-15);
+/// assert!((fixed_point_share(0.9, 1, 4).unwrap().unwrap() - 0.6561).abs() < 1e-12);
+/// assert_eq!(fixed_point_share(0.9, 2, 0).unwrap_err().param(), "i");
+/// ```
+pub fn fixed_point_share(lambda: f64, d: u32, i: u32) -> Result<Option<f64>, ParamError> {
+    check_fixed_point_rate(lambda)?;
+    FIXED_POINT_D.check("d", u64::from(d))?;
+    FIXED_POINT_LEVEL.check("i", u64::from(i))?;
+    Ok(fixed_point_share_of(lambda, d, i))
+}
+
+/// Mitzenmacher's fixed point: the share of servers holding at least `i` jobs as servers → ∞,
+/// `sᵢ = λ^((dⁱ − 1)/(d − 1))`, and `λ^i` for `d = 1` (every server M/M/1). `s₀ = 1`, and
+/// `s₁ = λ` for every `d` (the busy share is the load). `None` when λ ≥ 1 (or λ ≤ 0, NaN or
+/// d = 0: [`fixed_point_share`] refuses those). Where `dⁱ` passes f64's range the exponent is
+/// ∞ and the share 0.
+pub fn fixed_point_share_of(lambda: f64, d: u32, i: u32) -> Option<f64> {
+    if !(lambda.is_finite() && lambda > 0.0 && lambda < 1.0) || d == 0 {
+        return None;
+    }
+    let exponent = if d == 1 {
+        f64::from(i)
+    } else {
+        let d = f64::from(d);
+        (libm::pow(d, f64::from(i)) - 1.0) / (d - 1.0)
+    };
+    Some(libm::pow(lambda, exponent))
+}
+
+fn check_fixed_point_rate(lambda: f64) -> Result<(), ParamError> {
+    if lambda.is_finite() && lambda > 0.0 {
+        Ok(())
+    } else {
+        Err(ParamError::OutOfRange {
             param: "lambda",
             got: lambda,
             expected: "a rate > 0",
-        });
+        })
     }
-    FIXED_POINT_D.check("d", u64::from(d))?;
-    Ok(fixed_point_mean_time(lambda, d))
 }
 
 /// The `d` [`fixed_point`] accepts: up to the most servers a run may have.
@@ -236,6 +306,7 @@ impl SupermarketConfig {
             p99: None,
             theory,
             measured: 0,
+            share_at_least: None,
         };
         if !result.stable {
             return result;
@@ -265,6 +336,8 @@ impl SupermarketConfig {
             }
         ];
         let mut marked_list: Vec<usize> = Vec::with_capacity(self.choices as usize);
+        let mut levels = LevelShares::default();
+        let mut shares = None;
         while measured < measured_target {
             let total_rate = arrival_rate + busy.len() as f64;
             now += -libm::log(rng.next_open_unit()) / total_rate;
@@ -312,14 +385,22 @@ impl SupermarketConfig {
                     }
                 }
                 let counted = arrived >= warmup;
+                if arrived == warmup {
+                    levels.open(now);
+                }
                 queues[best].push_back((now, counted));
+                levels.rise(queues[best].len(), now);
                 if queues[best].len() == 1 {
                     position[best] = busy.len() as u32;
                     busy.push(best as u32);
                 }
                 arrived += 1;
+                if arrived == self.arrivals {
+                    shares = Some(levels.close(now, n));
+                }
             } else if !busy.is_empty() && !arrival {
                 let s = busy[below(rng.next_bits(), busy.len())] as usize;
+                levels.fall(queues[s].len(), now);
                 let (arrived_at, counted) = queues[s].pop_front().expect("busy server has a job");
                 if counted {
                     let t = now - arrived_at;
@@ -343,7 +424,65 @@ impl SupermarketConfig {
         result.measured = measured;
         result.mean_time = Some(sum / measured.max(1) as f64);
         result.p99 = Some(histogram.percentile(shared_bins(), 0.99));
+        result.share_at_least = shares;
         result
+    }
+}
+
+/// For each level `i` = 1..=[`SHARE_LEVELS`]: how many servers hold at least `i` jobs now, and
+/// what the time integral of that count needs, kept in O(1) an event: a count that moves by
+/// `δⱼ` at times `tⱼ` integrates over the window `[open, close]` to
+/// `c(close)·close − c(open)·open − Σⱼ δⱼ tⱼ`, so a change only adds `δ·t` to its level's
+/// sum (one add, no multiply, no other level touched). Each array has one slot more, which
+/// every queue longer than [`SHARE_LEVELS`] updates and nothing reads: no branch on the length,
+/// which with one choice at λ = 0.9 is past the last level half the time and would mispredict.
+#[derive(Debug, Default)]
+struct LevelShares {
+    count: [i64; SHARE_LEVELS + 1],
+    /// `Σ δⱼ tⱼ` over the level's changes since the window opened.
+    moved: [f64; SHARE_LEVELS + 1],
+    /// The counts when the window opened.
+    at_open: [i64; SHARE_LEVELS + 1],
+    opened_at: f64,
+}
+
+impl LevelShares {
+    /// A queue grew to `len` jobs at `now`: one more server holds at least `len`.
+    #[inline]
+    fn rise(&mut self, len: usize, now: f64) {
+        let k = (len - 1).min(SHARE_LEVELS);
+        self.count[k] += 1;
+        self.moved[k] += now;
+    }
+
+    /// A queue of `len` jobs loses one at `now`: one fewer server holds at least `len`.
+    #[inline]
+    fn fall(&mut self, len: usize, now: f64) {
+        let k = (len - 1).min(SHARE_LEVELS);
+        self.count[k] -= 1;
+        self.moved[k] -= now;
+    }
+
+    /// Starts the measured window at `now`: what came before is forgotten.
+    fn open(&mut self, now: f64) {
+        self.moved = [0.0; SHARE_LEVELS + 1];
+        self.at_open = self.count;
+        self.opened_at = now;
+    }
+
+    /// Ends the window at `now`: each level's time-averaged share of `servers`.
+    fn close(&self, now: f64, servers: usize) -> [f64; SHARE_LEVELS] {
+        let span = (now - self.opened_at) * servers as f64;
+        std::array::from_fn(|k| {
+            let area = self.count[k] as f64 * now
+                - self.at_open[k] as f64 * self.opened_at
+                - self.moved[k];
+            if span > 0.0 {
+                (area / span).clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        })
     }
 }
 
@@ -470,6 +609,13 @@ impl Describe for SupermarketResult {
                 "Mitzenmacher's fixed point (1/(1 − λ) for d = 1), the limit of many servers.",
                 self.theory,
             ),
+            Field::new(
+                "share_at_least",
+                Unit::Fraction,
+                "Time-averaged share of servers holding at least i jobs, for i = 1..=8 (index \
+                 i − 1): the simulated side of the fixed point sᵢ. Empty when λ ≥ 1.",
+                Value::Series(self.share_at_least.map_or_else(Vec::new, |s| s.to_vec())),
+            ),
         ]
     }
 }
@@ -488,7 +634,7 @@ pub const MODEL: Model = Model {
     title: "Power of d choices, 100 servers",
     note: "seed: λ = 0.9, random 10.0, best of two 2.63 vs the fixed point's 2.61",
     call: Some("simulateBalance"),
-    closed_forms: &["fixedPointMeanTime"],
+    closed_forms: &["fixedPointMeanTime", "fixedPointShare"],
     result_type: <SupermarketResult as Describe>::TYPE_NAME,
     result_doc: <SupermarketResult as Describe>::DOC,
     streams: &[STREAM],
@@ -543,6 +689,57 @@ mod tests {
         assert_eq!(fixed_point_mean_time(1.0, 2), None);
         // As λ → 0 every d gives one service time.
         assert!((fixed_point_mean_time(1e-6, 2).unwrap() - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn fixed_point_shares() {
+        // One choice: geometric; two: 0.9, 0.9^3, 0.9^7, 0.9^15; the busy share is λ for all d.
+        for i in 1..=6 {
+            let one = fixed_point_share_of(0.9, 1, i).unwrap();
+            let power = |k: u32| (0..k).fold(1.0, |p, _| p * 0.9);
+            assert!((one - power(i)).abs() < 1e-15);
+            let two = fixed_point_share_of(0.9, 2, i).unwrap();
+            assert!((two - power((1 << i) - 1)).abs() < 1e-15, "{i}: {two}");
+        }
+        for d in [1, 2, 3, 10, 100_000] {
+            assert!((fixed_point_share_of(0.7, d, 1).unwrap() - 0.7).abs() < 1e-15);
+        }
+        // Little's law: (1/λ) Σ sᵢ is the mean time in system.
+        for d in 1..=4 {
+            for lambda in [0.1, 0.5, 0.9, 0.99] {
+                let sum: f64 = (1..20_000)
+                    .map(|i| fixed_point_share_of(lambda, d, i).unwrap())
+                    .sum();
+                let mean = fixed_point_mean_time(lambda, d).unwrap();
+                assert!(
+                    (sum / lambda / mean - 1.0).abs() < 1e-9,
+                    "d {d} λ {lambda}: {} vs {mean}",
+                    sum / lambda
+                );
+            }
+        }
+        // Deep levels underflow to 0, never NaN; validation names the argument.
+        assert_eq!(fixed_point_share(0.9, 100_000, 1_000_000), Ok(Some(0.0)));
+        assert_eq!(fixed_point_share(0.9, 2, 0).unwrap_err().param(), "i");
+        assert_eq!(fixed_point_share(0.9, 2, 1_000_001).unwrap_err().param(), "i");
+        assert_eq!(fixed_point_share(0.9, 0, 3).unwrap_err().param(), "d");
+        assert_eq!(fixed_point_share(f64::NAN, 2, 3).unwrap_err().param(), "lambda");
+        assert_eq!(fixed_point_share(-1.0, 2, 3).unwrap_err().param(), "lambda");
+        assert_eq!(fixed_point_share(1.0, 2, 3), Ok(None));
+    }
+
+    #[test]
+    fn shares_are_measured_and_absent_without_a_run() {
+        let r = SupermarketConfig::new(params(100, 0.5, 2, 20_000, 1))
+            .unwrap()
+            .run();
+        let s = r.share_at_least.unwrap();
+        assert!(s.windows(2).all(|w| w[0] >= w[1]), "{s:?}");
+        assert!(s.iter().all(|x| (0.0..=1.0).contains(x)), "{s:?}");
+        let overloaded = SupermarketConfig::new(params(100, 1.5, 2, 20_000, 1))
+            .unwrap()
+            .run();
+        assert_eq!(overloaded.share_at_least, None);
     }
 
     #[test]

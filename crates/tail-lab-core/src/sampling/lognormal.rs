@@ -62,6 +62,11 @@ impl LogNormalMs {
         self.median_ms * libm::exp(0.5 * self.sigma * self.sigma)
     }
 
+    /// Second moment in ms²: `E[X²] = exp(2μ + 2σ²) = median² · exp(2σ²)`.
+    pub fn second_moment_ms2(&self) -> f64 {
+        self.median_ms * self.median_ms * libm::exp(2.0 * self.sigma * self.sigma)
+    }
+
     /// `P(X ≤ t)` for `t` in ms.
     pub fn cdf(&self, t_ms: f64) -> f64 {
         if t_ms <= 0.0 {
@@ -159,5 +164,8 @@ mod tests {
         }
         assert!((d.survival(d.quantile(0.999)) - 1e-3).abs() < 1e-12);
         assert!((d.mean_ms() - 7.7 * libm::exp(0.125)).abs() < 1e-12);
+        // E[X²] = exp(2μ + 2σ²): for median 7.7 and σ 0.5, 7.7² · e^0.5.
+        let want = libm::exp(2.0 * libm::log(7.7) + 2.0 * 0.25);
+        assert!((d.second_moment_ms2() / want - 1.0).abs() < 1e-14);
     }
 }

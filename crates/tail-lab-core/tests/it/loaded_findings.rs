@@ -134,19 +134,67 @@ fn duplicating_reaches_capacity_at_seventy_percent_and_is_unstable_beyond() {
     }
 }
 
+/// The loads of the loaded section's sweep (`LOADS` in web/lab/sections/loaded/section.js):
+/// 0.05..=0.95 in steps of 0.05, each the double nearest its two-decimal value, as the page
+/// makes them. The report's sweep ([`SWEEP_LOADS`], 0.1..=0.9) is every other one of these.
+fn page_loads() -> Vec<f64> {
+    (1..=19).map(|i| f64::from(i) / 20.0).collect()
+}
+
+/// Under `either-any` at `load`: duplicating is stable under every seed, and its p50 and p99
+/// are below those of no backups and of the hedge beyond the replication error (the smaller
+/// of the two relative gaps, paired by seed). A policy that is itself unstable under a seed
+/// (no latencies: the hedge at 95% load, once) has lost there, and only the stable ones are
+/// compared.
+fn assert_duplicating_wins_under_either_any(load: f64) {
+    let gaps: Vec<f64> = SEEDS
+        .iter()
+        .filter_map(|&s| {
+            let run = |name| lab(load, name, 200_000, s, Cancellation::EitherAny);
+            let d = run("duplicate");
+            let d = d
+                .latency
+                .unwrap_or_else(|| panic!("load {load} seed {s}: duplicate unstable {d:?}"));
+            let others: Vec<_> = [run("none"), run("hedge")]
+                .iter()
+                .filter_map(|r| r.latency)
+                .collect();
+            let best = |f: fn(&tail_lab_core::lab::hedge_idle::Percentiles) -> f64| {
+                others.iter().map(f).reduce(f64::min)
+            };
+            // The smaller relative gap of p50 and p99: one number per seed.
+            Some(((best(|p| p.p50)? - d.p50) / d.p50).min((best(|p| p.p99)? - d.p99) / d.p99))
+        })
+        .collect();
+    assert!(
+        gaps.len() >= 4,
+        "load {load}: too few seeds with a stable rival"
+    );
+    assert_positive(
+        &gaps,
+        &format!("either-any, load {load}: relative p50/p99 gap"),
+    );
+}
+
 #[test]
 fn when_either_copy_is_freed_even_mid_hiccup_duplicating_wins_everywhere() {
-    // Seed 003 §7: cancellation decides the result.
+    // Seed 003 §7: cancellation decides the result. Three loads here; the rest of the page's
+    // sweep in the slow test below.
     for load in [0.2, 0.5, 0.8] {
-        let gaps = per_seed(load, 200_000, Cancellation::EitherAny, |n, h, d| {
-            let (n, h, d) = (n.latency.unwrap(), h.latency.unwrap(), d.latency.unwrap());
-            // Encode both gaps in one number per seed: the smaller relative gap of p50 and p99.
-            ((n.p50.min(h.p50) - d.p50) / d.p50).min((n.p99.min(h.p99) - d.p99) / d.p99)
-        });
-        assert_positive(
-            &gaps,
-            &format!("either-any, load {load}: relative p50/p99 gap"),
-        );
+        assert_duplicating_wins_under_either_any(load);
+    }
+}
+
+#[test]
+#[ignore = "slow: run by cargo xtask ci's slow step"] // 16 loads × 5 seeds × 4 runs of 2·10^5
+fn under_either_any_duplicating_wins_at_every_load_of_the_pages_sweep() {
+    // Measured (seeds 11–15, 2·10^5 requests): the smaller relative gap is at least 0.31 (p50
+    // at 5% load: duplicate 6.0 ms against 7.8 ms for the hedge) and grows with the load (p50
+    // 8 ms against 3.4 s at 95%).
+    for load in page_loads() {
+        if ![0.2, 0.5, 0.8].contains(&load) {
+            assert_duplicating_wins_under_either_any(load);
+        }
     }
 }
 

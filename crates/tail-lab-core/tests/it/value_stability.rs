@@ -63,3 +63,9 @@ fn a_long_run_of_every_model_is_stable() {
     // (crates/tail-lab-wasm/tests/api.rs).
     assert_eq!(model_digests_now(), MODEL_DIGESTS.to_vec());
 }
+
+#[test]
+fn the_fields_added_since_are_stable() {
+    // Asserted inside wasm too (crates/tail-lab-wasm/tests/api.rs).
+    assert_eq!(added_field_digests_now(), ADDED_FIELD_DIGESTS.to_vec());
+}

@@ -1,10 +1,12 @@
-//! The power of d choices (core `supermarket`): `simulateBalance` and `fixedPointMeanTime`.
+//! The power of d choices (core `supermarket`): `simulateBalance`, `fixedPointMeanTime` and
+//! `fixedPointShare`.
 
 use crate::convert::{Options, count, number, seed, string};
 use crate::describe::js_of;
 use crate::error::range;
 use tail_lab_core::lab::supermarket::{
-    ARRIVALS, CHOICES, FIXED_POINT_D, SERVERS, SupermarketConfig, SupermarketParams, choices,
+    ARRIVALS, CHOICES, FIXED_POINT_D, FIXED_POINT_LEVEL, SERVERS, SupermarketConfig,
+    SupermarketParams, choices,
 };
 use wasm_bindgen::prelude::*;
 
@@ -76,4 +78,18 @@ pub fn fixed_point(
     let lambda = number("lambda", &lambda)?;
     let d = count("d", &d, &FIXED_POINT_D)? as u32;
     tail_lab_core::lab::supermarket::fixed_point(lambda, d).map_err(range)
+}
+
+/// Mitzenmacher's fixed point `sᵢ = λ^((dⁱ − 1)/(d − 1))` (`λ^i` for d = 1): the share of
+/// servers holding at least `i` jobs as servers → ∞; `null` when λ ≥ 1.
+#[wasm_bindgen(js_name = fixedPointShare)]
+pub fn fixed_point_share(
+    #[wasm_bindgen(unchecked_param_type = "number")] lambda: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] d: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] i: JsValue,
+) -> Result<Option<f64>, JsValue> {
+    let lambda = number("lambda", &lambda)?;
+    let d = count("d", &d, &FIXED_POINT_D)? as u32;
+    let i = count("i", &i, &FIXED_POINT_LEVEL)? as u32;
+    tail_lab_core::lab::supermarket::fixed_point_share(lambda, d, i).map_err(range)
 }

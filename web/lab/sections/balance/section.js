@@ -1,11 +1,14 @@
 // The power of two choices: mean time in system against λ for random assignment and
 // best of 2 and 3, simulated on the core's servers (100), beside 1/(1 − λ) and Mitzenmacher's fixed point.
+// Below the chart, the fixed point itself at the chosen λ: the share sᵢ of servers holding at
+// least i jobs for each d (the core's `fixedPointShare`), beside each run's measured share.
 
 import { formatCount, formatNumber } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import {
   choice,
+  el,
   initial,
   panel,
   perFrame,
@@ -34,6 +37,34 @@ const choicesOf = (lab) =>
         ? CHOICE_STYLE[policy]
         : { label: `best of ${d}`, color: "duplicate", shape: "circle" }),
     }));
+/** The levels i the fixed-point table shows (the runs measure a few more). */
+const TABLE_LEVELS = [1, 2, 3, 4, 5, 6];
+const SUPERSCRIPT = {
+  "-": "⁻",
+  0: "⁰",
+  1: "¹",
+  2: "²",
+  3: "³",
+  4: "⁴",
+  5: "⁵",
+  6: "⁶",
+  7: "⁷",
+  8: "⁸",
+  9: "⁹",
+};
+/**
+ * A share of servers as the table shows it: a percentage down to 0.1%, then a power of ten
+ * ("2.9 × 10⁻⁶"), "0" when no server ever held that many, "—" when absent.
+ * @param {number | null | undefined} x
+ */
+export function formatShare(x) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  if (x === 0) return "0";
+  if (x >= 0.001) return `${(100 * x).toPrecision(3)}%`;
+  const [mantissa, exponent] = x.toExponential(1).split("e");
+  const power = String(Number(exponent)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
+  return `${mantissa} × 10${power}`;
+}
 const ARRIVALS = 1_000_000;
 const SEED = 1;
 
@@ -84,6 +115,7 @@ export function mount(
     mean: readout(ui.readouts, { name: "mean-time", label: "mean time, simulated" }),
     theory: readout(ui.readouts, { name: "theory", label: "fixed point (N → ∞)" }),
   };
+  const shares = shareTable(ui.note, CHOICES, servers, prefix);
   const results = new Map();
   /** Why points are missing, when no worker could compute them (shown as "—", not "…"). */
   let failure = null;
@@ -155,6 +187,12 @@ export function mount(
     const theory = api.fixedPointMeanTime(l, k);
     r.theory.set(formatNumber(theory));
     r.mean.set(x ? formatNumber(x.meanTime) : failure ? "—" : "…");
+    shares.show(
+      l,
+      (dd, i) => api.fixedPointShare(l, dd, i),
+      (dd) => results.get(key(l, dd)),
+      failure ? "—" : "…",
+    );
     ui.canvas.setAttribute(
       "aria-label",
       `Mean time in system against λ for d = ${CHOICES.map((c) => c.d).join(", ")} on ${servers} servers. At λ = ${l.toFixed(2)}, d = ${k}: simulated ${x ? formatNumber(x.meanTime) : "pending"}, fixed point ${formatNumber(theory)}.`,
@@ -170,10 +208,13 @@ export function mount(
     const chosen = chosenLambda();
     const lambdas = [chosen, ...DOT_LAMBDAS.filter((l) => l !== chosen)];
     const k = Number(d.value);
-    // The chosen point first, then the chosen d's dots, then the others.
+    // The chosen point first, then the other d at the chosen λ (the table's columns), then
+    // the chosen d's dots, then the others.
     const order = [
-      ...lambdas.map((l) => [l, k]),
-      ...lambdas.flatMap((l) => CHOICES.filter((c) => c.d !== k).map((c) => [l, c.d])),
+      [chosen, k],
+      ...CHOICES.filter((c) => c.d !== k).map((c) => [chosen, c.d]),
+      ...lambdas.slice(1).map((l) => [l, k]),
+      ...lambdas.slice(1).flatMap((l) => CHOICES.filter((c) => c.d !== k).map((c) => [l, c.d])),
     ];
     /** @type {import("../../sim.js").Call<"simulateBalance">[]} */
     const calls = order.map(([l, dd]) => ({
@@ -197,7 +238,7 @@ export function mount(
     });
   }
 
-  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. The fixed point is the limit of infinitely many servers, so at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle): at λ = 0.99 a million arrivals fall well short of 1/(1 − λ) = 100.`;
+  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. The fixed point is the limit of infinitely many servers, so at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle): at λ = 0.99 a million arrivals fall well short of 1/(1 − λ) = 100. In the table, the shares of long queues on 100 servers sit above the limit too, the more so the longer the queue.`;
   exportBar(ui.tools, {
     link,
     name: "balance",
@@ -221,4 +262,100 @@ export function mount(
   d.addEventListener("change", update);
   redrawOnResize(ui.canvas, draw, signal);
   update();
+}
+
+/**
+ * The fixed-point table, put before `before`: for each level i (rows) and each d (column
+ * pairs), Mitzenmacher's sᵢ and the run's time-averaged share of servers holding at least i
+ * jobs. A real table (caption, column and row headers) in a focusable scroll region, so a
+ * narrow screen scrolls it by keyboard too. Theory cells carry `data-theory="share-d{d}-i{i}"`,
+ * simulated ones `data-readout="share-d{d}-i{i}"`, as the readouts do, and each its number in
+ * full as `data-value` (empty while pending).
+ * @param {HTMLElement} before
+ * @param {{ d: number, label: string }[]} choices
+ * @param {number} servers
+ * @param {string} prefix
+ */
+function shareTable(before, choices, servers, prefix) {
+  const captionId = `${prefix}balance-fixed-point-caption`;
+  const caption = el("caption", { id: captionId });
+  const cells = new Map();
+  // Two header rows: each d spans its pair of columns, the fixed point and the run.
+  const head = [
+    el(
+      "tr",
+      {},
+      el("th", { scope: "col", rowspan: 2, text: "i" }),
+      ...choices.map((c) => el("th", { scope: "colgroup", colspan: 2, text: c.label })),
+    ),
+    el(
+      "tr",
+      {},
+      ...choices.flatMap(() => [
+        el("th", { scope: "col", text: "fixed point" }),
+        el("th", { scope: "col", text: `${servers} servers` }),
+      ]),
+    ),
+  ];
+  const groups = [el("colgroup", {}, el("col")), ...choices.map(() => el("colgroup", { span: 2 }))];
+  const rows = TABLE_LEVELS.map((i) =>
+    el(
+      "tr",
+      {},
+      el("th", { scope: "row", text: String(i) }),
+      ...choices.flatMap((c) => {
+        const name = `share-d${c.d}-i${i}`;
+        const theory = el("td", { "data-theory": name, "data-d": c.d, "data-i": i, text: "—" });
+        const simulated = el("td", { "data-readout": name, "data-d": c.d, "data-i": i, text: "—" });
+        cells.set(name, { theory, simulated });
+        return [theory, simulated];
+      }),
+    ),
+  );
+  const table = el(
+    "table",
+    { class: "lab-table", "data-table": "fixed-point" },
+    caption,
+    ...groups,
+    el("thead", {}, ...head),
+    el("tbody", {}, ...rows),
+  );
+  before.before(
+    el(
+      "div",
+      { class: "lab-table-wrap", role: "region", "aria-labelledby": captionId, tabindex: 0 },
+      table,
+    ),
+  );
+  const set = (node, text) => {
+    if (node.textContent !== text) node.textContent = text;
+  };
+  return {
+    /**
+     * Fills the table for `lambda`: `theory(d, i)` the fixed point, `result(d)` the run at
+     * this λ (absent while pending: `pending` is shown).
+     * @param {number} lambda
+     * @param {(d: number, i: number) => number | undefined} theory
+     * @param {(d: number) => { shareAtLeast: Float64Array } | undefined} result
+     * @param {string} pending
+     */
+    show(lambda, theory, result, pending) {
+      set(
+        caption,
+        `Share of servers holding at least i jobs at λ = ${lambda.toFixed(2)}: Mitzenmacher's fixed point sᵢ = λ^((dⁱ − 1)/(d − 1)) (λ^i for d = 1, the limit of many servers) beside the time-averaged share in each run on ${servers} servers.`,
+      );
+      for (const c of choices) {
+        const run = result(c.d);
+        for (const i of TABLE_LEVELS) {
+          const cell = cells.get(`share-d${c.d}-i${i}`);
+          const exact = theory(c.d, i);
+          set(cell.theory, formatShare(exact));
+          cell.theory.dataset.value = String(exact ?? "");
+          const measured = run?.shareAtLeast[i - 1];
+          set(cell.simulated, run ? formatShare(measured) : pending);
+          cell.simulated.dataset.value = String(measured ?? "");
+        }
+      }
+    },
+  };
 }

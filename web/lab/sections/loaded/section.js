@@ -1,6 +1,8 @@
 // Hedging when replicas are busy: p50 and p99 against load for no backups, a hedge
 // and duplicating every request, under a chosen cancellation rule. Where a policy is unstable
-// the chart shows a labelled band, never a curve.
+// the chart shows a labelled band, never a curve. Without backups each replica is an M/G/1
+// queue: the no-backup mean is drawn against its closed form (Pollaczek–Khinchine, the core's
+// `noBackupMeanMs`).
 
 import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
@@ -36,6 +38,8 @@ const BASIS_LABELS = {
   loaded: () => "p95 of latency at this load",
   idle: (lab) => `p95 of idle service (${formatMs(lab.loaded.idleDelayMs)})`,
 };
+/** The loads the M/G/1 mean is drawn at: 0.01 to 0.99 (it has no value at 1). */
+const THEORY_LOADS = Array.from({ length: 99 }, (_, i) => (i + 1) / 100);
 /** A name the section has no words for is shown as it is. */
 const labelOf = (labels, name) => (Object.hasOwn(labels, name) ? labels[name] : name);
 export const REQUESTS = 200_000;
@@ -116,7 +120,14 @@ export function mount(
     work: readout(ui.readouts, { name: "extra-work", label: "extra work" }),
     delay: readout(ui.readouts, { name: "loaded-delay", label: "backup sent after" }),
     state: readout(ui.readouts, { name: "loaded-state", label: "replicas" }),
+    noneMean: readout(ui.readouts, {
+      name: "none-mean",
+      label: "no backups: mean",
+      theory: true,
+    }),
   };
+  /** Pollaczek–Khinchine's M/G/1 mean without backups (ms), from the core, at every drawn load. */
+  const theoryMeans = THEORY_LOADS.map((l) => api.noBackupMeanMs(l) ?? NaN);
   let results = new Map();
   /** Why the points are missing, when no worker could compute them (shown as "—", not "…"). */
   let failure = null;
@@ -158,10 +169,19 @@ export function mount(
       for (const x of pts.filter((x) => x.atCapacity))
         c.label(x.load, x.p50, "at capacity", { color: p.color, align: "left", dy: 14 });
     }
+    // Without backups each replica is M/G/1: its mean against Pollaczek–Khinchine's.
+    c.line(THEORY_LOADS, theoryMeans, { color: "theory", width: 1.5, dash: [2, 3] });
+    const means = LOADS.map((l) => results.get(key(l, "none"))).filter((x) => x?.stable);
+    c.dots(
+      means.map((x) => ({ x: x.load, y: x.mean })),
+      { color: "none", shape: "square", r: 2.5 },
+    );
     c.vline(chosenLoad(), `load ${formatPct(chosenLoad(), 0)}`);
     c.legend([
       ...POLICIES.map((p) => ({ label: p.label, color: p.color, shape: p.shape })),
       { label: "p50 (solid), p99 (dashed)", color: "ink", dash: [5, 4], width: 1.5 },
+      { label: "no backups: mean", color: "none", shape: "square" },
+      { label: "M/G/1 mean (Pollaczek–Khinchine)", color: "theory", dash: [2, 3], width: 1.5 },
     ]);
   }
 
@@ -172,9 +192,16 @@ export function mount(
       "loaded-cancel": cancel.value,
       "loaded-basis": basis.value,
     });
+    const pending = failure ? "—" : "…";
+    const none = results.get(key(chosenLoad(), "none"));
+    const theoryMean = api.noBackupMeanMs(chosenLoad());
+    r.noneMean.set(
+      !none ? pending : none.stable ? formatMs(none.mean) : "unstable",
+      `M/G/1 theory ${formatMs(theoryMean)}`,
+    );
     const x = results.get(key(chosenLoad(), policy.value));
     if (!x) {
-      for (const k of ["p50", "p99", "work", "delay", "state"]) r[k].set(failure ? "—" : "…");
+      for (const k of ["p50", "p99", "work", "delay", "state"]) r[k].set(pending);
       return;
     }
     r.p50.set(x.stable ? formatMs(x.p50) : "unstable");
@@ -191,7 +218,8 @@ export function mount(
       `${ui.canvas.dataset.bands ? `${ui.canvas.dataset.bands}. ` : ""}p50 and p99 against load for no backups, a hedge and duplicates (cancellation: ${cancel.value}). At load ${formatPct(x.load, 0)}, ${policy.value}: ` +
         (x.stable
           ? `p50 ${formatMs(x.p50)}, p99 ${formatMs(x.p99)}, extra work ${formatPct(x.extraWork, 1)}.`
-          : "unstable."),
+          : "unstable.") +
+        ` Without backups the mean is ${none?.stable ? formatMs(none.mean) : "pending"}; M/G/1 (Pollaczek–Khinchine) predicts ${formatMs(theoryMean)}.`,
     );
   }
 
@@ -238,7 +266,7 @@ export function mount(
     });
   }
 
-  const NOTE = `${formatCount(REQUESTS)} requests per point on ${lab.loaded.replicas} FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run, so a longer run gives a larger median: read such a point as "enormous", not as one number.`;
+  const NOTE = `${formatCount(REQUESTS)} requests per point on ${lab.loaded.replicas} FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run, so a longer run gives a larger median: read such a point as "enormous", not as one number. Without backups each replica is an M/G/1 queue: the dotted line is its mean, Pollaczek–Khinchine's E[S] + λE[S²]/(2(1 − ρ)), and the small squares are the simulated no-backup means.`;
   function updateNote() {
     const at = LOADS.map((l) => [
       results.get(key(l, "duplicate")),
@@ -275,6 +303,9 @@ export function mount(
         "utilisation",
         "stable",
         "at_capacity",
+        "mean_ms",
+        "backups_completed",
+        "mg1_no_backup_mean_ms",
       ],
       rows: [...results.values()]
         .sort((a, b) => a.load - b.load || a.policy.localeCompare(b.policy))
@@ -290,6 +321,9 @@ export function mount(
           x.utilisation,
           x.stable,
           x.atCapacity,
+          x.mean,
+          x.backupsCompleted,
+          api.noBackupMeanMs(x.load),
         ]),
     }),
   });

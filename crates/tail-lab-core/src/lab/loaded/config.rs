@@ -60,7 +60,7 @@ pub const MIN_LOAD: f64 = min_load!();
     reason = "the literal is written as an integer so that its error text reads as one"
 )]
 pub const MAX_LOAD: f64 = max_load!() as f64;
-const LOAD_EXPECTED: &str = concat!("a utilisation in ", min_load!(), "..=", max_load!());
+pub(super) const LOAD_EXPECTED: &str = concat!("a utilisation in ", min_load!(), "..=", max_load!());
 /// The shortest mean of an exponential service (ms).
 pub const MIN_MEAN_MS: f64 = min_mean_ms!();
 /// The longest mean of an exponential service (ms).
@@ -190,6 +190,12 @@ pub struct LoadedResult {
     /// Why the run is unstable, or has latencies past the histogram's top ([`Unstable`]);
     /// `None` when it is stable.
     pub unstable: Option<Unstable>,
+    /// Share (0..=1) of the backups sent whose service ran to its end: they answered first, or
+    /// lost but were not stopped (a hiccup under [`Cancellation::Either`], an in-service loser
+    /// under [`Cancellation::Queued`], every loser under [`Cancellation::Never`]). Under the
+    /// default rule a backup completes exactly when it answers before its primary. `None`
+    /// when no backup was sent.
+    pub backups_completed: Option<f64>,
 }
 
 /// Most requests a loaded run lets wait for an answer at once, unless the closed form says it

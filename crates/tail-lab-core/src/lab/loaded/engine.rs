@@ -97,6 +97,8 @@ pub(super) struct Simulation<'a> {
     sojourn_sum: f64,
     sojourn_count: u64,
     backups: u64,
+    /// Backups that ran to the end of their service (answered first, or finished as losers).
+    backups_completed: u64,
     backup_work: f64,
     primary_work: f64,
     consumed_work: f64,
@@ -136,6 +138,7 @@ impl<'a> Simulation<'a> {
             sojourn_sum: 0.0,
             sojourn_count: 0,
             backups: 0,
+            backups_completed: 0,
             backup_work: 0.0,
             primary_work: 0.0,
             consumed_work: 0.0,
@@ -314,6 +317,11 @@ impl<'a> Simulation<'a> {
         }
     }
 
+    /// Counts a copy whose service ran to its end.
+    fn ran_to_completion(&mut self, copy: &Copy) {
+        self.backups_completed += u64::from(copy.backup);
+    }
+
     fn complete(&mut self, now: f64, replica: u32, id: CopyRef) {
         // A completion event for a copy that was cancelled and freed its server is stale.
         if self.replicas[replica as usize].serving(0) != Some(id) {
@@ -325,6 +333,7 @@ impl<'a> Simulation<'a> {
         match copy.state {
             CopyState::InService => {
                 self.account(&copy, copy.service_ms);
+                self.ran_to_completion(&copy);
                 self.sojourn_sum += now - copy.enqueued_at;
                 self.sojourn_count += 1;
                 self.release(id);
@@ -333,6 +342,7 @@ impl<'a> Simulation<'a> {
             CopyState::Draining => {
                 // A cancelled copy whose service could not be interrupted has finished.
                 self.account(&copy, copy.service_ms);
+                self.ran_to_completion(&copy);
                 self.release(id);
             }
             CopyState::Waiting => {}
@@ -428,6 +438,8 @@ impl<'a> Simulation<'a> {
             mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
             copy_sojourn_ms: stable.then(|| self.sojourn_sum / self.sojourn_count.max(1) as f64),
             extra_requests: self.backups as f64 / arrived as f64,
+            backups_completed: (self.backups > 0)
+                .then(|| self.backups_completed as f64 / self.backups as f64),
             extra_work: self.backup_work / self.primary_work,
             capacity_cost,
             utilisation: self.consumed_work / capacity,

@@ -30,12 +30,18 @@
 //! Randomness is addressed per request (arrival gap, replica choices, both copies' service
 //! times), so two policies at the same load and seed see the same arrivals and the same work.
 //!
+//! **Theory.** Without backups each replica is an M/G/1 queue at utilisation `load`, and the
+//! mean latency is Pollaczek–Khinchine's ([`theory::no_backup_mean_ms`]); backups break the
+//! independence it rests on, so the other policies have no closed form here.
+//!
 //! Files: [`policy`] (when a backup is sent and what happens to the loser), [`config`] (a run's
-//! parameters, its result, the sweep), `model` (its registration: the result described, its
-//! report runs) and `engine` (the simulation itself, on [`crate::des`]).
+//! parameters, its result, the sweep), [`theory`] (the no-backup mean), `model` (its
+//! registration: the result described, its report runs) and `engine` (the simulation itself,
+//! on [`crate::des`]).
 
 pub mod config;
 pub mod policy;
+pub mod theory;
 
 mod engine;
 mod model;

@@ -78,6 +78,13 @@ impl Describe for LoadedResult {
                 "Share of requests that sent a backup.",
                 self.extra_requests,
             ),
+            Field::new(
+                "backups_completed",
+                Unit::Fraction,
+                "Share of the backups sent that ran to the end of their service (answered \
+                 first, or lost and were not stopped); null when none was sent.",
+                Value::MaybeNumber(self.backups_completed),
+            ),
             Field::fraction(
                 "extra_work",
                 "Backup service time over the primaries' full service time.",
@@ -118,7 +125,7 @@ pub const MODEL: Model = Model {
            load, duplicating wins at 20% load and pushes the median up ~26x at 70%, where it is \
            at capacity: its numbers there grow with the run's length",
     call: Some("simulateLoaded"),
-    closed_forms: &[],
+    closed_forms: &["noBackupMeanMs", "serviceMoments"],
     result_type: <LoadedResult as Describe>::TYPE_NAME,
     result_doc: <LoadedResult as Describe>::DOC,
     streams: &[STREAM, super::CALIBRATION_STREAM, DELAY_CALIBRATION_STREAM],

@@ -88,6 +88,14 @@ pub const MODEL_DIGESTS: [(&str, u64); 9] = [
     ("supermarket best of 2", 0xde08cb9b5ea477e2),
 ];
 
+/// FNV-1a digests of the result fields added after [`MODEL_DIGESTS`] was taken, which those
+/// digests leave out (`added_field_digests_now`): the same runs, each new field as printed by
+/// `{:?}`.
+pub const ADDED_FIELD_DIGESTS: [(&str, u64); 2] = [
+    ("loaded backups_completed", 0x11b3c4414ce021db),
+    ("supermarket share_at_least", 0xc946336d5fb8f470),
+];
+
 use tail_lab_core::lab::hedge_idle::IdleHedge;
 use tail_lab_core::lab::service::ServiceModel;
 use tail_lab_core::sampling::address::SampleStream;
@@ -220,9 +228,16 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
         // The digest pins the numbers. `unstable` (why a run is unstable) came after the
         // digests were taken; these runs are stable, so it must be `None`, and the text is
         // digested as it was before the field existed. Likewise the policy and the
-        // cancellation rule, now enums, print as the names they were then.
+        // cancellation rule, now enums, print as the names they were then. `backups_completed`
+        // came later still: it is a count the run keeps beside the pinned numbers (no draw, no
+        // event of its own), so it is left out of the text the digest was taken of, and
+        // pinned on its own in [`ADDED_FIELD_DIGESTS`].
         assert_eq!(r.unstable, None);
         format!("{r:?}")
+            .replace(
+                &format!(", backups_completed: {:?}", r.backups_completed),
+                "",
+            )
             .replace(", unstable: None", "")
             .replace(
                 &format!("policy: {:?}", r.policy),
@@ -243,7 +258,11 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
         })
         .unwrap()
         .run();
-        format!("{r:?}")
+        // `share_at_least` came after the digests were taken: time integrals the run keeps
+        // beside the pinned numbers (no draw, no event of their own), left out of the text the
+        // digest was taken of and pinned on their own in
+        // [`ADDED_FIELD_DIGESTS`].
+        format!("{r:?}").replace(&format!(", share_at_least: {:?}", r.share_at_least), "")
     };
     let idle = IdleHedge::new(ServiceModel::default(), 0.95, 7)
         .unwrap()
@@ -274,6 +293,55 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
         ),
         ("supermarket random", fnv1a(&supermarket(1))),
         ("supermarket best of 2", fnv1a(&supermarket(2))),
+    ]
+}
+
+/// What the code produces now for [`ADDED_FIELD_DIGESTS`]: the loaded runs of
+/// [`model_digests_now`] (hedge, duplicate under `either-any`) and its supermarket runs
+/// (random, best of two), each field added since.
+pub fn added_field_digests_now() -> Vec<(&'static str, u64)> {
+    use tail_lab_core::lab::loaded::{
+        Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy,
+    };
+    use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
+    let loaded = |policy: &str, cancellation: Cancellation| {
+        let policy = LoadedPolicy::from_name(policy, DelayBasis::Loaded).unwrap();
+        let r = LoadedConfig::new(LoadedParams {
+            replicas: 10,
+            load: 0.5,
+            policy,
+            requests: 50_000,
+            seed: 9,
+        })
+        .unwrap()
+        .with_cancellation(cancellation)
+        .run();
+        format!("{:?}", r.backups_completed)
+    };
+    let supermarket = |d: u32| {
+        let r = SupermarketConfig::new(SupermarketParams {
+            servers: 100,
+            lambda: 0.9,
+            d,
+            arrivals: 200_000,
+            seed: 4,
+        })
+        .unwrap()
+        .run();
+        format!("{:?}", r.share_at_least)
+    };
+    vec![
+        (
+            "loaded backups_completed",
+            fnv1a(
+                &(loaded("hedge", Cancellation::Backup)
+                    + &loaded("duplicate", Cancellation::EitherAny)),
+            ),
+        ),
+        (
+            "supermarket share_at_least",
+            fnv1a(&(supermarket(1) + &supermarket(2))),
+        ),
     ]
 }
 

@@ -24,13 +24,6 @@ const DEFAULTS_TS: &str = r#"
 export interface LabDefaults {
   /** The Lab's service model (ms and a probability): the simulations' `service` option. */
   service: { body: LogNormalOptions; slow: LogNormalOptions & { p: number } };
-  /** The service model's means, in closed form. */
-  serviceMeans: {
-    /** Mean service time (ms), hiccups included. */
-    meanMs: number;
-    /** Mean of the usual-case lognormal alone (ms): one normal service time. */
-    bodyMeanMs: number;
-  };
   loaded: {
     replicas: number;
     /** The quantile level (0..1) of latency that a calibrated hedge waits for. */
@@ -69,7 +62,7 @@ fn lognormal(median_ms: f64, sigma: f64) -> JsValue {
     object(&[("medianMs", median_ms.into()), ("sigma", sigma.into())])
 }
 
-/// The Lab's defaults: the service model and its means, the loaded model's replicas, hedge
+/// The Lab's defaults: the service model, the loaded model's replicas, hedge
 /// quantile, policies, cancellation rules and delay bases (defaults first), its idle hedge
 /// delay, and the balance model's servers and policies.
 #[wasm_bindgen(js_name = labDefaults, unchecked_return_type = "LabDefaults")]
@@ -86,10 +79,6 @@ pub fn lab_defaults() -> JsValue {
                 ("sigma", slow.sigma().into()),
             ]),
         ),
-    ]);
-    let means = object(&[
-        ("meanMs", model.mean_ms().into()),
-        ("bodyMeanMs", body.mean_ms().into()),
     ]);
     let loaded = object(&[
         ("replicas", DEFAULT_REPLICAS.into()),
@@ -109,7 +98,6 @@ pub fn lab_defaults() -> JsValue {
     ]);
     object(&[
         ("service", service),
-        ("serviceMeans", means),
         ("loaded", loaded),
         ("balance", balance),
     ])

@@ -46,8 +46,7 @@ export const claims = {
   },
   "backup-work-ms": {
     doc: "Service time (ms) a backup did on average: extra work × mean service time ÷ share of requests hedged.",
-    value: (core) =>
-      (run(core).extraWork * core.labDefaults().serviceMeans.meanMs) / run(core).extraRequests,
+    value: (core) => (run(core).extraWork * core.serviceMoments().meanMs) / run(core).extraRequests,
   },
   "extra-work": {
     doc: "The backups' simulated service time over the primaries' (fraction).",

@@ -50,7 +50,7 @@ const hedgeWork = (core) =>
 
 /** Mean service time a backup of the default hedge did (ms): its share of the work, per backup. */
 function backupWorkMs(core, result) {
-  return (result.extraWork * core.labDefaults().serviceMeans.meanMs) / result.extraRequests;
+  return (result.extraWork * core.serviceMoments().meanMs) / result.extraRequests;
 }
 
 /** True when duplicating has the lowest p50 and the lowest p99 of the policies at `load`. */
@@ -90,13 +90,25 @@ export const claims = {
     doc: "Service time (ms) a backup of the hedge did on average at the default load: extra work × mean service time ÷ share of requests hedged.",
     value: (core) => backupWorkMs(core, sweep(core)(DEFAULT_LOAD, "hedge")),
   },
+  "backups-completed": {
+    doc: "The share of the hedge's backups that ran to the end of their service at the default load.",
+    value: (core) => sweep(core)(DEFAULT_LOAD, "hedge").backupsCompleted,
+  },
+  "none-mean-ms": {
+    doc: "The simulated mean latency (ms) without backups at the default load.",
+    value: (core) => sweep(core)(DEFAULT_LOAD, "none").mean,
+  },
+  "mg1-mean-ms": {
+    doc: "Pollaczek–Khinchine's M/G/1 mean latency (ms) without backups at the default load.",
+    value: (core) => core.noBackupMeanMs(DEFAULT_LOAD),
+  },
   "body-mean-ms": {
     doc: "One normal service time: the mean (ms) of the service model's usual-case lognormal.",
-    value: (core) => core.labDefaults().serviceMeans.bodyMeanMs,
+    value: (core) => core.serviceMoments().bodyMeanMs,
   },
   "service-mean-ms": {
     doc: "The mean service time (ms), hiccups included.",
-    value: (core) => core.labDefaults().serviceMeans.meanMs,
+    value: (core) => core.serviceMoments().meanMs,
   },
   "hedge-capacity-cost": {
     doc: "The hedge's cost in capacity (fraction of the replicas' time) at the default load.",

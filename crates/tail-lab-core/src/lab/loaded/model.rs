@@ -122,8 +122,9 @@ pub const MODEL: Model = Model {
     title: "Hedging on 10 loaded FIFO replicas",
     note: "hedge after the p95 of no-backup latency at the same load; a backup is cancelled \
            when the primary answers, the primary always runs. Seed: the hedge costs ~3% at every \
-           load, duplicating wins at 20% load and pushes the median up ~26x at 70%, where it is \
-           at capacity: its numbers there grow with the run's length",
+           load (of work: backups mostly run to completion; of capacity, that times the load), \
+           duplicating wins at 20% load and pushes the median up ~26x at 70%, where it reaches \
+           the stability boundary: its median there grows with the run's length",
     call: Some("simulateLoaded"),
     closed_forms: &["noBackupMeanMs", "serviceMoments"],
     result_type: <LoadedResult as Describe>::TYPE_NAME,

@@ -5,13 +5,20 @@ import { formatCount, formatPct } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import { fanoutInterval } from "../../api.js";
-import { initial, panel, perFrame, readout, redrawOnResize, slider } from "../../section.js";
+import {
+  LabSeed,
+  initial,
+  panel,
+  perFrame,
+  readout,
+  redrawOnResize,
+  slider,
+} from "../../section.js";
 
 /** Fan-outs that get a simulated dot (the chosen one is added). */
 const DOT_FANOUTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 /** Requests per dot: a binomial standard error of at most 0.16 points. */
 const REQUESTS = 100_000;
-const SEED = 1;
 
 /** The log slider's value (log10 p, 0.001 steps) → p, rounded to 3 significant digits. */
 const pOf = (v) => Number((10 ** v).toPrecision(3));
@@ -37,7 +44,7 @@ export const params = [
  */
 export function mount(
   root,
-  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
 ) {
   const start = initial(params, values);
   const ui = panel(root, {
@@ -117,7 +124,7 @@ export function mount(
     /** @type {import("../../sim.js").Call<"simulateFanout">[]} */
     const calls = fanouts.map((k) => ({
       fn: "simulateFanout",
-      args: [{ p: pv, n: k, requests: REQUESTS, seed: SEED }],
+      args: [{ p: pv, n: k, requests: REQUESTS, seed: seed.value }],
     }));
     client.run(calls, {
       onPoint: (i, r, error) => {
@@ -140,7 +147,7 @@ export function mount(
     title: "Share of slow requests against fan-out",
     canvas: ui.canvas,
     draw,
-    meta: () => ({ seed: SEED, p: pOf(Number(p.input.value)), requests_per_dot: REQUESTS }),
+    meta: () => ({ seed: seed.value, p: pOf(Number(p.input.value)), requests_per_dot: REQUESTS }),
     table: () => ({
       header: ["n", "theory_share", "sim_share", "sim_std_err"],
       rows: [...new Set([...theoryCurve.xs, ...dots.keys()])]
@@ -156,6 +163,7 @@ export function mount(
   const scheduled = perFrame(update);
   p.input.addEventListener("input", scheduled);
   n.input.addEventListener("input", scheduled);
+  seed.watch(scheduled, signal);
   redrawOnResize(ui.canvas, draw, signal);
   update();
 }

@@ -5,10 +5,10 @@
 //   <tail-lab-panel kind="histograms" fanout="100" profile="gc-pause"></tail-lab-panel>
 //
 // kind: "tail" (the whole Tail piece with its controls), "arena", "histograms", "strip" (one of
-// its charts), or a Lab section by its name in lab/sections.js ("fanout", "hedge", …). `seed`
-// (0 to 2^64 − 1, default 1) is the seed of either: the Tail piece's, or the Lab panel's runs. Every panel on a
+// its charts), or a Lab section by its name in lab/sections.js ("fanout", "hedge", …). Every panel on a
 // page shares one wasm instance and one frame scheduler; each sits in its own shadow root, so
-// the host page's styles and ids never collide with it.
+// the host page's styles and ids never collide with it. `seed` (0 to 2^64 − 1, default 1) is
+// either kind's: the Tail piece's seed, or the seed of a Lab section's runs.
 //
 // What a host page can rely on:
 // - only the panel's own settings are read (`kind` and that kind's parameters), each checked as

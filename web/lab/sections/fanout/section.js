@@ -5,15 +5,8 @@ import { formatCount, formatPct } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import { fanoutInterval } from "../../api.js";
-import {
-  LabSeed,
-  initial,
-  panel,
-  perFrame,
-  readout,
-  redrawOnResize,
-  slider,
-} from "../../section.js";
+import { initial, panel, perFrame, readout, redrawOnResize, slider } from "../../section.js";
+import { LabSeed } from "../../seed.js";
 
 /** Fan-outs that get a simulated dot (the chosen one is added). */
 const DOT_FANOUTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];

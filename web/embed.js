@@ -7,7 +7,8 @@
 // kind: "tail" (the whole Tail piece with its controls), "arena", "histograms", "strip" (one of
 // its charts), or a Lab section by its name in lab/sections.js ("fanout", "hedge", …). Every panel on a
 // page shares one wasm instance and one frame scheduler; each sits in its own shadow root, so
-// the host page's styles and ids never collide with it.
+// the host page's styles and ids never collide with it. `seed` (0 to 2^64 − 1, default 1) is
+// either kind's: the Tail piece's seed, or the seed of a Lab section's runs.
 //
 // What a host page can rely on:
 // - only the panel's own settings are read (`kind` and that kind's parameters), each checked as
@@ -26,7 +27,7 @@ import { exportBar } from "./export.js";
 import { quoted, readParams } from "./params.js";
 import { closedForms } from "./lab/api.js";
 import { SECTIONS, loadSections, sectionNamed } from "./lab/sections.js";
-import { applyValues, settingsOf } from "./lab/section.js";
+import { LabSeed, SEED_PARAM, applyValues, settingsOf } from "./lab/section.js";
 import { SimClient } from "./lab/sim.js";
 import { nextTask } from "./scheduler.js";
 import { TAIL_SETTING_NAMES, mountTail, tailParams } from "./tail/piece.js";
@@ -62,7 +63,7 @@ function uniqueLabel(label) {
  * The attributes a panel watches: `kind` and every setting any kind reads. The Lab sections'
  * names join when their modules have loaded, which a panel awaits before it reads a setting.
  */
-const WATCHED = new Set(["kind", ...TAIL_SETTING_NAMES]);
+const WATCHED = new Set(["kind", ...TAIL_SETTING_NAMES, SEED_PARAM.name]);
 /** The Lab's sections (their modules), in lab/sections.js's order. */
 const labSections = () =>
   loadSections().then((sections) => {
@@ -278,9 +279,22 @@ class TailLabPanel extends HTMLElement {
       root.setAttribute("aria-label", label.label);
       root.dataset.section = kind;
       const specs = settingsOf(section.params, facade);
-      const { values, update } = watchSettings(specs, get, notice, (changed) =>
-        applyValues(root, prefix, specs, changed),
+      // The panel's own seed (attribute `seed`, as the Lab page's URL parameter): a new one re-runs it.
+      let seed;
+      const { values, update } = watchSettings(
+        [...specs, SEED_PARAM],
+        get,
+        notice,
+        ({ [SEED_PARAM.name]: newSeed, ...changed }) => {
+          applyValues(root, prefix, specs, changed);
+          if (newSeed !== undefined) seed.set(newSeed);
+        },
       );
+      seed = new LabSeed(values[SEED_PARAM.name]);
+      settings = { [SEED_PARAM.name]: seed.value };
+      seed.watch((value) => {
+        settings = { ...settings, [SEED_PARAM.name]: value };
+      }, signal);
       root.append(notice);
       section.mount(root, {
         client,
@@ -288,6 +302,7 @@ class TailLabPanel extends HTMLElement {
         values,
         prefix,
         link,
+        seed,
         signal,
         onChange: (s) => {
           settings = { ...settings, ...s };

@@ -6,6 +6,21 @@
 
 const MAX_SEED = 18446744073709551615n;
 
+/**
+ * A seed from text: `[seed, null]`, the seed a whole number from 0 to 2^64 − 1 (a BigInt above
+ * 2^53 − 1, so it reaches the core exactly), or `[null, why]` when the text is not one.
+ * @param {string} text
+ * @returns {[number | bigint, null] | [null, string]}
+ */
+export function parseSeed(text) {
+  const shown = quoted(text);
+  if (!/^\d+$/.test(text))
+    return [null, `“${shown}” is not a whole number from 0 to 18446744073709551615`];
+  const big = BigInt(text);
+  if (big > MAX_SEED) return [null, `${shown} is above 18446744073709551615`];
+  return [big > BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big), null];
+}
+
 function snap(spec, x) {
   if (!spec.step) return x;
   const k = Math.round((x - spec.min) / spec.step);
@@ -27,11 +42,8 @@ function readOne(spec, raw) {
         ? [spec.values.find((v) => String(v) === text), null]
         : fallback(`“${shown}” is not one of ${spec.values.join(", ")}`);
     case "seed": {
-      if (!/^\d+$/.test(text))
-        return fallback(`“${shown}” is not a whole number from 0 to 18446744073709551615`);
-      const big = BigInt(text);
-      if (big > MAX_SEED) return fallback(`${shown} is above 18446744073709551615`);
-      return [big > BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big), null];
+      const [seed, why] = parseSeed(text);
+      return why === null ? [seed, null] : fallback(why);
     }
     default: {
       const x = Number(text);

@@ -4,8 +4,9 @@
 // - that each `data-claim` span reads exactly as its value formats (with its rounding);
 // - that every span names a defined claim, and every defined claim is stated somewhere;
 // - that no digit stands in the prose outside a claim, a formula (`.math`), a citation (`cite`,
-//   a `.refs` paragraph), a quotation of a source (`q`) or code, except the names of
-//   percentiles (p99, p99.9) and of queues (M/M/1, M/G/1).
+//   a `.refs` paragraph), a quotation of a source (`q`), code or the Lab's seed as the reader set
+//   it (`[data-lab-seed]`), except the names of percentiles (p99, p99.9) and of queues (M/M/1,
+//   M/G/1).
 // Then, on the live pages, that each passage corrected for issue 18 says what it now means.
 
 import assert from "node:assert/strict";
@@ -47,7 +48,8 @@ function readProse(page, html) {
       digits: e.dataset.digits === undefined ? 0 : Number(e.dataset.digits),
       text: e.textContent.replace(/\s+/g, " ").trim(),
     }));
-    const exempt = "[data-claim], .math, cite, .refs, q, code, script, style";
+    // `[data-lab-seed]` is the Lab's seed as the page sets it: a setting the reader chooses.
+    const exempt = "[data-claim], [data-lab-seed], .math, cite, .refs, q, code, script, style";
     const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
     const texts = [];
     for (let n = walker.nextNode(); n; n = walker.nextNode())

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { formatPct } from "../../web/format.js";
+import { formatMs, formatPct } from "../../web/format.js";
 import { SECTIONS } from "../../web/lab/sections.js";
 import { ROOT, SITE, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
@@ -247,6 +247,113 @@ test("an attribute changed after mount is applied, checked like a link's paramet
     tail,
     { timeout: 60_000 },
   );
+  assert.equal(await page.evaluate(() => window.__rejections), 0);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+/** What an embedded hedge panel shows for the API's result at `seed` (the section's defaults). */
+const hedgeText = (seed) => {
+  const h = pkg.simulateHedge({ delayQ: 0.95, requests: 200_000, seed });
+  return [
+    formatMs(h.p999Before),
+    formatMs(h.p999After),
+    formatPct(h.extraRequests),
+    formatPct(h.extraWork, 2),
+    formatMs(h.delayMs),
+  ];
+};
+
+test("a Lab panel's seed: `seed=\"7\"` gives the API's numbers at seed 7, the link carries it, a change re-runs it, a bad one gets a notice and seed 1", async () => {
+  // "copy link" writes to the clipboard: the page's is replaced by one that keeps the text.
+  const page = await open("panel.html?kind=hedge&seed=7", {
+    init: {
+      fn: () => {
+        Object.defineProperty(navigator, "clipboard", {
+          value: {
+            writeText: async (text) => {
+              window.__copied = text;
+            },
+          },
+        });
+      },
+      arg: undefined,
+    },
+  });
+  /** The hedge readouts of panel `selector`, once its run has answered. */
+  const readouts = async (selector) => {
+    await page.waitForFunction(
+      (s) => {
+        const p = document.querySelector(s).shadowRoot.querySelector("[data-progress]");
+        return p?.dataset.total && p.dataset.done === p.dataset.total;
+      },
+      selector,
+      { timeout: 60_000 },
+    );
+    return page.$eval(selector, (p) =>
+      ["p999-before", "p999-after", "extra-requests", "extra-work", "hedge-delay"].map(
+        (name) => p.shadowRoot.querySelector(`[data-readout="${name}"]`).textContent,
+      ),
+    );
+  };
+  /** Waits until panel `selector` shows `want` (the hedge readouts). */
+  const shows = (selector, want) =>
+    page.waitForFunction(
+      ([s, w]) =>
+        ["p999-before", "p999-after", "extra-requests", "extra-work", "hedge-delay"]
+          .map(
+            (name) =>
+              document.querySelector(s).shadowRoot.querySelector(`[data-readout="${name}"]`)
+                ?.textContent,
+          )
+          .join("|") === w.join("|"),
+      [selector, want],
+      { timeout: 60_000 },
+    );
+  // panel.html: the link's seed.
+  const first = "tail-lab-panel:nth-of-type(1)";
+  assert.deepEqual(await readouts(first), hedgeText(7));
+  assert.notDeepEqual(hedgeText(7), hedgeText(1));
+  await page.click(`${first} [data-export=copy-link]`);
+  await page.waitForFunction(() => window.__copied);
+  const copied = new URL(await page.evaluate(() => window.__copied));
+  assert.equal(copied.searchParams.get("kind"), "hedge");
+  assert.equal(copied.searchParams.get("seed"), "7");
+
+  // Attributes: seed="7" on a host page's panel, and a bad seed on another.
+  await addPanels(page, [
+    ["hedge", { seed: "7" }],
+    ["fanout", { seed: "abc" }],
+  ]);
+  await allReady(page);
+  const hedge = "tail-lab-panel:nth-of-type(2)";
+  const fanout = "tail-lab-panel:nth-of-type(3)";
+  assert.deepEqual(await readouts(hedge), hedgeText(7));
+  assert.match(
+    await shadowText(page, fanout),
+    /seed: “abc” is not a whole number from 0 to 18446744073709551615; using 1/,
+  );
+  const fan = pkg.simulateFanout({ p: 0.01, n: 100, requests: 100_000, seed: 1 });
+  await page.waitForFunction(
+    ([s, w]) =>
+      document.querySelector(s).shadowRoot.querySelector('[data-readout="slow-share"]')
+        ?.textContent === w,
+    [fanout, formatPct(fan.sim)],
+    { timeout: 60_000 },
+  );
+  // Changed after mount: the panel runs again at the new seed; a bad one is seed 1, with a notice.
+  const set = (value) => page.$eval(hedge, (p, v) => p.setAttribute("seed", v), value);
+  await set("-1");
+  await shows(hedge, hedgeText(1));
+  assert.match(
+    await shadowText(page, hedge),
+    /seed: “-1” is not a whole number from 0 to 18446744073709551615; using 1/,
+  );
+  // Past 2^53 as a BigInt, exactly: not the numbers at 2^53.
+  await set("9007199254740993");
+  await shows(hedge, hedgeText(9007199254740993n));
+  assert.notDeepEqual(hedgeText(9007199254740993n), hedgeText(9007199254740992n));
+  assert.doesNotMatch(await shadowText(page, hedge), /seed:/, "the notice is gone");
   assert.equal(await page.evaluate(() => window.__rejections), 0);
   assert.deepEqual(page.errors, []);
   await page.close();

@@ -88,6 +88,11 @@ async function applySettings(section, values) {
 /** Every setting of every section back at its default, at 1280 px, with every sweep answered. */
 async function reset() {
   await page.setViewportSize({ width: 1280, height: 1000 });
+  // The page's seed too (the field at the top): back to 1 if a test moved it.
+  if ((await page.inputValue("#seed")) !== "1" || (await page.textContent("#seed-error"))) {
+    await page.fill("#seed", "1");
+    await page.dispatchEvent("#seed", "change");
+  }
   await page.evaluate(`(async () => { ${IN_PAGE}
     for (const { section, specs } of sections) {
       const root = document.querySelector(\`[data-section=\${section}]\`);
@@ -244,7 +249,7 @@ test("the page shows lab/sections.js's sections in its order, numbered, each wit
       text: true,
     })),
   );
-  // "Everything above is four calls": one for each section above the code section.
+  // "The code below makes five of them": one call for each section above the code section.
   assert.equal(
     await page.textContent("[data-section=code] [data-count=sections-above]"),
     countWord(SECTIONS.indexOf("code")),
@@ -267,6 +272,195 @@ test("the snippet's output equals the sections' readouts", async () => {
     await page.textContent("[data-section=code] pre"),
     /simulateLoaded\(\{ load: 0\.6, delay: 0 \}\)/,
   );
+});
+
+/** The hedge section's readouts, as text, in the order `hedgeText` gives them. */
+const hedgeReadouts = (p) =>
+  Promise.all(
+    ["p999-before", "p999-after", "extra-requests", "extra-work", "hedge-delay"].map((name) =>
+      p.textContent(`[data-section=hedge] [data-readout="${name}"]`),
+    ),
+  );
+/** What the hedge section shows for the API's result at `seed` (the section's defaults). */
+const hedgeText = (seed) => {
+  const h = pkg.simulateHedge({ delayQ: 0.95, requests: 200_000, seed });
+  return [
+    formatMs(h.p999Before),
+    formatMs(h.p999After),
+    formatPct(h.extraRequests),
+    formatPct(h.extraWork, 2),
+    formatMs(h.delayMs),
+  ];
+};
+/** The fan-out section's simulated shares at its dots (defaults, p = 1%), as the API gives them. */
+const FAN_DOTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+const fanShares = (seed) =>
+  FAN_DOTS.map((n) => pkg.simulateFanout({ p: 0.01, n, requests: 100_000, seed }).sim);
+/** A fresh page at `query`, once every sweep in `scope` (all by default) has answered. */
+async function openLab(query, options = {}, scope = "") {
+  const p = await browser.newPage({ viewport: { width: 1280, height: 1000 }, ...options });
+  p.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+  });
+  p.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  await p.goto(`${server.url}${query}`);
+  await p.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+  await p.waitForFunction(
+    (within) =>
+      [...document.querySelectorAll(`${within} [data-progress]`)].every(
+        (e) => e.dataset.total && e.dataset.done === e.dataset.total,
+      ),
+    scope,
+    { timeout: 240_000 },
+  );
+  return p;
+}
+/** The fan-out chart's CSV download: `{ meta: ["seed=7", …], shares: Map(n → sim_share) }`. */
+async function fanoutCsv(p) {
+  const [download] = await Promise.all([
+    p.waitForEvent("download"),
+    p.click("[data-section=fanout] [data-export=csv]"),
+  ]);
+  const lines = readFileSync(await download.path(), "utf8")
+    .trim()
+    .split("\n");
+  const rows = lines.filter((l) => !l.startsWith("#") && !l.startsWith("n,"));
+  return {
+    meta: lines.filter((l) => l.startsWith("# ")).map((l) => l.slice(2)),
+    shares: new Map(
+      rows
+        .map((l) => l.split(","))
+        .filter((r) => r[2] !== "")
+        .map((r) => [Number(r[0]), Number(r[2])]),
+    ),
+  };
+}
+
+test("?seed=7 runs every section at seed 7: the API's numbers at seed 7, not seed 1's", async () => {
+  const p = await openLab("?seed=7", { acceptDownloads: true });
+  assert.equal(await p.inputValue("#seed"), "7");
+  assert.equal(await p.textContent("footer [data-lab-seed]"), "7");
+  assert.equal(await p.$eval("#url-notice", (e) => e.hidden), true, "no notice for a good seed");
+  // Hedge: every readout is the API's at seed 7, and they are not seed 1's.
+  const seven = hedgeText(7);
+  assert.deepEqual(await hedgeReadouts(p), seven);
+  assert.notDeepEqual(seven, hedgeText(1));
+  // Fan-out: the readout, and every dot to the last bit (the CSV carries full precision).
+  const fan = pkg.simulateFanout({ p: 0.01, n: 100, requests: 100_000, seed: 7 });
+  assert.equal(
+    await p.textContent('[data-section=fanout] [data-readout="slow-share"]'),
+    formatPct(fan.sim),
+  );
+  const csv = await fanoutCsv(p);
+  assert.ok(csv.meta.includes("seed=7"), csv.meta.join(" | "));
+  assert.deepEqual(
+    FAN_DOTS.map((n) => csv.shares.get(n)),
+    fanShares(7),
+  );
+  assert.notDeepEqual(fanShares(7), fanShares(1));
+  // The other sections' readouts are the API's at seed 7 too.
+  const q = pkg.simulateQueue({ servers: 4, load: 0.8, requests: 200_000, seed: 7 });
+  assert.equal(
+    await p.textContent('[data-section=queue] [data-readout="queue-p99"]'),
+    formatNumber(q.p99),
+  );
+  const b = pkg.simulateBalance({ lambda: 0.9, policy: "two", seed: 7 });
+  assert.equal(
+    await p.textContent('[data-section=balance] [data-readout="mean-time"]'),
+    formatNumber(b.meanTime),
+  );
+  const l = pkg.simulateLoaded({ load: 0.6, policy: "hedge", seed: 7 });
+  assert.equal(await p.textContent('[data-section=loaded] [data-readout="p50"]'), formatMs(l.p50));
+  assert.equal(
+    await p.textContent('[data-section=loaded] [data-readout="extra-work"]'),
+    formatPct(l.extraWork),
+  );
+  // The snippet names no seed: it says so, and which seed the sections above run at.
+  assert.equal(await p.textContent('[data-section=code] [data-readout="snippet-seed"]'), "1");
+  assert.match(
+    await p.textContent("[data-section=code] [data-seed-note]"),
+    /API's default, seed 1; the sections above run at seed 7/,
+  );
+  assert.equal(new URL(p.url()).searchParams.get("seed"), "7");
+  await p.close();
+  assert.deepEqual(problems, []);
+});
+
+test("a seed past 2^53 reaches the core exactly, as a BigInt", async () => {
+  // 2^53 + 1 is no double: as a number it would be 2^53. The page's numbers are the API's at
+  // the BigInt 2^53 + 1, which differ from those at 2^53.
+  const big = 9007199254740993n;
+  const p = await openLab(`?seed=${big}`, { acceptDownloads: true });
+  assert.equal(await p.inputValue("#seed"), String(big));
+  assert.deepEqual(await hedgeReadouts(p), hedgeText(big));
+  assert.notDeepEqual(hedgeText(big), hedgeText(big - 1n));
+  const csv = await fanoutCsv(p);
+  assert.ok(csv.meta.includes(`seed=${big}`), csv.meta.join(" | "));
+  assert.deepEqual(
+    FAN_DOTS.map((n) => csv.shares.get(n)),
+    fanShares(big),
+  );
+  assert.notDeepEqual(fanShares(big), fanShares(big - 1n));
+  assert.equal(new URL(p.url()).searchParams.get("seed"), String(big));
+  await p.close();
+  assert.deepEqual(problems, []);
+});
+
+test("a bad seed in the link gets a notice naming it and runs seed 1", async () => {
+  const one = hedgeText(1);
+  for (const [bad, why] of [
+    ["-1", /seed: “-1” is not a whole number from 0 to 18446744073709551615; using 1/],
+    ["abc", /seed: “abc” is not a whole number from 0 to 18446744073709551615; using 1/],
+    ["99999999999999999999", /seed: 99999999999999999999 is above 18446744073709551615; using 1/],
+  ]) {
+    const p = await openLab(`?seed=${bad}`, {}, "[data-section=hedge]");
+    assert.match(await p.textContent("#url-notice"), why, bad);
+    assert.equal(await p.inputValue("#seed"), "1", bad);
+    assert.deepEqual(await hedgeReadouts(p), one, bad);
+    await p.waitForFunction(() => new URLSearchParams(location.search).get("seed") === "1");
+    assert.doesNotMatch(await p.textContent("main"), /NaN/);
+    await p.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("the seed field re-runs every section, goes into the URL, and refuses a bad seed in words", async () => {
+  const one = await hedgeReadouts(page);
+  assert.deepEqual(one, hedgeText(1));
+  const label = await page.$eval("#seed", (e) => e.labels[0]?.textContent ?? "");
+  assert.match(label, /seed/);
+  // Typed as a reader would, committed with Enter.
+  await page.focus("#seed");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("7");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("seed") === "7");
+  await settled();
+  assert.deepEqual(await hedgeReadouts(page), hedgeText(7));
+  const fan = pkg.simulateFanout({ p: 0.01, n: 100, requests: 100_000, seed: 7 });
+  assert.equal(await text("fanout", "slow-share"), formatPct(fan.sim));
+  assert.equal(await page.textContent("footer [data-lab-seed]"), "7");
+  // A bad seed: said beside the field, marked invalid, and nothing changes.
+  await page.fill("#seed", "-1");
+  await page.dispatchEvent("#seed", "change");
+  assert.equal(
+    await page.textContent("#seed-error"),
+    "seed must be a whole number from 0 to 18446744073709551615; you typed “-1”",
+  );
+  assert.equal(await page.getAttribute("#seed", "aria-invalid"), "true");
+  assert.equal(await page.getAttribute("#seed", "aria-describedby"), "seed-error");
+  await page.waitForTimeout(300); // past the URL's 150 ms coalescing: nothing was written
+  assert.equal(new URL(page.url()).searchParams.get("seed"), "7");
+  assert.deepEqual(await hedgeReadouts(page), hedgeText(7));
+  // Back to 1: the first numbers again (from the cache, as the same calls).
+  await page.fill("#seed", "1");
+  await page.dispatchEvent("#seed", "change");
+  assert.equal(await page.textContent("#seed-error"), "");
+  assert.equal(await page.getAttribute("#seed", "aria-invalid"), "false");
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("seed") === "1");
+  await settled();
+  assert.deepEqual(await hedgeReadouts(page), one);
+  assert.deepEqual(problems, []);
 });
 
 /** Calls of the core's `simulate*` functions counted by V8 in a page coverage `entries`:

@@ -202,16 +202,18 @@ test("a link reproduces the view: controls go into the URL and come back on relo
   await page.close();
 
   const lab = await open(
-    "index.html?loaded-load=0.3&loaded-policy=duplicate&balance-lambda=0.5&fanout-n=20",
+    "index.html?loaded-load=0.3&loaded-policy=duplicate&balance-lambda=0.5&fanout-n=20&seed=7",
   );
   await settled(lab);
   assert.equal(await lab.inputValue("#loaded-policy"), "duplicate");
+  assert.equal(await lab.inputValue("#seed"), "7");
   const before = await lab.$$eval("[data-readout]", (els) =>
     els.map((e) => e.textContent).join("|"),
   );
   await lab.waitForFunction(() => location.search.includes("loaded-load=0.3"));
   await lab.reload();
   await lab.waitForSelector("body[data-ready=true]");
+  assert.equal(await lab.inputValue("#seed"), "7", "the seed stays in the link");
   await settled(lab);
   assert.equal(
     await lab.$$eval("[data-readout]", (els) => els.map((e) => e.textContent).join("|")),
@@ -231,10 +233,15 @@ test("bad link values are clamped or dropped with a notice naming the parameter,
   assert.equal(await page.inputValue("#fix"), "hedge-p95");
   assert.doesNotMatch(await page.textContent("main"), /NaN/);
   await page.close();
-  const lab = await open("index.html?loaded-load=7&balance-d=9&fanout-p=abc");
+  const lab = await open("index.html?loaded-load=7&balance-d=9&fanout-p=abc&seed=-3");
   const labNotice = await lab.textContent("#url-notice");
   for (const name of ["loaded-load", "balance-d", "fanout-p"])
     assert.match(labNotice, new RegExp(name));
+  assert.match(
+    labNotice,
+    /seed: “-3” is not a whole number from 0 to 18446744073709551615; using 1/,
+  );
+  assert.equal(await lab.inputValue("#seed"), "1");
   assert.equal(await lab.inputValue("#loaded-load"), "0.95");
   assert.equal(await lab.inputValue("#balance-d"), "2");
   assert.deepEqual(lab.problems, []);
@@ -330,6 +337,12 @@ test("every control works from the keyboard", async () => {
     await lab.keyboard.press(key);
     assert.notEqual(await lab.inputValue(`#${id}`), before, `${id} did not change with ${key}`);
   }
+  // The Lab's seed, typed and committed with Enter.
+  await lab.focus("#seed");
+  await lab.keyboard.press("Control+A");
+  await lab.keyboard.type("12");
+  await lab.keyboard.press("Enter");
+  await lab.waitForFunction(() => new URLSearchParams(location.search).get("seed") === "12");
   await lab.close();
 });
 

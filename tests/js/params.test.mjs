@@ -5,7 +5,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fromUrl, quoted, readParams, writeUrl } from "../../web/params.js";
+import { LabSeed, SEED_PARAM } from "../../web/lab/seed.js";
+import { fromUrl, parseSeed, quoted, readParams, writeUrl } from "../../web/params.js";
 
 const SPECS = [
   { name: "fanout", type: "int", min: 1, max: 256, default: 100 },
@@ -90,6 +91,64 @@ test("seeds: whole numbers up to 2^64 − 1, as a BigInt above 2^53", () => {
       bad,
     );
   }
+});
+
+test("the Lab's seed spec: the URL's and an embed's `seed`, read as the Tail's seed", () => {
+  const lab = (seed) => readParams([SEED_PARAM], (name) => (name === "seed" ? seed : null));
+  assert.equal(SEED_PARAM.name, "seed", "the Tail's name too: the pages are separate");
+  assert.deepEqual(lab(null), { values: { seed: 1 }, notices: [] }, "default 1");
+  assert.deepEqual(lab("7"), { values: { seed: 7 }, notices: [] });
+  assert.deepEqual(lab(" 007 "), { values: { seed: 7 }, notices: [] });
+  assert.deepEqual(lab("0"), { values: { seed: 0 }, notices: [] });
+  // Up to 2^53 − 1 a number; past it a BigInt, exactly (a number would round 2^53 + 1 away).
+  assert.equal(lab("9007199254740991").values.seed, 9007199254740991);
+  assert.equal(lab("9007199254740993").values.seed, 9007199254740993n);
+  assert.equal(lab("18446744073709551615").values.seed, 18446744073709551615n);
+  // The three bad links of the brief, each with its notice and seed 1.
+  for (const [bad, why] of [
+    ["-1", "“-1” is not a whole number from 0 to 18446744073709551615"],
+    ["abc", "“abc” is not a whole number from 0 to 18446744073709551615"],
+    ["99999999999999999999", "99999999999999999999 is above 18446744073709551615"],
+  ]) {
+    assert.deepEqual(lab(bad), { values: { seed: 1 }, notices: [`seed: ${why}; using 1`] }, bad);
+    // The field's check is the same one, without the fallback.
+    assert.deepEqual(parseSeed(bad), [null, why], bad);
+  }
+  assert.deepEqual(parseSeed("18446744073709551616"), [
+    null,
+    "18446744073709551616 is above 18446744073709551615",
+  ]);
+  assert.deepEqual(parseSeed("42"), [42, null]);
+  assert.deepEqual(parseSeed(""), [
+    null,
+    "“” is not a whole number from 0 to 18446744073709551615",
+  ]);
+  // What a notice quotes of a long value: 40 characters.
+  assert.equal(parseSeed("9".repeat(60))[1], `${"9".repeat(40)}… is above 18446744073709551615`);
+});
+
+test("LabSeed: the sections' one seed tells its watchers of a change, until they are removed", () => {
+  assert.equal(new LabSeed().value, 1);
+  const seed = new LabSeed(7);
+  const heard = [];
+  const removed = new AbortController();
+  seed.watch((v) => heard.push(["a", v]));
+  seed.watch((v) => heard.push(["b", v]), removed.signal);
+  seed.set(7); // no change: nobody hears
+  seed.set(18446744073709551615n);
+  removed.abort();
+  seed.set(3);
+  const gone = new AbortController();
+  gone.abort();
+  seed.watch((v) => heard.push(["c", v]), gone.signal); // already removed: never hears
+  seed.set(4);
+  assert.deepEqual(heard, [
+    ["a", 18446744073709551615n],
+    ["b", 18446744073709551615n],
+    ["a", 3],
+    ["a", 4],
+  ]);
+  assert.equal(seed.value, 4);
 });
 
 test("quoted: at most 40 characters of what was given", () => {

@@ -4,14 +4,17 @@
 // forms (lab/api.js) and a simulation client of its own; it builds its controls, chart and
 // readouts inside that root and nothing outside it. Every change goes back into the URL, so a
 // link reproduces the view.
+//
+// One seed runs every section: the field at the top of the page (`#seed`, the URL's `seed`,
+// default 1), checked as the Tail's seed is. A new seed re-runs every section.
 
 import { el } from "../dom.js";
 import { showNotice } from "../notice.js";
-import { fromUrl, readParams, writeUrl } from "../params.js";
+import { fromUrl, parseSeed, quoted, readParams, writeUrl } from "../params.js";
 import { nextTask } from "../scheduler.js";
 import { loadCore } from "../wasm.js";
 import { closedForms } from "./api.js";
-import { settingsOf } from "./section.js";
+import { LabSeed, SEED_PARAM, settingsOf } from "./section.js";
 import { loadSections } from "./sections.js";
 import { SimClient } from "./sim.js";
 
@@ -42,6 +45,39 @@ async function sectionElement(section) {
   return root;
 }
 
+/**
+ * Wires the page's seed field (`#seed`, in index.html's header) to `seed`: a whole number from 0
+ * to 2^64 − 1 is applied when the reader commits it (Enter or leaving the field); anything else
+ * is refused in plain words beside the field, with `aria-invalid`, and the seed stays as it was.
+ * The footer's `[data-lab-seed]` shows the seed in use.
+ * @param {LabSeed} seed
+ */
+function seedField(seed) {
+  const input = /** @type {HTMLInputElement | null} */ (document.getElementById("seed"));
+  const error = document.getElementById("seed-error");
+  const shown = () => {
+    for (const e of document.querySelectorAll("[data-lab-seed]"))
+      e.textContent = String(seed.value);
+  };
+  shown();
+  seed.watch(shown);
+  if (!input || !error) return;
+  input.value = String(seed.value);
+  input.disabled = false;
+  input.addEventListener("change", () => {
+    const text = input.value.trim();
+    const [value, why] = parseSeed(text);
+    input.setAttribute("aria-invalid", String(why !== null));
+    if (why !== null) {
+      error.textContent = `seed must be a whole number from 0 to 18446744073709551615; you typed “${quoted(text)}”`;
+      return;
+    }
+    error.textContent = "";
+    input.value = String(value);
+    seed.set(value);
+  });
+}
+
 async function main() {
   // The closed forms are microseconds: the main thread computes them; simulations go to workers.
   // The sections' text goes on the page first, so it reads even if the core cannot start.
@@ -50,8 +86,15 @@ async function main() {
   const roots = await Promise.all(sections.map(sectionElement));
   document.querySelector("main").append(...roots);
   const api = closedForms(await core);
-  const url = {};
-  const notices = [];
+  const read = readParams([SEED_PARAM], fromUrl());
+  const seed = new LabSeed(read.values.seed);
+  const url = { seed: seed.value };
+  const notices = [...read.notices];
+  seedField(seed);
+  seed.watch((value) => {
+    url.seed = value;
+    writeUrl(url);
+  });
   for (const [i, section] of sections.entries()) {
     const { values, notices: n } = readParams(settingsOf(section.params, api), fromUrl());
     notices.push(...n);
@@ -65,6 +108,7 @@ async function main() {
         Object.assign(url, changed);
         writeUrl(url);
       },
+      seed,
     });
     // One section per task: start-up stays free of long tasks.
     await nextTask();

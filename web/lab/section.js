@@ -7,11 +7,13 @@ import { onThemeChange } from "../theme.js";
 
 export { el } from "../dom.js";
 import { el } from "../dom.js";
+export { LabSeed, SEED_PARAM } from "./seed.js";
 
 /**
  * What a section's `mount(root, context)` is given (lab/main.js, embed.js): the worker client,
  * the closed-forms facade, the settings read from the URL or attributes, the id prefix, a
- * listener for changed settings, the "copy link" source and, in an embed, the signal that
+ * listener for changed settings, the "copy link" source, the seed its simulations run at
+ * (the page's one seed, or an embed's `seed` attribute) and, in an embed, the signal that
  * unmounts it.
  * @typedef {{
  *   client: import("./sim.js").SimClient,
@@ -20,6 +22,7 @@ import { el } from "../dom.js";
  *   prefix?: string,
  *   onChange?: (changed: Record<string, unknown>) => void,
  *   link?: () => string,
+ *   seed?: import("./seed.js").LabSeed,
  *   signal?: AbortSignal,
  * }} SectionContext
  */

@@ -148,8 +148,9 @@ export class SimClient {
     this.closed = false;
   }
 
+  /** A call's cache key: its name and every argument, a BigInt seed as its digits. */
   static key(call) {
-    return JSON.stringify(call);
+    return JSON.stringify(call, (_, v) => (typeof v === "bigint" ? { bigint: String(v) } : v));
   }
 
   /**

@@ -7,6 +7,7 @@ import { formatCount, formatNumber } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import {
+  LabSeed,
   choice,
   el,
   initial,
@@ -66,7 +67,6 @@ export function formatShare(x) {
   return `${mantissa} × 10${power}`;
 }
 const ARRIVALS = 1_000_000;
-const SEED = 1;
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
@@ -86,7 +86,7 @@ export const params = [
  */
 export function mount(
   root,
-  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
 ) {
   const lab = api.labDefaults();
   const CHOICES = choicesOf(lab);
@@ -219,7 +219,7 @@ export function mount(
     /** @type {import("../../sim.js").Call<"simulateBalance">[]} */
     const calls = order.map(([l, dd]) => ({
       fn: "simulateBalance",
-      args: [{ lambda: l, d: dd, arrivals: ARRIVALS, seed: SEED }],
+      args: [{ lambda: l, d: dd, arrivals: ARRIVALS, seed: seed.value }],
     }));
     failure = null;
     client.run(calls, {
@@ -246,7 +246,7 @@ export function mount(
     canvas: ui.canvas,
     draw,
     meta: () => ({
-      seed: SEED,
+      seed: seed.value,
       servers,
       arrivals_per_dot: ARRIVALS,
       time_unit: "mean service time",
@@ -260,6 +260,11 @@ export function mount(
   });
   lambda.input.addEventListener("input", perFrame(update));
   d.addEventListener("change", update);
+  // Another seed: every dot is drawn again, none kept from the old one.
+  seed.watch(() => {
+    results.clear();
+    update();
+  }, signal);
   redrawOnResize(ui.canvas, draw, signal);
   update();
 }

@@ -2,16 +2,22 @@
 // it in the worker, and prints what each line returned.
 
 import { countWord, formatMs, formatNumber, formatPct } from "../../../format.js";
-import { el, readout } from "../../section.js";
+import { LabSeed, el, readout } from "../../section.js";
 import { SECTIONS } from "../../sections.js";
+
+/**
+ * The seed the snippet's calls run at: they name none (the calls as seed 000 writes them), so the
+ * API's default, whatever the page's seed is.
+ */
+const SNIPPET_SEED = 1;
 
 /**
  * Builds the section inside `root` (see lab/section.js for the context).
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext} context
  */
-export function mount(root, { client }) {
-  // The prose's "Everything above is four calls": one call for each section above this one.
+export function mount(root, { client, seed = new LabSeed(), signal }) {
+  // The prose's "The code below makes five of them": one call for each section above this one.
   const above = root.querySelector("[data-count=sections-above]");
   const count = SECTIONS.indexOf("code");
   if (above && count >= 0) above.textContent = countWord(count);
@@ -34,7 +40,21 @@ export function mount(root, { client }) {
     loadedP50: readout(outputs, { name: "snippet-loaded-p50", label: "simulateLoaded: p50" }),
     loadedP99: readout(outputs, { name: "snippet-loaded-p99", label: "simulateLoaded: p99" }),
     balance: readout(outputs, { name: "snippet-mean-time", label: "simulateBalance: mean time" }),
+    seed: readout(outputs, { name: "snippet-seed", label: "seed" }),
   };
+  const seedNote = el("p", { class: "lab-note", "data-seed-note": "" });
+  outputs.after(seedNote);
+  /** Which seed these numbers are at, and, when the sections above use another, that too. */
+  const showSeed = () => {
+    r.seed.set(String(SNIPPET_SEED));
+    seedNote.textContent = `The calls name no seed, so they run at the API's default, seed ${SNIPPET_SEED}${
+      String(seed.value) === String(SNIPPET_SEED)
+        ? "."
+        : `; the sections above run at seed ${seed.value}, so their numbers differ from these.`
+    }`;
+  };
+  showSeed();
+  seed.watch(showSeed, signal);
   fetch(new URL("../../snippet.js", import.meta.url))
     .then((res) => res.text())
     .then((text) => {

@@ -8,12 +8,12 @@ import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import { fanoutInterval } from "../../api.js";
 import { initial, panel, perFrame, readout, redrawOnResize, slider } from "../../section.js";
+import { LabSeed } from "../../seed.js";
 
 /** Fan-outs that get a simulated dot (the chosen one is added). */
 const DOT_FANOUTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 /** Requests per dot: a binomial standard error of at most 0.16 points. */
 const REQUESTS = 100_000;
-const SEED = 1;
 /** Leaf draws in the latency run: about 50 ms in a worker at any fan-out. */
 const LATENCY_LEAVES = 4_000_000;
 /** Requests in the latency run at fan-out `n`: 100,000, or fewer so that requests × n stays
@@ -44,7 +44,7 @@ export const params = [
  */
 export function mount(
   root,
-  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
 ) {
   const start = initial(params, values);
   const ui = panel(root, {
@@ -147,12 +147,12 @@ export function mount(
     /** @type {import("../../sim.js").Call<"simulateFanoutLatency">} */
     const latencyCall = {
       fn: "simulateFanoutLatency",
-      args: [{ p: pv, n: nv, requests, seed: SEED }],
+      args: [{ p: pv, n: nv, requests, seed: seed.value }],
     };
     /** @type {import("../../sim.js").Call<"simulateFanout">[]} */
     const shareCalls = fanouts.map((k) => ({
       fn: "simulateFanout",
-      args: [{ p: pv, n: k, requests: REQUESTS, seed: SEED }],
+      args: [{ p: pv, n: k, requests: REQUESTS, seed: seed.value }],
     }));
     const calls = [latencyCall, ...shareCalls];
     client.run(calls, {
@@ -187,7 +187,7 @@ export function mount(
     canvas: ui.canvas,
     draw,
     meta: () => ({
-      seed: SEED,
+      seed: seed.value,
       p: pOf(Number(p.input.value)),
       requests_per_dot: REQUESTS,
       // The latency run at the chosen n (ms), once it has answered.
@@ -222,6 +222,7 @@ export function mount(
   const scheduled = perFrame(update);
   p.input.addEventListener("input", scheduled);
   n.input.addEventListener("input", scheduled);
+  seed.watch(scheduled, signal);
   redrawOnResize(ui.canvas, draw, signal);
   update();
 }

@@ -1,7 +1,11 @@
 // The numbers the hedge section's prose states, each computed through the API from the
 // section's default run (see web/claims.js).
 
-import { params, REQUESTS, SEED } from "./section.js";
+import { SEED_PARAM } from "../../seed.js";
+import { params, REQUESTS } from "./section.js";
+
+/** The seed the page runs at until a reader changes it. */
+const SEED = SEED_PARAM.default;
 
 const DELAY_Q = params.find((s) => s.name === "hedge-delayq").default;
 

@@ -5,6 +5,7 @@ import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import {
+  LabSeed,
   choice,
   el,
   initial,
@@ -16,7 +17,6 @@ import {
 } from "../../section.js";
 
 export const REQUESTS = 200_000;
-export const SEED = 1;
 
 /**
  * The "your numbers" sliders: [id, label, min, max, step, format, default]. They start at the
@@ -77,7 +77,7 @@ export const params = [
  */
 export function mount(
   root,
-  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
 ) {
   const start = initial(settingsOf(params, api), values);
   const ui = panel(root, {
@@ -163,7 +163,7 @@ export function mount(
 
   function options() {
     /** @type {import("../../api.js").HedgeOptions} */
-    const opts = { delayQ: Number(delayQ.input.value), requests: REQUESTS, seed: SEED };
+    const opts = { delayQ: Number(delayQ.input.value), requests: REQUESTS, seed: seed.value };
     if (preset.value === "own") {
       const [bm, bs, sp, sm, ss] = ownSliders.map((s) => Number(s.input.value));
       opts.service = {
@@ -213,7 +213,7 @@ export function mount(
     meta: () => {
       const own = preset.value === "own" ? ownSliders.map((x) => Number(x.input.value)) : null;
       return {
-        seed: SEED,
+        seed: seed.value,
         requests: REQUESTS,
         delay_q: delayQ.input.value,
         delay_ms: result?.delayMs,
@@ -249,6 +249,7 @@ export function mount(
   delayQ.input.addEventListener("input", update);
   preset.addEventListener("change", update);
   for (const s of ownSliders) s.input.addEventListener("input", update);
+  seed.watch(update, signal);
   redrawOnResize(ui.canvas, draw, signal);
   update();
 }

@@ -1,7 +1,11 @@
 // The numbers the loaded section's prose states (and the sources' aside on the Lab page), each
 // computed through the API from the section's own default sweep (see web/claims.js).
 
-import { LOADS, REQUESTS, SEED, params } from "./section.js";
+import { SEED_PARAM } from "../../seed.js";
+import { LOADS, REQUESTS, params } from "./section.js";
+
+/** The seed the page runs at until a reader changes it. */
+const SEED = SEED_PARAM.default;
 
 const spec = (name) => params.find((s) => s.name === name);
 const DEFAULT_LOAD = spec("loaded-load").default;

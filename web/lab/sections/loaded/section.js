@@ -8,6 +8,7 @@ import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import {
+  LabSeed,
   choice,
   initial,
   panel,
@@ -43,7 +44,6 @@ const THEORY_LOADS = Array.from({ length: 99 }, (_, i) => (i + 1) / 100);
 /** A name the section has no words for is shown as it is. */
 const labelOf = (labels, name) => (Object.hasOwn(labels, name) ? labels[name] : name);
 export const REQUESTS = 200_000;
-export const SEED = 1;
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
@@ -70,7 +70,7 @@ export const params = [
  */
 export function mount(
   root,
-  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
 ) {
   const lab = api.labDefaults();
   const start = initial(settingsOf(params, api), values);
@@ -245,7 +245,7 @@ export function mount(
             cancellation: cancel.value,
             delayBasis: basis.value,
             requests: REQUESTS,
-            seed: SEED,
+            seed: seed.value,
           },
         ],
       })),
@@ -284,7 +284,7 @@ export function mount(
     canvas: ui.canvas,
     draw,
     meta: () => ({
-      seed: SEED,
+      seed: seed.value,
       requests_per_point: REQUESTS,
       replicas: lab.loaded.replicas,
       cancellation: cancel.value,
@@ -334,6 +334,7 @@ export function mount(
   });
   cancel.addEventListener("change", sweep);
   basis.addEventListener("change", sweep);
+  seed.watch(sweep, signal);
   redrawOnResize(ui.canvas, draw, signal);
   sweep();
 }

@@ -5,6 +5,7 @@ import { exportBar } from "../../../export.js";
 import { formatCount, formatNumber, formatPct } from "../../../format.js";
 import { chart } from "../../plot.js";
 import {
+  LabSeed,
   choice,
   initial,
   panel,
@@ -20,7 +21,6 @@ const DOT_LOADS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
 /** Server counts a reader can pick. */
 const SERVER_CHOICES = ["1", "2", "4", "8", "16", "64"];
 const REQUESTS = 200_000;
-const SEED = 1;
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
@@ -35,7 +35,7 @@ export const params = [
  */
 export function mount(
   root,
-  { client, api, values, prefix = "", onChange = () => {}, link, signal },
+  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
 ) {
   const start = initial(settingsOf(params, api), values);
   const ui = panel(root, {
@@ -163,7 +163,7 @@ export function mount(
     const loads = [rho, ...DOT_LOADS.filter((l) => l !== rho)];
     const calls = loads.map((l) => ({
       fn: "simulateQueue",
-      args: [{ servers: k, load: l, requests: REQUESTS, seed: SEED }],
+      args: [{ servers: k, load: l, requests: REQUESTS, seed: seed.value }],
     }));
     failure = null;
     client.run(calls, {
@@ -190,7 +190,7 @@ export function mount(
     canvas: ui.canvas,
     draw,
     meta: () => ({
-      seed: SEED,
+      seed: seed.value,
       requests_per_dot: REQUESTS,
       servers: chosenServers(),
       time_unit: "mean service time",
@@ -222,6 +222,11 @@ export function mount(
   });
   load.input.addEventListener("input", perFrame(update));
   servers.addEventListener("change", update);
+  // Another seed: every dot is drawn again, none kept from the old one.
+  seed.watch(() => {
+    results.clear();
+    update();
+  }, signal);
   redrawOnResize(ui.canvas, draw, signal);
   update();
 }

@@ -7,7 +7,7 @@ import { tailParams } from "./piece.js";
 function defaults(core) {
   const spec = (name) => tailParams(core).find((s) => s.name === name).default;
   const profile = core.profiles().find((p) => p.name === spec("profile"));
-  return { n: spec("fanout"), pause: profile.pause.probability };
+  return { n: Number(spec("fanout")), pause: profile.pause.probability };
 }
 
 /** The smallest fan-out at which the fix named `fix` drops at least one leaf. */

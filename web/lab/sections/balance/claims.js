@@ -3,7 +3,7 @@
 
 import { params } from "./section.js";
 
-const LAMBDA = params.find((s) => s.name === "balance-lambda").default;
+const LAMBDA = Number(params.find((s) => s.name === "balance-lambda").default);
 /** The queue length the prose compares the policies at: "this many jobs or more". */
 const DEEP = 5;
 

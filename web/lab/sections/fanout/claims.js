@@ -3,8 +3,8 @@
 
 import { params } from "./section.js";
 
-const P = params.find((s) => s.name === "fanout-p").default;
-const N = params.find((s) => s.name === "fanout-n").default;
+const P = Number(params.find((s) => s.name === "fanout-p").default);
+const N = Number(params.find((s) => s.name === "fanout-n").default);
 
 /** The closed forms of the parent's and one leaf's latency at the defaults (ms). */
 const latency = (core) => core.fanoutLatencyTheory(P, N);

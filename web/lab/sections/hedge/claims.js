@@ -7,7 +7,7 @@ import { params, REQUESTS } from "./section.js";
 /** The seed the page runs at until a reader changes it. */
 const SEED = SEED_PARAM.default;
 
-const DELAY_Q = params.find((s) => s.name === "hedge-delayq").default;
+const DELAY_Q = Number(params.find((s) => s.name === "hedge-delayq").default);
 
 const runs = new WeakMap();
 /** The section's default run: a p95 hedge on idle replicas with the Lab's service model. */

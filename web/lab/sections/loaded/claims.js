@@ -8,7 +8,7 @@ import { LOADS, REQUESTS, params } from "./section.js";
 const SEED = SEED_PARAM.default;
 
 const spec = (name) => params.find((s) => s.name === name);
-const DEFAULT_LOAD = spec("loaded-load").default;
+const DEFAULT_LOAD = Number(spec("loaded-load").default);
 /** The load the prose examines duplicating at (fraction): where it meets the stability boundary. */
 const BOUNDARY_LOAD = 0.7;
 /** The light loads and the middle load the prose quotes duplicating's cost at (fractions). */

@@ -3,7 +3,7 @@
 
 import { params } from "./section.js";
 
-const LOAD = params.find((s) => s.name === "queue-load").default;
+const LOAD = Number(params.find((s) => s.name === "queue-load").default);
 const SERVERS = Number(params.find((s) => s.name === "queue-servers").default);
 /** The two utilisations the prose compares (fractions): its example, not a setting. */
 const LOW_LOAD = 0.5;

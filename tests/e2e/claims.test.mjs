@@ -4,8 +4,9 @@
 // - that each `data-claim` span reads exactly as its value formats (with its rounding);
 // - that every span names a defined claim, and every defined claim is stated somewhere;
 // - that no digit stands in the prose outside a claim, a formula (`.math`), a citation (`cite`,
-//   a `.refs` paragraph), a quotation of a source (`q`), code or the Lab's seed as the reader set
-//   it (`[data-lab-seed]`), except the names of percentiles (p99, p99.9) and of queues (M/M/1,
+//   a `.refs` paragraph), a quotation of a source (`q`, which must name it in `data-source`), a
+//   control's label (`.ui-label`), code or the Lab's seed as the reader set it
+//   (`[data-lab-seed]`), except the names of percentiles (p99, p99.9) and of queues (M/M/1,
 //   M/G/1).
 // Then, on the live pages, that each passage corrected for issue 18 says what it now means.
 
@@ -48,13 +49,19 @@ function readProse(page, html) {
       digits: e.dataset.digits === undefined ? 0 : Number(e.dataset.digits),
       text: e.textContent.replace(/\s+/g, " ").trim(),
     }));
-    // `[data-lab-seed]` is the Lab's seed as the page sets it: a setting the reader chooses.
-    const exempt = "[data-claim], [data-lab-seed], .math, cite, .refs, q, code, script, style";
+    // `[data-lab-seed]` is the Lab's seed as the page sets it: a setting the reader chooses;
+    // `.ui-label` is a control's label as the page shows it.
+    const exempt =
+      "[data-claim], [data-lab-seed], .ui-label, .math, cite, .refs, q, code, script, style";
+    // A quotation names its source: a seed document (000–004) or a cited paper.
+    const unsourced = [...doc.body.querySelectorAll("q")]
+      .filter((q) => !q.dataset.source)
+      .map((q) => q.textContent);
     const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
     const texts = [];
     for (let n = walker.nextNode(); n; n = walker.nextNode())
       if (!n.parentElement.closest(exempt)) texts.push(n.textContent);
-    return { claims, text: texts.join(" ").replace(/\s+/g, " ") };
+    return { claims, unsourced, text: texts.join(" ").replace(/\s+/g, " ") };
   }, html);
 }
 
@@ -66,7 +73,9 @@ async function check(page, files, defined, core) {
   const stated = new Set();
   const wrong = [];
   for (const [file, html] of files) {
-    const { claims, text } = await readProse(page, html);
+    const { claims, unsourced, text } = await readProse(page, html);
+    for (const q of unsourced)
+      wrong.push(`${file}: the quotation "${q}" names no source (data-source)`);
     for (const c of claims) {
       stated.add(c.key);
       const claim = defined.get(c.key);
@@ -101,19 +110,22 @@ test("every number in the prose is a claim, and every claim reads as the core co
     if (!stated.has(key)) wrong.push(`claim ${key} is defined but no page states it`);
   assert.deepEqual(wrong, [], `\n${wrong.join("\n")}`);
 
-  // The check can fail: one digit off, a name nobody defines, a number typed by hand, a list
-  // that reads differently at the text's precision. (Percentile and queue names pass.)
+  // The check can fail: a quotation with no source, one digit off, a name nobody defines, a
+  // list that reads differently at the text's precision, a number typed by hand. (Percentile
+  // and queue names pass.)
   const bad = `<p>At <span data-claim="fanout.slow-share" data-format="percent" data-digits="1">63.5%</span>
     and <span data-claim="fanout.nothing" data-format="number">1</span>, with 12 leaves at p99.9
+    (<q>quoted 3x</q>)
     on an M/G/1 queue, <span data-claim="list" data-format="percent" data-digits="1">2.2%</span>.</p>`;
   const withList = new Map([...defined, ["list", { doc: "", value: () => [0.022, 0.033] }]]);
   const caught = (await check(page, [["bad.html", bad]], withList, core)).wrong;
   await page.close();
-  assert.equal(caught.length, 4, caught.join("\n"));
-  assert.match(caught[0], /fanout.slow-share reads "63.5%", the core gives "63.4%"/);
-  assert.match(caught[1], /fanout.nothing.* names no claim/);
-  assert.match(caught[2], /list: the values read differently at this precision: 2.2%, 3.3%/);
-  assert.match(caught[3], /"12" is a number typed by hand/);
+  assert.equal(caught.length, 5, caught.join("\n"));
+  assert.match(caught[0], /the quotation "quoted 3x" names no source/);
+  assert.match(caught[1], /fanout.slow-share reads "63.5%", the core gives "63.4%"/);
+  assert.match(caught[2], /fanout.nothing.* names no claim/);
+  assert.match(caught[3], /list: the values read differently at this precision: 2.2%, 3.3%/);
+  assert.match(caught[4], /"12" is a number typed by hand/);
 });
 
 /** The page's text in `selector`, whitespace collapsed, once the page is ready. */

@@ -448,7 +448,7 @@ test("the seed field re-runs every section, goes into the URL, and refuses a bad
     "seed must be a whole number from 0 to 18446744073709551615; you typed “-1”",
   );
   assert.equal(await page.getAttribute("#seed", "aria-invalid"), "true");
-  assert.equal(await page.getAttribute("#seed", "aria-describedby"), "seed-error");
+  assert.equal(await page.getAttribute("#seed", "aria-describedby"), "seed-error seed-note");
   await page.waitForTimeout(300); // past the URL's 150 ms coalescing: nothing was written
   assert.equal(new URL(page.url()).searchParams.get("seed"), "7");
   assert.deepEqual(await hedgeReadouts(page), hedgeText(7));
@@ -572,7 +572,7 @@ test("the loaded section shows the seed's three findings, and the flip under ano
   assert.match(
     await page.textContent("[data-section=loaded] .lab-note"),
     new RegExp(
-      `In this run, at 70% load: ${(dup.p50 / none.p50).toFixed(1).replace(".", "\\.")}×\\.$`,
+      `In this run, at 70% load, duplicating's median is ${(dup.p50 / none.p50).toFixed(1).replace(".", "\\.")}× the no-backup median\\.$`,
     ),
   );
   await (await page.$("[data-section=loaded]")).screenshot({

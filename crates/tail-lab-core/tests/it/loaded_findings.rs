@@ -62,22 +62,42 @@ fn assert_positive(xs: &[f64], what: &str) {
 }
 
 #[test]
-fn a_delayed_hedge_costs_about_three_percent_at_every_load() {
-    // Seed 000: "about 3% ... at every load", read as 3 ± 1 percentage points of extra work
-    // (backup time over primary time, the idle section's definition).
-    for load in SWEEP_LOADS.into_iter().step_by(2) {
-        let xs: Vec<f64> = SEEDS
-            .iter()
-            .map(|&s| lab(load, "hedge", 200_000, s, Cancellation::Backup).extra_work)
-            .collect();
-        let (m, se) = mean_se(&xs);
-        assert!(
-            (m - 0.03).abs() <= 0.01 + T_4 * se,
-            "load {load}: hedge extra work {:.2}% ± {:.2}",
-            100.0 * m,
-            100.0 * T_4 * se
-        );
+fn a_delayed_hedge_costs_about_three_percent_up_to_half_load_run_by_run() {
+    // Seed 000: "about 3% ... at every load", read as extra work (backup time over primary time,
+    // the idle section's definition). Up to 50% load it holds for every run, not only on
+    // average: each seed's extra work is 3 ± 1 points, and the hedge fires on 4–7.5% of
+    // requests, about the 5% a p95 delay should (the delay is calibrated on a run of its own, so
+    // the share strays from 5% more as the load grows; see the next test).
+    for load in SWEEP_LOADS.into_iter().filter(|&l| l <= 0.5) {
+        for &s in &SEEDS {
+            let r = lab(load, "hedge", 200_000, s, Cancellation::Backup);
+            assert!(
+                (0.02..=0.04).contains(&r.extra_work),
+                "load {load} seed {s}: hedge extra work {:.2}%",
+                100.0 * r.extra_work
+            );
+            assert!(
+                (0.04..=0.075).contains(&r.extra_requests),
+                "load {load} seed {s}: backups on {:.2}% of requests",
+                100.0 * r.extra_requests
+            );
+        }
     }
+}
+
+#[test]
+fn near_saturation_the_hedges_cost_rests_on_its_calibration_run() {
+    // Why the pages say "about 3%" only up to about half load: the delay is the p95 of a
+    // separate run without backups, and at 90% load that run's p95 rests on a few long busy
+    // periods. From seed to seed the delay, and with it the share of requests that fire a
+    // backup, strays far from 5%: these five runs span more than 5 points.
+    let fired: Vec<f64> = SEEDS
+        .iter()
+        .map(|&s| lab(0.9, "hedge", 200_000, s, Cancellation::Backup).extra_requests)
+        .collect();
+    let lo = fired.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = fired.iter().copied().fold(0.0, f64::max);
+    assert!(hi - lo > 0.05, "backup shares at 90% load: {fired:?}");
 }
 
 #[test]

@@ -238,7 +238,7 @@ export function mount(
     });
   }
 
-  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. The fixed point is the limit of infinitely many servers, so at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle): at λ = 0.99 a million arrivals fall well short of 1/(1 − λ) = 100. In the table, the shares of long queues on 100 servers sit above the limit too, the more so the longer the queue.`;
+  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. Random assignment makes every server an M/M/1 queue whatever their number, so its line is exact; for two and three choices the fixed point is the limit of infinitely many servers, and at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle), so at the top of the slider a run of ${formatCount(ARRIVALS)} arrivals falls well short of 1/(1 − λ). In the table, the shares of long queues for two and three choices on ${servers} servers sit above the limit too, the more so the longer the queue.`;
   exportBar(ui.tools, {
     link,
     name: "balance",
@@ -347,7 +347,7 @@ function shareTable(before, choices, servers, prefix) {
     show(lambda, theory, result, pending) {
       set(
         caption,
-        `Share of servers holding at least i jobs at λ = ${lambda.toFixed(2)}: Mitzenmacher's fixed point sᵢ = λ^((dⁱ − 1)/(d − 1)) (λ^i for d = 1, the limit of many servers) beside the time-averaged share in each run on ${servers} servers.`,
+        `Share of servers holding at least i jobs at λ = ${lambda.toFixed(2)}: Mitzenmacher's fixed point sᵢ = λ^((dⁱ − 1)/(d − 1)) (λ^i for d = 1, exact at any number of servers) beside the time-averaged share in each run on ${servers} servers.`,
       );
       for (const c of choices) {
         const run = result(c.d);

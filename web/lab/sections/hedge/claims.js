@@ -20,6 +20,10 @@ function run(core) {
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
   "delay-q": { doc: "The default hedge delay's quantile level (fraction).", value: () => DELAY_Q },
+  "exact-share": {
+    doc: "The share of requests a delay at exactly that quantile sends a backup for, 1 − q.",
+    value: () => 1 - DELAY_Q,
+  },
   "body-median-ms": {
     doc: "The median (ms) of the service model's usual-case lognormal.",
     value: (core) => core.labDefaults().service.body.medianMs,
@@ -43,10 +47,6 @@ export const claims = {
   "extra-requests": {
     doc: "The simulated share of requests that sent a backup.",
     value: (core) => run(core).extraRequests,
-  },
-  "theory-extra-requests": {
-    doc: "The share of requests that send a backup by construction, S(d) at the calibrated d.",
-    value: (core) => run(core).theoryExtraRequests,
   },
   "backup-work-ms": {
     doc: "Service time (ms) a backup did on average: extra work × mean service time ÷ share of requests hedged.",

@@ -114,6 +114,10 @@ export const claims = {
     doc: "The mean service time (ms), hiccups included.",
     value: (core) => core.serviceMoments().meanMs,
   },
+  "hedge-work-default": {
+    doc: "The hedge's extra work (fraction) at the default load.",
+    value: (core) => sweep(core)(DEFAULT_LOAD, "hedge").extraWork,
+  },
   "hedge-capacity-cost": {
     doc: "The hedge's cost in capacity (fraction of the replicas' time) at the default load.",
     value: (core) => sweep(core)(DEFAULT_LOAD, "hedge").capacityCost,

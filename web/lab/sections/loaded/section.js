@@ -273,7 +273,7 @@ export function mount(
       results.get(key(l, "none")),
     ]).find(([dup, none]) => dup?.atCapacity && none?.stable);
     ui.note.textContent = at
-      ? `${NOTE} In this run, at ${formatPct(at[0].load, 0)} load: ${(at[0].p50 / at[1].p50).toFixed(1)}×.`
+      ? `${NOTE} In this run, at ${formatPct(at[0].load, 0)} load, duplicating's median is ${(at[0].p50 / at[1].p50).toFixed(1)}× the no-backup median.`
       : NOTE;
   }
   updateNote();

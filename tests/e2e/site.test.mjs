@@ -143,12 +143,20 @@ test("embed.html: three panels in prose share one wasm instance and all make pro
   // advances in every such window, and the test times out.
   await page.setViewportSize({ width: 1280, height: 500 });
   await page.evaluate(() => window.scrollTo(0, 0));
+  // At most 300 windows (a few minutes even on a loaded machine), so a panel that stops
+  // advancing for another reason fails here with its counts instead of hanging the run.
   let paused = null;
-  while (!paused) {
+  const seen = [];
+  for (let window = 0; !paused; window++) {
     const c2 = await counts();
     await frames(page, 60);
     const c3 = await counts();
     if (c3[0] > c2[0] && c3[2] === c2[2]) paused = [c2, c3];
+    seen.push(c3);
+    assert.ok(
+      window < 300,
+      `no window saw the off-screen panel pause: ${JSON.stringify(seen.slice(-3))}`,
+    );
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   const wasmOnMainThread = await page.evaluate(

@@ -6,6 +6,7 @@
 
 import { el } from "../dom.js";
 import { formatCount, formatMs, formatPct } from "../format.js";
+import { parseSeed, quoted } from "../params.js";
 import { onThemeChange } from "../theme.js";
 import { register, wake } from "../scheduler.js";
 import { drawArena, drawHistograms, drawStrip } from "./draw.js";
@@ -254,15 +255,15 @@ export async function mountTail(
     });
     inputs.seed.addEventListener("change", () => {
       const text = inputs.seed.value.trim();
-      const ok = /^\d+$/.test(text) && BigInt(text) <= 18446744073709551615n;
-      inputs.seed.setAttribute("aria-invalid", String(!ok));
-      if (!ok) {
-        seedError.textContent = `seed must be a whole number from 0 to 18446744073709551615; you typed “${text}”`;
+      // The same rule as a link's seed (params.js): a number, or a BigInt past 2^53 − 1.
+      const [seed] = parseSeed(text);
+      inputs.seed.setAttribute("aria-invalid", String(seed === null));
+      if (seed === null) {
+        seedError.textContent = `seed must be a whole number from 0 to 18446744073709551615; you typed “${quoted(text)}”`;
         return;
       }
       seedError.textContent = "";
-      const big = BigInt(text);
-      reconfigure({ seed: big > BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big) });
+      reconfigure({ seed });
     });
     root.querySelector(`#${CSS.escape(id("next-request"))}`).addEventListener("click", () => {
       show(state.shown + 1, performance.now());

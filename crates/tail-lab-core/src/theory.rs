@@ -97,31 +97,66 @@ pub fn hedged_quantile(survival: impl Fn(f64) -> f64, delay_ms: f64, q: f64) -> 
 /// the answer holds at any scale the models accept (medians from 1 ns to 10^9 ms, log-spreads
 /// up to 5), not only around milliseconds.
 pub fn idle_hedge_extra_work(survival: impl Fn(f64) -> f64, delay_ms: f64, mean_ms: f64) -> f64 {
-    const POINTS_PER_DECADE: u32 = 800;
-    let tolerance = 1e-9 * mean_ms;
+    let q = log_time_trapezoid(
+        &survival,
+        |s| survival(s) * survival(s + delay_ms),
+        1e-9 * mean_ms,
+        800,
+    );
+    // The piece below `lo`, where both survivals are at their values at 0 and d.
+    (q.integral + q.lo * survival(delay_ms)) / mean_ms
+}
+
+/// What [`log_time_trapezoid`] computed: `∫_lo^hi f(t) dt`, and the range's bottom `lo` (ms)
+/// and log-time step `h`, for the caller's own term below `lo`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LogTimeIntegral {
+    /// `∫_lo^hi f(t) dt`.
+    pub integral: f64,
+    /// The range's bottom (ms): below it the caller adds what `f` integrates to there.
+    pub lo: f64,
+    /// The step in log time (`ln(hi/lo)` over the steps).
+    pub h: f64,
+}
+
+/// `∫_lo^hi f(t) dt` for an `f` bounded by a survival function `survival` of a non-negative
+/// time (ms), by the trapezoid rule in log time (`∫ f(e^u) e^u du`), `points_per_decade`
+/// points a decade. The range starts at 0.1 µs to 10^6 ms and widens a decade at a time while
+/// the piece cut off below (`lo · (1 − survival(lo))`, what is left when `f` is about
+/// `survival`'s value at 0 there) or above (`hi · survival(hi)`, for tails that fall faster
+/// than 1/t²) could exceed `tolerance` (ms), so the answer holds at any scale the models accept
+/// (medians from 1 ns to 10^9 ms), not only around milliseconds. The idle hedge's extra work
+/// and the fan-out parent's mean are both this rule.
+pub fn log_time_trapezoid(
+    survival: impl Fn(f64) -> f64,
+    f: impl Fn(f64) -> f64,
+    tolerance: f64,
+    points_per_decade: u32,
+) -> LogTimeIntegral {
     let (mut lo, mut hi, mut decades) = (1e-4f64, 1e6f64, 10u32);
-    // Below `lo` the integral is taken as `lo · S(d)`, off by at most `lo · (1 − S(lo))`.
     while lo * (1.0 - survival(lo)) > tolerance && lo > 1e-290 {
         lo /= 10.0;
         decades += 1;
     }
-    // Above `hi` the integrand is at most `S(s)`; `hi · S(hi)` stands for what is left of it.
     while hi * survival(hi) > tolerance && hi < 1e290 {
         hi *= 10.0;
         decades += 1;
     }
-    let steps = decades * POINTS_PER_DECADE;
+    let steps = decades * points_per_decade;
     let h = libm::log(hi / lo) / f64::from(steps);
     let integrand = |u: f64| {
-        let s = lo * libm::exp(u);
-        survival(s) * survival(s + delay_ms) * s
+        let t = lo * libm::exp(u);
+        f(t) * t
     };
     let mut sum = 0.5 * (integrand(0.0) + integrand(f64::from(steps) * h));
     for j in 1..steps {
         sum += integrand(f64::from(j) * h);
     }
-    // The piece below `lo`, where both survivals are at their values at 0 and d.
-    (sum * h + lo * survival(delay_ms)) / mean_ms
+    LogTimeIntegral {
+        integral: sum * h,
+        lo,
+        h,
+    }
 }
 
 /// `P(X ≥ k)` for `X ~ Binomial(n, s)`, summed in log space (accurate for tiny tails).

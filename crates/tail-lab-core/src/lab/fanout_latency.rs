@@ -26,7 +26,7 @@ use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::model::{Model, RunOutput, each_described};
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::histogram::{BinTally, Histogram, shared_bins};
-use crate::theory::{check_fanout, invert_survival};
+use crate::theory::{check_fanout, invert_survival, log_time_trapezoid};
 
 /// The random stream of the fan-out latency experiment's leaves (id 11).
 pub const STREAM: Stream = Stream::new(11);
@@ -71,46 +71,24 @@ const POINTS_PER_DECADE: u32 = 100;
 
 /// The parent's exact mean (ms) over `n` leaves: `∫₀^∞ P(parent > t) dt`, integrated with the
 /// trapezoid rule in log time (`∫ P(parent > e^u) e^u du`), 100 points a decade, as
-/// [`crate::theory::idle_hedge_extra_work`] integrates its survival product. The range starts
-/// at 0.1 µs to 10^6 ms and widens a decade at a time while either cut-off piece could exceed
-/// 10⁻¹² of the leaf mean; below it the parent survival is 1. The integrand is smooth and
+/// [`crate::theory::idle_hedge_extra_work`] integrates its survival product (both are
+/// [`log_time_trapezoid`]). The range widens while either cut-off piece could exceed 10⁻¹² of
+/// the leaf mean; below it the parent survival is 1. The integrand is smooth and
 /// decays past the top, and the bottom end's error term is added back, so the rule converges
 /// far faster than its step: four times the points move the answer by less than 10⁻¹²
 /// relative (a test checks), and at n = 1 it is the leaf's mean in closed form to 10⁻¹².
 pub fn parent_mean_ms(model: &ServiceModel, n: u32) -> f64 {
-    integrate_survival(|t| parent_survival(model, n, t), model.mean_ms(), POINTS_PER_DECADE)
+    parent_mean_with(model, n, POINTS_PER_DECADE)
 }
 
-/// `∫₀^∞ survival(t) dt` for a survival function of a non-negative time (ms) whose mean is at
-/// least `scale_ms`, by the rule [`parent_mean_ms`] states, `points_per_decade` points a decade.
-fn integrate_survival(survival: impl Fn(f64) -> f64, scale_ms: f64, points_per_decade: u32) -> f64 {
-    let tolerance = 1e-12 * scale_ms;
-    let (mut lo, mut hi, mut decades) = (1e-4f64, 1e6f64, 10u32);
-    // Below `lo` the integral is taken as `lo`, off by at most `lo · (1 − survival(lo))`.
-    while lo * (1.0 - survival(lo)) > tolerance && lo > 1e-290 {
-        lo /= 10.0;
-        decades += 1;
-    }
-    // Past `hi` what is left is about `hi · survival(hi)` or less (the tails here decay
-    // faster than 1/t²).
-    while hi * survival(hi) > tolerance && hi < 1e290 {
-        hi *= 10.0;
-        decades += 1;
-    }
-    let steps = decades * points_per_decade;
-    let h = libm::log(hi / lo) / f64::from(steps);
-    let integrand = |u: f64| {
-        let t = lo * libm::exp(u);
-        survival(t) * t
-    };
-    let mut sum = 0.5 * (integrand(0.0) + integrand(f64::from(steps) * h));
-    for j in 1..steps {
-        sum += integrand(f64::from(j) * h);
-    }
+/// [`parent_mean_ms`] with `points_per_decade` points a decade.
+fn parent_mean_with(model: &ServiceModel, n: u32, points_per_decade: u32) -> f64 {
+    let survival = |t| parent_survival(model, n, t);
+    let q = log_time_trapezoid(survival, survival, 1e-12 * model.mean_ms(), points_per_decade);
     // Below `lo` the survival is 1 and the integral `lo`. At `lo` the log-time integrand is
     // still `e^u · lo`, not flat, so the trapezoid rule there is off by `−h²/12 · lo` (the
     // Euler–Maclaurin end term; the next one, `h⁴/720 · lo`, is under 10⁻¹⁸ ms): added back.
-    sum * h + lo + h * h / 12.0 * lo
+    q.integral + q.lo + q.h * q.h / 12.0 * q.lo
 }
 
 /// The closed forms at one `(p, n)`: the parent's and the leaf's mean, median and p99 (ms).
@@ -457,9 +435,8 @@ mod tests {
     fn the_quadrature_has_converged() {
         for (p, n) in [(0.0, 1), (0.01, 100), (0.2, 1024), (1.0, 7), (0.001, 3)] {
             let m = service_model(p).unwrap();
-            let s = |t| parent_survival(&m, n, t);
-            let a = integrate_survival(s, m.mean_ms(), POINTS_PER_DECADE);
-            let b = integrate_survival(s, m.mean_ms(), 4 * POINTS_PER_DECADE);
+            let a = parent_mean_with(&m, n, POINTS_PER_DECADE);
+            let b = parent_mean_with(&m, n, 4 * POINTS_PER_DECADE);
             assert!((a / b - 1.0).abs() < 1e-12, "p={p} n={n}: {a} vs {b}");
         }
     }

@@ -186,13 +186,43 @@ fn fnv1a(text: &str) -> u64 {
     })
 }
 
+/// The loaded run both digests pin: 10 replicas at load 0.5, 50,000 requests, seed 9.
+fn digest_loaded_run(
+    policy: &str,
+    cancellation: tail_lab_core::lab::loaded::Cancellation,
+) -> tail_lab_core::lab::loaded::LoadedResult {
+    use tail_lab_core::lab::loaded::{DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy};
+    let policy = LoadedPolicy::from_name(policy, DelayBasis::Loaded).unwrap();
+    LoadedConfig::new(LoadedParams {
+        replicas: 10,
+        load: 0.5,
+        policy,
+        requests: 50_000,
+        seed: 9,
+    })
+    .unwrap()
+    .with_cancellation(cancellation)
+    .run()
+}
+
+/// The supermarket run both digests pin: 100 servers at λ = 0.9, 200,000 arrivals, seed 4.
+fn digest_supermarket_run(d: u32) -> tail_lab_core::lab::supermarket::SupermarketResult {
+    use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
+    SupermarketConfig::new(SupermarketParams {
+        servers: 100,
+        lambda: 0.9,
+        d,
+        arrivals: 200_000,
+        seed: 4,
+    })
+    .unwrap()
+    .run()
+}
+
 /// What the code produces now for [`MODEL_DIGESTS`]: a long run of each model, digested.
 pub fn model_digests_now() -> Vec<(&'static str, u64)> {
     use tail_lab_core::lab::fanout::simulate_slow_share;
-    use tail_lab_core::lab::loaded::{
-        Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy,
-    };
-    use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
+    use tail_lab_core::lab::loaded::Cancellation;
     use tail_lab_core::tail::tail_run::TailRun;
 
     let tail = |profile: ProfileId, fix: &str, requests: u64| {
@@ -214,17 +244,7 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
         )
     };
     let loaded = |policy: &str, cancellation: Cancellation| {
-        let policy = LoadedPolicy::from_name(policy, DelayBasis::Loaded).unwrap();
-        let r = LoadedConfig::new(LoadedParams {
-            replicas: 10,
-            load: 0.5,
-            policy,
-            requests: 50_000,
-            seed: 9,
-        })
-        .unwrap()
-        .with_cancellation(cancellation)
-        .run();
+        let r = digest_loaded_run(policy, cancellation);
         // The digest pins the numbers. `unstable` (why a run is unstable) came after the
         // digests were taken; these runs are stable, so it must be `None`, and the text is
         // digested as it was before the field existed. Likewise the policy and the
@@ -249,15 +269,7 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
             )
     };
     let supermarket = |d: u32| {
-        let r = SupermarketConfig::new(SupermarketParams {
-            servers: 100,
-            lambda: 0.9,
-            d,
-            arrivals: 200_000,
-            seed: 4,
-        })
-        .unwrap()
-        .run();
+        let r = digest_supermarket_run(d);
         // `share_at_least` came after the digests were taken: time integrals the run keeps
         // beside the pinned numbers (no draw, no event of their own), left out of the text the
         // digest was taken of and pinned on their own in
@@ -300,36 +312,14 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
 /// [`model_digests_now`] (hedge, duplicate under `either-any`) and its supermarket runs
 /// (random, best of two), each field added since.
 pub fn added_field_digests_now() -> Vec<(&'static str, u64)> {
-    use tail_lab_core::lab::loaded::{
-        Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy,
-    };
-    use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
+    use tail_lab_core::lab::loaded::Cancellation;
     let loaded = |policy: &str, cancellation: Cancellation| {
-        let policy = LoadedPolicy::from_name(policy, DelayBasis::Loaded).unwrap();
-        let r = LoadedConfig::new(LoadedParams {
-            replicas: 10,
-            load: 0.5,
-            policy,
-            requests: 50_000,
-            seed: 9,
-        })
-        .unwrap()
-        .with_cancellation(cancellation)
-        .run();
-        format!("{:?}", r.backups_completed)
+        format!(
+            "{:?}",
+            digest_loaded_run(policy, cancellation).backups_completed
+        )
     };
-    let supermarket = |d: u32| {
-        let r = SupermarketConfig::new(SupermarketParams {
-            servers: 100,
-            lambda: 0.9,
-            d,
-            arrivals: 200_000,
-            seed: 4,
-        })
-        .unwrap()
-        .run();
-        format!("{:?}", r.share_at_least)
-    };
+    let supermarket = |d: u32| format!("{:?}", digest_supermarket_run(d).share_at_least);
     vec![
         (
             "loaded backups_completed",

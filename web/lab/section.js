@@ -171,3 +171,23 @@ export function settingsOf(params = [], api) {
     ...(typeof s.values === "function" && { values: s.values(lab) }),
   }));
 }
+
+/**
+ * Runs a sweep's `calls` on the section's worker `client`: each answer goes to `onResult`, an
+ * error to `onError` (its message), and after every batch of answers the progress line moves
+ * and `redraw` runs: one redraw per batch (cached answers arrive together), not one per point.
+ * @param {import("./sim.js").SimClient} client
+ * @param {{ progress: (done: number, total: number) => void }} ui
+ * @param {any[]} calls
+ * @param {{ onResult: (result: any) => void, onError: (message: string) => void,
+ *   redraw: () => void }} handlers
+ */
+export function runSweep(client, ui, calls, { onResult, onError, redraw }) {
+  client.run(calls, {
+    onPoint: (_, result, error) => (error ? onError(error) : onResult(result)),
+    onProgress: (done, total) => {
+      ui.progress(done, total);
+      redraw();
+    },
+  });
+}

@@ -17,6 +17,7 @@ import {
   redrawOnResize,
   settingsOf,
   slider,
+  runSweep,
 } from "../../section.js";
 
 /** λ with a simulated dot for every d (the chosen λ is added). */
@@ -222,19 +223,13 @@ export function mount(
       args: [{ lambda: l, d: dd, arrivals: ARRIVALS, seed: seed.value }],
     }));
     failure = null;
-    client.run(calls, {
-      onPoint: (_, x, error) => {
-        if (error) {
-          failure = error;
-          return r.mean.set("error", error);
-        }
-        results.set(key(x.lambda, x.d), x);
+    runSweep(client, ui, calls, {
+      onResult: (x) => results.set(key(x.lambda, x.d), x),
+      onError: (error) => {
+        failure = error;
+        r.mean.set("error", error);
       },
-      // One redraw per batch of answers (cached ones arrive together), not one per point.
-      onProgress: (done, total) => {
-        ui.progress(done, total);
-        refresh();
-      },
+      redraw: refresh,
     });
   }
 

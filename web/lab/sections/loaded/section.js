@@ -17,6 +17,7 @@ import {
   redrawOnResize,
   settingsOf,
   slider,
+  runSweep,
 } from "../../section.js";
 
 /** The sweep's loads: 0.05 to 0.95 in steps of 0.05 (the slider's steps). */
@@ -250,19 +251,13 @@ export function mount(
         ],
       })),
     );
-    client.run(calls, {
-      onPoint: (_, x, error) => {
-        if (error) {
-          failure = error;
-          return r.state.set("error", error);
-        }
-        results.set(key(x.load, x.policy), x);
+    runSweep(client, ui, calls, {
+      onResult: (x) => results.set(key(x.load, x.policy), x),
+      onError: (error) => {
+        failure = error;
+        r.state.set("error", error);
       },
-      // One redraw per batch of answers (cached ones arrive together), not one per point.
-      onProgress: (done, total) => {
-        ui.progress(done, total);
-        refresh();
-      },
+      redraw: refresh,
     });
   }
 

@@ -14,6 +14,7 @@ import {
   redrawOnResize,
   settingsOf,
   slider,
+  runSweep,
 } from "../../section.js";
 
 /** Utilisations with a simulated dot (the chosen one is added). */
@@ -166,18 +167,13 @@ export function mount(
       args: [{ servers: k, load: l, requests: REQUESTS, seed: seed.value }],
     }));
     failure = null;
-    client.run(calls, {
-      onPoint: (_, x, error) => {
-        if (error) {
-          failure = error;
-          return r.mean.set("error", error);
-        }
-        results.set(key(x.load, x.servers), x);
+    runSweep(client, ui, calls, {
+      onResult: (x) => results.set(key(x.load, x.servers), x),
+      onError: (error) => {
+        failure = error;
+        r.mean.set("error", error);
       },
-      onProgress: (done, total) => {
-        ui.progress(done, total);
-        refresh();
-      },
+      redraw: refresh,
     });
     refresh();
   }

@@ -2,6 +2,7 @@
 //! their fast table sampler, and histograms on one shared set of log-spaced bins.
 
 pub mod address;
+pub mod batch;
 pub mod cell_bins;
 pub mod histogram;
 pub mod inverse_cdf;

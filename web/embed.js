@@ -271,6 +271,7 @@ class TailLabPanel extends HTMLElement {
         onTrouble: (message) => {
           notice.textContent = `The simulation stopped: ${message}.`;
         },
+        root: this,
       });
       live.release = () => {
         label.release();

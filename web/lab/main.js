@@ -101,6 +101,7 @@ async function main() {
     section.mount(roots[i], {
       client: new SimClient({
         onTrouble: (message) => showNotice(`The Lab's numbers could not be computed: ${message}.`),
+        root: roots[i],
       }),
       api,
       values,

@@ -37,19 +37,31 @@ export function panel(root, { chartHeight = 300, chartLabel }) {
   canvas.style.height = `${chartHeight}px`;
   const note = el("p", { class: "lab-note" });
   const tools = el("div", { class: "lab-tools" });
-  root.append(el("div", { class: "lab-panel" }, controls, readouts, status, canvas, tools, note));
+  const box = el("div", { class: "lab-panel" }, controls, readouts, status, canvas, tools, note);
+  root.append(box);
   return {
     controls,
     readouts,
     canvas,
     note,
     tools,
-    /** Shows "computing k of n points" while a sweep fills in; empty when done. */
-    progress(done, total) {
+    /**
+     * Shows how far a sweep is: "computing k of n points" while points are missing, "draft
+     * shown, refining k of n points" once every point has at least a draft (`drafted`), and
+     * nothing when every point is at full size. `data-done` counts full-size points only.
+     */
+    progress(done, total, drafted = done) {
       status.dataset.done = String(done);
       status.dataset.total = String(total);
-      status.textContent = done < total ? `computing: ${done} of ${total} points` : "";
+      status.dataset.drafted = String(Math.max(drafted, done));
+      status.textContent =
+        done >= total
+          ? ""
+          : drafted < total
+            ? `computing: ${drafted} of ${total} points`
+            : `draft shown; refining to the full sample: ${done} of ${total} points`;
       status.classList.toggle("busy", done < total);
+      box.toggleAttribute("data-draft", done < total && drafted > 0);
     },
   };
 }
@@ -173,20 +185,74 @@ export function settingsOf(params = [], api) {
 }
 
 /**
- * Runs a sweep's `calls` on the section's worker `client`: each answer goes to `onResult`, an
- * error to `onError` (its message), and after every batch of answers the progress line moves
- * and `redraw` runs: one redraw per batch (cached answers arrive together), not one per point.
- * @param {import("./sim.js").SimClient} client
- * @param {{ progress: (done: number, total: number) => void }} ui
- * @param {any[]} calls
- * @param {{ onResult: (result: any) => void, onError: (message: string) => void,
- *   redraw: () => void }} handlers
+ * The samples a sweep's drafts take, as fractions of the full sample: a complete draft at a
+ * hundredth comes back within a slider step, one at a tenth within a second, then every point
+ * at full size (issue 19). A draft is an ordinary call of the core at the smaller size, so what
+ * it shows is what the API gives for that size.
  */
-export function runSweep(client, ui, calls, { onResult, onError, redraw }) {
-  client.run(calls, {
-    onPoint: (_, result, error) => (error ? onError(error) : onResult(result)),
-    onProgress: (done, total) => {
-      ui.progress(done, total);
+export const DRAFT_FRACTIONS = [1 / 100, 1 / 10];
+
+/**
+ * A call with its sample size (option `size` of its options object) scaled by `fraction`.
+ * @param {any} call
+ */
+function scaled(call, size, fraction) {
+  const [options, ...rest] = call.args;
+  return {
+    ...call,
+    args: [{ ...options, [size]: Math.max(1, Math.round(options[size] * fraction)) }, ...rest],
+  };
+}
+
+/**
+ * Runs a sweep's `calls` on the section's worker `client`: each answer goes to
+ * `onResult(result, final)`, an error to `onError` (its message), and after every batch of
+ * answers the progress line moves and `redraw` runs: one redraw per batch (cached answers arrive
+ * together), not one per point.
+ *
+ * With `size` (the name of the calls' sample-size option, such as "requests"), every point is
+ * first run as drafts at DRAFT_FRACTIONS of its sample, all drafts ranked before any full-size
+ * point, and each point's answer is replaced in place as a larger one arrives (a smaller one
+ * arriving late from another worker is ignored). A point whose full-size answer is cached has
+ * no drafts. A draft's error is dropped: its full-size call answers for it.
+ * @param {import("./sim.js").SimClient} client
+ * @param {{ progress: (done: number, total: number, drafted?: number) => void }} ui
+ * @param {any[]} calls
+ * @param {{ onResult: (result: any, final: boolean) => void, onError: (message: string) => void,
+ *   redraw: () => void, size?: string }} handlers
+ */
+export function runSweep(client, ui, calls, { onResult, onError, redraw, size }) {
+  const tiers = size ? DRAFT_FRACTIONS.length + 1 : 1;
+  /** Every call to run: `[point, tier]` for each. */
+  const plan = [];
+  const all = [];
+  const ranks = [];
+  for (let tier = 0; tier < tiers; tier++) {
+    const final = tier === tiers - 1;
+    calls.forEach((call, point) => {
+      if (!final && client.cached(call)) return;
+      all.push(final ? call : scaled(call, size, DRAFT_FRACTIONS[tier]));
+      plan.push([point, tier]);
+      ranks.push(tier);
+    });
+  }
+  const shown = new Array(calls.length).fill(-1);
+  let done = 0;
+  let drafted = 0;
+  client.run(all, {
+    ranks,
+    onPoint: (index, result, error) => {
+      const [point, tier] = plan[index];
+      const final = tier === tiers - 1;
+      if (tier <= shown[point] || (error && !final)) return;
+      if (shown[point] < 0) drafted++;
+      shown[point] = tier;
+      if (final) done++;
+      if (error) onError(error);
+      else onResult(result, final);
+    },
+    onProgress: () => {
+      ui.progress(done, calls.length, drafted);
       redraw();
     },
   });

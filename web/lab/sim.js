@@ -7,6 +7,11 @@
 // Every point is a pure call of the core, so the results do not depend on which worker ran
 // it, or on how many there are.
 //
+// Order: each call has a rank (a sweep's drafts before its full-size points, lab/section.js),
+// and a section scrolled out of view adds OFF_SCREEN to every rank of its calls, so the
+// sections on screen are computed first and the others wait for them. A worker always runs
+// the lowest-ranked point it holds next (lab/worker.js); scrolling re-sends the ranks.
+//
 // A worker can be lost: it fails to load (an error event), its core fails to start (it says
 // so), or it stops answering without a word (a worker that closes itself, or is killed, sends
 // no event). A worker that holds points and has said nothing for WORKER_DEADLINE_MS counts as lost.
@@ -24,6 +29,23 @@ import {
 } from "../workers.js";
 
 const CACHE_LIMIT = 4000;
+/** Added to every rank of a section out of view: all the work on screen goes first. */
+export const OFF_SCREEN = 100;
+
+/** Watches the sections' roots: a client whose root leaves the viewport ranks its work later. */
+let viewport = null;
+const watched = new WeakMap();
+function watchVisibility(root, client) {
+  if (typeof IntersectionObserver === "undefined" || !root) return;
+  viewport ??= new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) watched.get(e.target)?.setVisible(e.isIntersecting);
+    },
+    { rootMargin: "100px 0px" },
+  );
+  watched.set(root, client);
+  viewport.observe(root);
+}
 
 /**
  * What a worker can run, by name (the union of the sections' calls.js, lab/worker.js): a core
@@ -134,10 +156,11 @@ function pool() {
 
 export class SimClient {
   /**
-   * `onTrouble(message)` hears when no worker is left to compute this client's points.
-   * @param {{ onTrouble?: (message: string) => void }} [options]
+   * `onTrouble(message)` hears when no worker is left to compute this client's points; `root`
+   * is the section's element, watched so that its work waits while it is out of view.
+   * @param {{ onTrouble?: (message: string) => void, root?: Element }} [options]
    */
-  constructor({ onTrouble = () => {} } = {}) {
+  constructor({ onTrouble = () => {}, root } = {}) {
     this.pool = pool();
     this.channel = nextChannel++;
     clients.set(this.channel, this);
@@ -146,6 +169,26 @@ export class SimClient {
     this.active = null;
     this.onTrouble = onTrouble;
     this.closed = false;
+    /** Whether the section is on screen (until the observer says, from its box at mount). */
+    this.visible = true;
+    if (root?.isConnected && typeof window !== "undefined") {
+      const box = root.getBoundingClientRect();
+      this.visible = box.bottom >= -100 && box.top <= window.innerHeight + 100;
+    }
+    watchVisibility(root, this);
+    this.root = root;
+  }
+
+  /** The section came into view or left it: the workers re-rank what they hold of it. */
+  setVisible(visible) {
+    if (this.visible === visible) return;
+    this.visible = visible;
+    if (this.active) for (const w of this.pool.slots.keys()) this.send(w);
+  }
+
+  /** Whether `call`'s answer is cached (so a sweep need not draft it). */
+  cached(call) {
+    return this.cache.has(SimClient.key(call));
   }
 
   /** A call's cache key: its name and every argument, a BigInt seed as its digits. */
@@ -157,15 +200,18 @@ export class SimClient {
    * Runs `calls` (`{ fn, args }`), calling `onPoint(index, result, error)` as each arrives
    * (cached ones at once) and `onProgress(done, total)`. Resolves when every call has answered
    * (with a result or an error); a newer `run` supersedes this one, which then never resolves.
+   * `ranks[i]` orders the calls on the workers (lowest first, ties in index order; 0 when not
+   * given); results do not depend on it.
    * @template {string} F
    * @param {Call<F>[]} calls
    * @param {{
    *   onPoint?: (index: number, result: ResultOf<F> | undefined, error: string | undefined) => void,
    *   onProgress?: (done: number, total: number) => void,
+   *   ranks?: number[],
    * }} [handlers]
    * @returns {Promise<void>}
    */
-  run(calls, { onPoint = () => {}, onProgress = () => {} } = {}) {
+  run(calls, { onPoint = () => {}, onProgress = () => {}, ranks = [] } = {}) {
     if (this.closed) return new Promise(() => {});
     const id = ++this.id;
     const total = calls.length;
@@ -189,6 +235,7 @@ export class SimClient {
       const active = {
         id,
         calls,
+        ranks,
         pending: new Set(missing),
         // Which unanswered points each worker slot holds.
         assigned: this.pool.slots.map(() => new Set()),
@@ -228,13 +275,16 @@ export class SimClient {
       this.pool.post(w, { type: "cancel", channel: this.channel });
       return;
     }
-    const indices = [...held].sort((a, b) => a - b);
+    const offset = this.visible ? 0 : OFF_SCREEN;
+    const rank = (i) => (active.ranks[i] ?? 0) + offset;
+    const indices = [...held].sort((a, b) => rank(a) - rank(b) || a - b);
     this.pool.post(w, {
       type: "job",
       channel: this.channel,
       id: active.id,
       indices,
       calls: indices.map((i) => active.calls[i]),
+      ranks: indices.map(rank),
     });
     this.pool.watch();
   }
@@ -284,6 +334,7 @@ export class SimClient {
     this.closed = true;
     this.cache.clear();
     clients.delete(this.channel);
+    if (this.root) viewport?.unobserve(this.root);
   }
 }
 

@@ -5,8 +5,9 @@
 // thread keeps a core of its own.
 //
 // Protocol (messages from the page), per `channel` (one per section):
-//   { type: "job", channel, id, indices, calls: [{ fn, args: [...] }, ...] }
-//                                     replaces that channel's job (indices: the calls' numbers)
+//   { type: "job", channel, id, indices, calls: [{ fn, args: [...] }, ...], ranks }
+//                                     replaces that channel's job (indices: the calls' numbers;
+//                                     ranks: each call's rank, ascending within the job)
 //   { type: "cancel", channel }       drops it
 //   { type: "status" } with a port    answers { jobs } on the port (for tests)
 // Replies: { type: "point", channel, id, index, result | error } for each call, in order, with
@@ -43,6 +44,26 @@ function step(channel, job) {
   if (job.index >= job.calls.length) jobs.delete(channel);
 }
 
+/** Where the round of channels starts next: equal ranks take turns. */
+let turn = 0;
+
+/** The channel whose next call has the lowest rank (equal ranks in turn), or null. */
+function next() {
+  const entries = [...jobs];
+  let best = null;
+  let bestRank = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < entries.length; k++) {
+    const [channel, job] = entries[(turn + k) % entries.length];
+    const rank = job.ranks?.[job.index] ?? 0;
+    if (rank < bestRank) {
+      best = channel;
+      bestRank = rank;
+    }
+  }
+  turn += 1;
+  return best;
+}
+
 async function pump() {
   pumping = true;
   try {
@@ -56,11 +77,11 @@ async function pump() {
     return;
   }
   while (jobs.size > 0) {
-    // One point for each channel in turn; messages that arrived meanwhile replace jobs.
-    for (const [channel, job] of [...jobs]) {
-      if (jobs.get(channel) === job) step(channel, job);
-      await yieldToMessages();
-    }
+    // The lowest-ranked point of any channel, equal ranks in turn; messages that arrived
+    // meanwhile replace jobs before the next one is chosen.
+    const channel = next();
+    step(channel, jobs.get(channel));
+    await yieldToMessages();
   }
   pumping = false;
 }
@@ -72,7 +93,7 @@ self.onmessage = (event) => {
     return;
   }
   if (m.type === "job")
-    jobs.set(m.channel, { id: m.id, calls: m.calls, indices: m.indices, index: 0 });
+    jobs.set(m.channel, { id: m.id, calls: m.calls, indices: m.indices, ranks: m.ranks, index: 0 });
   else if (m.type === "cancel") jobs.delete(m.channel);
   if (!pumping) pump();
 };

@@ -224,6 +224,7 @@ export function mount(
     }));
     failure = null;
     runSweep(client, ui, calls, {
+      size: "arrivals",
       onResult: (x) => results.set(key(x.lambda, x.d), x),
       onError: (error) => {
         failure = error;

@@ -252,6 +252,7 @@ export function mount(
       })),
     );
     runSweep(client, ui, calls, {
+      size: "requests",
       onResult: (x) => results.set(key(x.load, x.policy), x),
       onError: (error) => {
         failure = error;

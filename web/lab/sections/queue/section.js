@@ -168,6 +168,7 @@ export function mount(
     }));
     failure = null;
     runSweep(client, ui, calls, {
+      size: "requests",
       onResult: (x) => results.set(key(x.load, x.servers), x),
       onError: (error) => {
         failure = error;

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { WEB, launchChromium, serveWeb } from "../support.mjs";
+import { labTimeline, sliderDraft } from "./lab.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -285,6 +286,54 @@ try {
     );
     if (tasks.count) line("  their lengths", tasks.all, "ms", "", true);
     await p.close();
+  }
+
+  // 2c'. The Lab's timeline (issue 19): each chart's first complete draft (every point at
+  //      some sample, at least a tenth of it once the 1/10 tier is in) and its full-size
+  //      finish, from navigation, with every section on screen at once (a tall viewport, the
+  //      hardest case: everything competes), and at 1280 × 800 for the sections on the first
+  //      screen. Then a setting change: the time to the section's next complete draft.
+  if (!quick) {
+    const sections = ["fanout", "hedge", "queue", "loaded", "balance"];
+    const tall = await labTimeline(browser, server.url, { width: 1280, height: 14000 }, sections);
+    const worst = (k) => Math.max(...sections.map((n) => tall[n][k]));
+    for (const n of sections)
+      line(
+        `Lab, all on screen: ${n} rough / draft / final`,
+        `${Math.round(tall[n].rough)} / ${Math.round(tall[n].draft)} / ${Math.round(tall[n].final)}`,
+        "ms",
+        "",
+        true,
+      );
+    line(
+      "Lab: every chart's first complete draft",
+      Math.round(worst("draft")),
+      "ms",
+      "<= 1000 ms",
+      worst("draft") <= 1000,
+    );
+    line(
+      "Lab: every chart at full size",
+      Math.round(worst("final")),
+      "ms",
+      "<= 3000 ms",
+      worst("final") <= 3000,
+    );
+    for (const [section, control] of [
+      ["loaded", "loaded-cancel"],
+      ["balance", "balance-lambda"],
+      ["queue", "queue-servers"],
+    ]) {
+      const ms = await sliderDraft(browser, server.url, section, control, 5);
+      const mid = [...ms].sort((a, b) => a - b)[2];
+      line(
+        `Lab: ${control} changed → complete draft (median of 5)`,
+        Math.round(mid),
+        "ms",
+        "<= 150 ms",
+        mid <= 150,
+      );
+    }
   }
 
   // 2d. The Lab: sliders dragged while a 57-point sweep runs in the workers (the e2e test

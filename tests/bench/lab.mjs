@@ -1,6 +1,6 @@
-// The Lab's timeline in Chromium: for each section, when its chart first holds a complete draft
-// (every point answered at some sample size) and when every point is at full size, measured from
-// navigation. Used by browser.mjs; `node tests/bench/lab.mjs` runs it alone.
+// The Lab's timeline in Chromium: for each section, when its chart first holds a complete rough
+// draft (every point answered at some sample size), a complete draft (every point at a tenth of
+// its sample or more) and every point at full size, in ms from navigation. Used by browser.mjs; `node tests/bench/lab.mjs` runs it alone.
 
 import { launchChromium, serveWeb } from "../support.mjs";
 
@@ -15,7 +15,9 @@ function labTimelineInit() {
     const t = performance.now();
     times[section] ??= {};
     const entry = times[section];
-    if (total > 0 && Number(el.dataset.drafted) >= total && entry.draft === undefined)
+    if (total > 0 && Number(el.dataset.drafted) >= total && entry.rough === undefined)
+      entry.rough = t;
+    if (total > 0 && Number(el.dataset.tenth) >= total && entry.draft === undefined)
       entry.draft = t;
     if (total > 0 && Number(el.dataset.done) >= total) entry.final ??= t;
   };
@@ -103,7 +105,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const t = await labTimeline(browser, server.url, viewport, all);
       for (const s of all)
         console.log(
-          `${name.padEnd(24)} ${s.padEnd(8)} draft ${Math.round(t[s]?.draft ?? NaN)} ms  final ${Math.round(t[s]?.final ?? NaN)} ms`,
+          `${name.padEnd(24)} ${s.padEnd(8)} rough ${Math.round(t[s]?.rough ?? NaN)} ms  draft ${Math.round(t[s]?.draft ?? NaN)} ms  final ${Math.round(t[s]?.final ?? NaN)} ms`,
         );
     }
     for (const [section, slider] of [

@@ -1,6 +1,9 @@
 // The in-browser benchmark: wasm core against the plain-JS baseline on the same model and
 // parameters, plus the queueing models and wasm memory growth. Prints JSON into #results.
-import init, { TailRun, simulateBalance } from "../pkg/tail_lab.js";
+import init, * as core from "../pkg/tail_lab.js";
+import { engineNsPerUnit } from "./engines.js";
+
+const { TailRun, simulateBalance } = core;
 import { fastRun, fastRunCellBins, prepareFast } from "./fast-reference.js";
 import { referenceRun } from "./reference.js";
 import { blockSize } from "../tail/pool.js";
@@ -101,8 +104,16 @@ async function leafOnly() {
   return { nsPerRequest: tailLeafNsPerRequest(TailRun, quick ? 100 : 100_000) };
 }
 
+/** `?engine=NAME`: only that queueing engine (see engines.js), for the paired rounds. */
+async function engineOnly(name) {
+  await init();
+  return engineNsPerUnit(core, name, quick);
+}
+
 async function main() {
-  if (new URLSearchParams(location.search).has("leaf")) return leafOnly();
+  const search = new URLSearchParams(location.search);
+  if (search.has("leaf")) return leafOnly();
+  if (search.has("engine")) return engineOnly(search.get("engine"));
   const wasm = await init();
   const out = { quick };
   const fanout = 100;

@@ -48,12 +48,15 @@ export function panel(root, { chartHeight = 300, chartLabel }) {
     /**
      * Shows how far a sweep is: "computing k of n points" while points are missing, "draft
      * shown, refining k of n points" once every point has at least a draft (`drafted`), and
-     * nothing when every point is at full size. `data-done` counts full-size points only.
+     * nothing when every point is at full size. `data-done` counts full-size points only,
+     * `data-tenth` points at a tenth of their sample or more, `data-drafted` points with any answer.
      */
-    progress(done, total, drafted = done) {
+    progress(done, total, drafted = done, tenth = drafted) {
       status.dataset.done = String(done);
       status.dataset.total = String(total);
       status.dataset.drafted = String(Math.max(drafted, done));
+      // Points at a tenth of their sample or more (the last draft, or full size).
+      status.dataset.tenth = String(Math.max(tenth, done));
       status.textContent =
         done >= total
           ? ""
@@ -216,7 +219,7 @@ function scaled(call, size, fraction) {
  * arriving late from another worker is ignored). A point whose full-size answer is cached has
  * no drafts. A draft's error is dropped: its full-size call answers for it.
  * @param {import("./sim.js").SimClient} client
- * @param {{ progress: (done: number, total: number, drafted?: number) => void }} ui
+ * @param {{ progress: (done: number, total: number, drafted?: number, tenth?: number) => void }} ui
  * @param {any[]} calls
  * @param {{ onResult: (result: any, final: boolean) => void, onError: (message: string) => void,
  *   redraw: () => void, size?: string }} handlers
@@ -239,6 +242,7 @@ export function runSweep(client, ui, calls, { onResult, onError, redraw, size })
   const shown = new Array(calls.length).fill(-1);
   let done = 0;
   let drafted = 0;
+  let tenth = 0;
   client.run(all, {
     ranks,
     onPoint: (index, result, error) => {
@@ -246,13 +250,16 @@ export function runSweep(client, ui, calls, { onResult, onError, redraw, size })
       const final = tier === tiers - 1;
       if (tier <= shown[point] || (error && !final)) return;
       if (shown[point] < 0) drafted++;
+      // The last draft is at a tenth (DRAFT_FRACTIONS); without drafts every answer is full size.
+      const tenthTier = Math.max(0, tiers - 2);
+      if (tier >= tenthTier && shown[point] < tenthTier) tenth++;
       shown[point] = tier;
       if (final) done++;
       if (error) onError(error);
       else onResult(result, final);
     },
     onProgress: () => {
-      ui.progress(done, calls.length, drafted);
+      ui.progress(done, calls.length, drafted, tenth);
       redraw();
     },
   });

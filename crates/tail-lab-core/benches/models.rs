@@ -4,7 +4,9 @@
 //! nothing: this machine is shared and noisy, so compare ratios from one run, not absolutes
 //! across runs. `cargo bench -p tail-lab-core -- quick` runs a tiny version (CI smoke check);
 //! `-- tail-leaf` prints only the fan-out-100 Tail figure, the one `cargo xtask bench` pairs
-//! with the same loop in wasm (`tests/bench/wasm-leaf.mjs`) to take wasm ÷ native per round.
+//! with the same loop in wasm (`tests/bench/wasm-leaf.mjs`) to take wasm ÷ native per round;
+//! `-- engine NAME` prints one queueing engine's figure (`supermarket`, `loaded-none`,
+//! `loaded-hedge`), the same runs as `web/bench/engines.js` times in wasm.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -56,12 +58,60 @@ fn tail_requests(profile: LeafProfile, fix: &str, requests: u64) {
     );
 }
 
+/// A loaded run as `web/bench/engines.js` makes it: 10 replicas (the default), load 0.7, seed 1.
+fn loaded_run(policy: &str, requests: u64) {
+    let cfg = LoadedConfig::new(LoadedParams {
+        replicas: 10,
+        load: 0.7,
+        policy: LoadedPolicy::from_name(policy, DelayBasis::Loaded).unwrap(),
+        requests,
+        seed: 1,
+    })
+    .unwrap();
+    black_box(cfg.run());
+}
+
+/// A supermarket run as `web/bench/engines.js` makes it: 100 servers, λ 0.9, d 2, seed 1.
+fn supermarket_run(arrivals: u64) {
+    black_box(
+        SupermarketConfig::new(SupermarketParams {
+            servers: 100,
+            lambda: 0.9,
+            d: 2,
+            arrivals,
+            seed: 1,
+        })
+        .unwrap()
+        .run(),
+    );
+}
+
+/// One queueing engine's figure, the native side of `web/bench/engines.js`.
+fn engine(name: &str, quick: bool) {
+    let (units, unit) = match name {
+        "supermarket" => (if quick { 10_000 } else { 10_000_000 }, "arrival"),
+        _ => (if quick { 2_000 } else { 200_000 }, "request"),
+    };
+    let secs = match name {
+        "supermarket" => median_secs(|| supermarket_run(units)),
+        "loaded-none" => median_secs(|| loaded_run("none", units)),
+        "loaded-hedge" => median_secs(|| loaded_run("hedge", units)),
+        other => panic!("unknown engine {other}: supermarket, loaded-none or loaded-hedge"),
+    };
+    line(&format!("engine {name}"), secs, units as f64, unit);
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
     let scale = if quick { 1_000 } else { 1 };
     let profile = ProfileId::Default.profile();
     if std::env::args().any(|a| a == "tail-leaf") {
         tail_requests(profile, "none", 100_000 / scale);
+        return;
+    }
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "engine") {
+        engine(args.get(at + 1).map_or("", String::as_str), quick);
         return;
     }
     let sampler = LeafSampler::new(profile);
@@ -111,43 +161,7 @@ fn main() {
         secs * 1e3
     );
 
-    let loaded = 200_000 / scale;
-    let secs = median_secs(|| {
-        let cfg = LoadedConfig::new(LoadedParams {
-            replicas: 10,
-            load: 0.7,
-            policy: LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap(),
-            requests: loaded.max(1000),
-            seed: 1,
-        })
-        .unwrap();
-        black_box(cfg.run());
-    });
-    line(
-        "loaded replicas, load 0.7, hedge (incl. its p95 calibration run)",
-        secs,
-        loaded.max(1000) as f64,
-        "request",
-    );
-
-    let arrivals = 10_000_000 / scale;
-    let secs = median_secs(|| {
-        black_box(
-            SupermarketConfig::new(SupermarketParams {
-                servers: 100,
-                lambda: 0.9,
-                d: 2,
-                arrivals: arrivals.max(1000),
-                seed: 1,
-            })
-            .unwrap()
-            .run(),
-        );
-    });
-    line(
-        "supermarket, 100 servers, λ 0.9, d 2",
-        secs,
-        arrivals.max(1000) as f64,
-        "arrival",
-    );
+    for name in ["loaded-none", "loaded-hedge", "supermarket"] {
+        engine(name, quick);
+    }
 }

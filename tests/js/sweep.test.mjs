@@ -7,8 +7,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { DRAFT_FRACTIONS, runSweep } from "../../web/lab/section.js";
 
-/** A client that records one run and lets the test answer its calls by index. */
+/**
+ * A client that records one run and lets the test answer its calls by index (typed `any`: it
+ * stands in for a SimClient).
+ * @returns {any}
+ */
 function fakeClient(cachedKeys = new Set()) {
+  /** @type {any} */
   const client = {
     calls: null,
     ranks: null,

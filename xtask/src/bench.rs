@@ -67,8 +67,14 @@ fn wasm_over_native(quick: bool) -> Result<(), String> {
             v[v.len() / 2]
         };
         let (n, w) = (median(&mut natives), median(&mut wasms));
-        println!("{:<48} {n:>12.2} ns/{unit}", format!("native, {name} (median of rounds)"));
-        println!("{:<48} {w:>12.2} ns/{unit}", format!("wasm in Chromium, {name}"));
+        println!(
+            "{:<48} {n:>12.2} ns/{unit}",
+            format!("native, {name} (median of rounds)")
+        );
+        println!(
+            "{:<48} {w:>12.2} ns/{unit}",
+            format!("wasm in Chromium, {name}")
+        );
         if name == "supermarket" {
             let secs = w * 1e7 * 1e-9;
             let verdict = if secs <= 0.5 { "met" } else { "MISSED" };

@@ -209,7 +209,8 @@ function scaled(call, size, fraction) {
 
 /**
  * Runs a sweep's `calls` on the section's worker `client`: each answer goes to
- * `onResult(result, final)`, an error to `onError` (its message), and after every batch of
+ * `onResult(result, final, point)` (`point`: the call's index in `calls`), an error to
+ * `onError(message, point)`, and after every batch of
  * answers the progress line moves and `redraw` runs: one redraw per batch (cached answers arrive
  * together), not one per point.
  *
@@ -221,7 +222,8 @@ function scaled(call, size, fraction) {
  * @param {import("./sim.js").SimClient} client
  * @param {{ progress: (done: number, total: number, drafted?: number, tenth?: number) => void }} ui
  * @param {any[]} calls
- * @param {{ onResult: (result: any, final: boolean) => void, onError: (message: string) => void,
+ * @param {{ onResult: (result: any, final: boolean, point: number) => void,
+ *   onError: (message: string, point: number) => void,
  *   redraw: () => void, size?: string }} handlers
  */
 export function runSweep(client, ui, calls, { onResult, onError, redraw, size }) {
@@ -255,8 +257,8 @@ export function runSweep(client, ui, calls, { onResult, onError, redraw, size })
       if (tier >= tenthTier && shown[point] < tenthTier) tenth++;
       shown[point] = tier;
       if (final) done++;
-      if (error) onError(error);
-      else onResult(result, final);
+      if (error) onError(error, point);
+      else onResult(result, final, point);
     },
     onProgress: () => {
       ui.progress(done, calls.length, drafted, tenth);

@@ -23,7 +23,15 @@ let CALLS = null;
 const jobs = new Map();
 let pumping = false;
 
-const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
+// A yield between two points, so the page's newer messages are read first. Through a message
+// to ourselves, not `setTimeout(0)`: nested timers are clamped to 4 ms after five levels, which
+// cost 4 ms a point (half a second over a sweep's drafts).
+const yieldPort = new MessageChannel();
+const yieldToMessages = () =>
+  new Promise((resolve) => {
+    yieldPort.port1.onmessage = resolve;
+    yieldPort.port2.postMessage(null);
+  });
 
 function step(channel, job) {
   const { fn, args } = job.calls[job.index];

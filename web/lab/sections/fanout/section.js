@@ -7,7 +7,15 @@ import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import { fanoutInterval } from "../../api.js";
-import { initial, panel, perFrame, readout, redrawOnResize, slider } from "../../section.js";
+import {
+  initial,
+  panel,
+  perFrame,
+  readout,
+  redrawOnResize,
+  runSweep,
+  slider,
+} from "../../section.js";
 import { LabSeed } from "../../seed.js";
 
 /** Fan-outs that get a simulated dot (the chosen one is added). */
@@ -155,28 +163,27 @@ export function mount(
       args: [{ p: pv, n: k, requests: REQUESTS, seed: seed.value }],
     }));
     const calls = [latencyCall, ...shareCalls];
-    client.run(calls, {
-      onPoint: (i, r, error) => {
+    // Every call first at a hundredth and a tenth of its requests (runSweep): the dots' 95%
+    // intervals shrink in place as the sample grows.
+    runSweep(client, ui, calls, {
+      size: "requests",
+      onResult: (r, _final, i) => {
         if (i === 0) {
-          if (error) {
-            for (const out of Object.values(latency)) out.set("—");
-            return latency.parentMean.set("error", error);
-          }
           const x = /** @type {import("../../api.js").FanoutLatencyResult} */ (r);
           latencyResult = x;
           for (const [key, out] of Object.entries(latency)) out.set(formatMs(x[key]));
           return;
         }
-        if (error) return share.set("error", error);
         const x = /** @type {import("../../api.js").FanoutResult} */ (r);
         dots.set(x.n, x);
         if (i === 1) share.set(formatPct(x.sim), `theory ${formatPct(x.theory)}`);
       },
-      // One redraw per batch of answers (cached ones arrive together), not one per point.
-      onProgress: (done, total) => {
-        ui.progress(done, total);
-        redraw();
+      onError: (error, i) => {
+        if (i !== 0) return share.set("error", error);
+        for (const out of Object.values(latency)) out.set("—");
+        latency.parentMean.set("error", error);
       },
+      redraw,
     });
   }
 

@@ -341,8 +341,9 @@ export function labWorkerJobs() {
 /**
  * The memory of every live worker, in slot order: `{ heapBytes, wasmBytes }`, the core's live
  * heap (`heapBytes()`) and its wasm memory's size, in bytes, as the worker reads them once
- * every job it holds has answered. (For tests.)
- * @returns {Promise<{ heapBytes: number, wasmBytes: number }[]>}
+ * every job it holds has answered. A worker whose core could not start answers
+ * `{ error }`. (For tests.)
+ * @returns {Promise<{ heapBytes: number, wasmBytes: number, error?: string }[]>}
  */
 export function labWorkerHeaps() {
   if (!shared) return Promise.resolve([]);

@@ -59,8 +59,9 @@ export function tailWorkStatus() {
 /**
  * The memory of every live worker, in the pool's order: `{ heapBytes, wasmBytes }`, the core's
  * live heap (`heapBytes()`) and its wasm memory's size, in bytes, as the worker reads them after
- * the blocks it was sent before the question. (For tests.)
- * @returns {Promise<{ heapBytes: number, wasmBytes: number }[]>}
+ * the blocks it was sent before the question. A worker whose core could not start answers
+ * `{ error }`. (For tests.)
+ * @returns {Promise<{ heapBytes: number, wasmBytes: number, error?: string }[]>}
  */
 export function tailWorkerHeaps() {
   if (!shared) return Promise.resolve([]);

@@ -1,5 +1,6 @@
 // How many Web Workers a page starts for its background work (the Tail piece's accumulation
-// pool and the Lab's sweep pool): the one rule, and the one test hook.
+// pool and the Lab's sweep pool): the one rule, and the one test hook; how a worker's silence
+// is watched; and what tests ask a worker (`askWorker`) and count (`runningWorkers`).
 
 /**
  * One per core the browser reports but one, which stays with the main thread so frames keep
@@ -31,6 +32,43 @@ export function workersFromUrl(min) {
  */
 export const WORKER_DEADLINE_MS = 10_000;
 
+/** This module's directory, which worker scripts are named from in `runningWorkers`. */
+const HERE = new URL("./", import.meta.url).href;
+
+/** The script of every worker started and not yet stopped (see `runningWorkers`). */
+const running = new Map();
+
+/**
+ * The workers started through `watchedWorker` and not yet stopped, by script relative to this
+ * module (`{ "lab/worker.js": 2, "tail/worker.js": 1 }`; a script with none is absent). For
+ * tests: a pool that has let its workers go leaves none here.
+ * @returns {Record<string, number>}
+ */
+export function runningWorkers() {
+  const counts = {};
+  for (const script of running.values()) counts[script] = (counts[script] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * Asks `worker` one question (`message`, with a MessagePort it answers on) and resolves to the
+ * answer. A worker answers after the messages sent before it. (For tests: a worker that is
+ * terminated meanwhile never answers.)
+ * @param {Worker} worker
+ * @param {{ type: string }} message
+ * @returns {Promise<any>}
+ */
+export function askWorker(worker, message) {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = ({ data }) => {
+      port1.close();
+      resolve(data);
+    };
+    worker.postMessage(message, [port2]);
+  });
+}
+
 /**
  * A module Worker whose silence is watched: `{ worker, heard, asked, post, overdue, stop }`,
  * or `{ error }` when it cannot be constructed. `heard` is when its last message came, `asked`
@@ -45,6 +83,7 @@ export function watchedWorker(url, { onMessage, onLost }) {
   } catch (err) {
     return { error: err.message };
   }
+  const script = String(url).startsWith(HERE) ? String(url).slice(HERE.length) : String(url);
   const watched = {
     worker,
     heard: performance.now(),
@@ -59,8 +98,10 @@ export function watchedWorker(url, { onMessage, onLost }) {
       worker.onmessage = null;
       worker.onerror = null;
       worker.terminate();
+      running.delete(watched);
     },
   };
+  running.set(watched, script);
   worker.onmessage = ({ data }) => {
     watched.heard = performance.now();
     watched.asked = null;
@@ -86,7 +127,8 @@ export function onPageResume(restart) {
 
 /**
  * A deadline watch: the returned `arm()` runs `tick(now)` a quarter deadline later, and again
- * while it returns true; one timer at a time.
+ * while it returns true; one timer at a time. `arm.cancel()` clears the timer (a pool that
+ * lets its workers go).
  */
 export function deadlineWatch(tick) {
   let timer = null;
@@ -96,6 +138,10 @@ export function deadlineWatch(tick) {
       timer = null;
       if (tick(performance.now())) arm();
     }, WORKER_DEADLINE_MS / 4);
+  };
+  arm.cancel = () => {
+    clearTimeout(timer);
+    timer = null;
   };
   return arm;
 }

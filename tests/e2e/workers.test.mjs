@@ -5,12 +5,17 @@
 // exactly the numbers a run without the loss shows. A Lab worker that cannot load at all must
 // end in a clear notice, with no "…" left on screen and no unhandled rejection.
 //
+// And pools that nothing uses let their workers go: with every embedded panel removed, no
+// worker of either pool is left running; a panel added back starts them again.
+//
 // TAIL_LAB_WEB=dir serves another copy of the site (e.g. an older one, to see these tests fail).
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { SITE, launchChromium, serveWeb } from "../support.mjs";
+import { formatCount, formatMs, formatPct } from "../../web/format.js";
+import { SITE, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
+const pkg = await loadPackage();
 let server, browser;
 
 before(async () => {
@@ -157,5 +162,152 @@ test('Lab workers that cannot load end in a clear notice, not in "…", with no 
   await page.waitForTimeout(500);
   assert.equal(await page.evaluate(() => window.__rejections), 0);
   assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("panels of both pools removed: every worker is terminated; a panel added back starts them again and shows the API's numbers", {
+  timeout: 10 * 60_000,
+}, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+  });
+  // embed.html's three panels (Tail histograms, Lab fanout and loaded), and two more of each pool.
+  await page.goto(new URL("embed.html?workers=2", server.url).href);
+  await page.evaluate(() => {
+    for (const kind of ["tail", "strip", "hedge", "balance"]) {
+      const p = document.createElement("tail-lab-panel");
+      p.setAttribute("kind", kind);
+      document.querySelector("main").append(p);
+    }
+  });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll("tail-lab-panel")].every((p) => p.dataset.ready === "true"),
+    null,
+    { timeout: 180_000 },
+  );
+  /** Live workers of both pools, as the pools and as workers.js count them. */
+  const status = () =>
+    page.evaluate(async () => ({
+      tail: (await import("./tail/pool.js")).tailWorkStatus(),
+      lab: (await import("./lab/sim.js")).labWorkStatus(),
+      running: (await import("./workers.js")).runningWorkers(),
+    }));
+  // Both pools at work: the Lab's sweeps (loaded's takes seconds) and the Tail's blocks.
+  const busy = await status();
+  assert.equal(busy.lab.workers, 2, JSON.stringify(busy));
+  assert.ok(busy.tail.workers >= 1, JSON.stringify(busy));
+  assert.deepEqual(
+    busy.running,
+    { "lab/worker.js": 2, "tail/worker.js": busy.tail.workers },
+    JSON.stringify(busy),
+  );
+  assert.ok(busy.lab.waiting > 0, `the Lab's workers still hold points: ${JSON.stringify(busy)}`);
+
+  // Every panel removed (a removal is final a microtask later).
+  await page.evaluate(() => {
+    for (const p of document.querySelectorAll("tail-lab-panel")) p.remove();
+    return new Promise((r) => setTimeout(r, 0));
+  });
+  const none = await status();
+  assert.deepEqual(none, {
+    tail: { workers: 0, channels: 0, inflight: 0 },
+    lab: { workers: 0, clients: 0, waiting: 0 },
+    running: {},
+  });
+  // Past the deadline watch's period (2.5 s): nothing woke up, nothing was started or lost.
+  await page.waitForTimeout(3000);
+  assert.deepEqual(await status(), none);
+
+  // One panel of each pool added back: the pools start again and the numbers are the API's.
+  await page.evaluate(() => {
+    const main = document.querySelector("main");
+    const hedge = document.createElement("tail-lab-panel");
+    hedge.setAttribute("kind", "hedge");
+    hedge.setAttribute("seed", "7");
+    hedge.id = "hedge";
+    const tail = document.createElement("tail-lab-panel");
+    for (const [k, v] of Object.entries({
+      kind: "histograms",
+      fanout: "100",
+      profile: "gc-pause",
+      fix: "none",
+      seed: "1",
+      requests: "20000",
+    }))
+      tail.setAttribute(k, v);
+    tail.id = "tail";
+    // First in the page, so the Tail panel is on screen (one scrolled out of view pauses).
+    main.prepend(tail, hedge);
+  });
+  const h = pkg.simulateHedge({ delayQ: 0.95, requests: 200_000, seed: 7 });
+  const run = new pkg.TailRun({ fanout: 100, profile: "gc-pause", fix: "none", seed: 1 });
+  run.run(20_000);
+  const want = {
+    hedge: [
+      formatMs(h.p999Before),
+      formatMs(h.p999After),
+      formatPct(h.extraRequests),
+      formatPct(h.extraWork, 2),
+      formatMs(h.delayMs),
+    ].join("|"),
+    tail: [
+      formatMs(run.leafPercentile(0.5)),
+      formatMs(run.leafPercentile(0.99)),
+      formatMs(run.parentPercentile(0.5)),
+      formatMs(run.parentPercentile(0.99)),
+      formatCount(run.requests),
+    ].join("|"),
+  };
+  run.free();
+  const shown = () =>
+    page.evaluate(() => {
+      const text = (id, names) =>
+        names
+          .map(
+            (n) =>
+              document.getElementById(id)?.shadowRoot?.querySelector(`[data-readout="${n}"]`)
+                ?.textContent,
+          )
+          .join("|");
+      return {
+        hedge: text("hedge", [
+          "p999-before",
+          "p999-after",
+          "extra-requests",
+          "extra-work",
+          "hedge-delay",
+        ]),
+        tail: text("tail", ["leaf-p50", "leaf-p99", "parent-p50", "parent-p99", "requests"]),
+      };
+    });
+  await page.waitForFunction(
+    () =>
+      document.querySelector("#tail")?.shadowRoot?.querySelector(".embed")?.dataset.settled ===
+        "true" &&
+      [...document.querySelector("#hedge").shadowRoot.querySelectorAll("[data-progress]")].every(
+        (g) => g.dataset.total && g.dataset.done === g.dataset.total,
+      ),
+    null,
+    { timeout: 120_000 },
+  );
+  assert.deepEqual(await shown(), want);
+  const again = await status();
+  assert.equal(again.lab.workers, 2, JSON.stringify(again));
+  assert.ok(again.tail.workers >= 1, JSON.stringify(again));
+  assert.deepEqual(
+    again.running,
+    { "lab/worker.js": 2, "tail/worker.js": again.tail.workers },
+    JSON.stringify(again),
+  );
+  // The workers did the work: the Tail run accumulated in them, the hedge point ran in one.
+  assert.ok(
+    await page.evaluate(
+      async () => (await import("./tail/pool.js")).tailWorkStatus().channels === 1,
+    ),
+  );
+  assert.deepEqual(problems, []);
   await page.close();
 });

@@ -1,7 +1,8 @@
 // The Tail page's worker pool (web/tail/pool.js) in node, with fake workers the test answers by
 // hand: how a run is cut into blocks, that a channel gives them back strictly in block order
-// whatever order the workers answer in, that stale answers are dropped, and that a lost
-// worker's blocks are handed out again with the same ranges.
+// whatever order the workers answer in, that stale answers are dropped, that a lost
+// worker's blocks are handed out again with the same ranges, and that the last channel closed
+// terminates the workers (the next one starts new ones).
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
@@ -50,7 +51,8 @@ assert.deepEqual(
   "no pool before first use",
 );
 const pool = sharedPool(3);
-const [w0, w1, w2] = FakeWorker.all;
+/** The pool's workers now: the last three started (closing the last channel ends them). */
+const current = () => FakeWorker.all.slice(-3);
 
 /** Everything the workers hold, answered in the order `pick` chooses, until nothing is left. */
 function drain(workers, pick) {
@@ -100,6 +102,7 @@ test("blocks: 1/64 of the full size, doubling to it, contiguous, the last cut at
 
 test("take() gives blocks in block order, whatever order the workers answer in", () => {
   const c = pool.channel();
+  const [w0, w1, w2] = current();
   c.configure({ fanout: 400, profile: "default", fix: "none", seed: 1 }, 20_000);
   c.keepFeeding();
   // Every worker holds two blocks: one running, one queued.
@@ -131,6 +134,7 @@ test("take() gives blocks in block order, whatever order the workers answer in",
 
 test("answers from settings since changed are dropped", () => {
   const c = pool.channel();
+  const [w0, w1, w2] = current();
   c.configure({ fanout: 400, profile: "default", fix: "none", seed: 1 }, 5000);
   c.keepFeeding();
   const stale = tailWorkStatus().inflight;
@@ -150,6 +154,7 @@ test("answers from settings since changed are dropped", () => {
 
 test("a lost worker's blocks go to the others, with the same ranges; with none left the channel fails", () => {
   const c = pool.channel();
+  const [w0, w1, w2] = current();
   c.configure({ fanout: 400, profile: "default", fix: "none", seed: 1 }, 8000);
   c.keepFeeding();
   const held = w1.sent.map((m) => `${m.index}:${m.first}+${m.count}`);
@@ -196,4 +201,39 @@ test("a lost worker's blocks go to the others, with the same ranges; with none l
   );
   c.close();
   late.close();
+});
+
+test("the last channel closed terminates every worker; the next channel starts new ones", () => {
+  const before = FakeWorker.all.length;
+  const a = pool.channel();
+  const b = pool.channel();
+  assert.equal(FakeWorker.all.length, before + 3, "a pool with none left starts again");
+  const started = current();
+  a.configure({ fanout: 400, profile: "default", fix: "none", seed: 1 }, 8000);
+  a.keepFeeding();
+  assert.ok(tailWorkStatus().inflight > 0);
+  a.close();
+  assert.deepEqual(
+    started.map((w) => w.terminated),
+    [false, false, false],
+    "a channel still open keeps them",
+  );
+  b.close();
+  assert.deepEqual(
+    started.map((w) => w.terminated),
+    [true, true, true],
+  );
+  assert.deepEqual(tailWorkStatus(), { workers: 0, channels: 0, inflight: 0 });
+  b.close();
+  assert.equal(FakeWorker.all.length, before + 3, "closing twice starts nothing");
+  const c = pool.channel();
+  assert.equal(FakeWorker.all.length, before + 6);
+  assert.equal(tailWorkStatus().workers, 3);
+  c.configure({ fanout: 400, profile: "default", fix: "none", seed: 1 }, 8000);
+  c.keepFeeding();
+  const [w0, w1, w2] = current();
+  drain([w0, w1, w2], (holding) => holding[0]);
+  assert.ok(c.take().length > 0, "the new workers answer");
+  c.close();
+  assert.ok(current().every((w) => w.terminated));
 });

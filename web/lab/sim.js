@@ -19,9 +19,14 @@
 // it held go to the workers left, so the numbers are the same. With no worker left, every
 // point still waiting answers with an error, the sections say so, and `onTrouble` tells the
 // page: no "…" forever, no unhandled rejection, and never a simulation on the main thread.
+//
+// The pool lives while a client uses it: when the last client closes (every embedded Lab
+// panel removed), every worker is terminated and its deadline watch cleared; the next client
+// starts new workers.
 
 import {
   WORKER_DEADLINE_MS,
+  askWorker,
   deadlineWatch,
   onPageResume,
   watchedWorker,
@@ -79,8 +84,8 @@ let nextChannel = 1;
 /** The page's workers: slots that each hold a live worker or null (lost for good). */
 class Pool {
   constructor(size) {
-    this.respawns = size; // replacements left, shared by every slot
-    this.slots = Array.from({ length: size }, (_, w) => this.spawn(w));
+    this.size = size;
+    this.start();
     onPageResume(() => {
       for (const slot of this.slots) if (slot) slot.heard = performance.now();
     });
@@ -99,7 +104,25 @@ class Pool {
       });
       return waiting;
     });
+  }
+
+  /** Starts `size` workers (the pool's first use, or its first after `release`). */
+  start() {
+    this.released = false;
     this.reason = null;
+    this.respawns = this.size; // replacements left, shared by every slot
+    this.slots = Array.from({ length: this.size }, (_, w) => this.spawn(w));
+  }
+
+  /**
+   * No client uses the pool any more: every worker is terminated and the deadline watch
+   * cleared, so nothing keeps running; the next client starts them again (`pool()`).
+   */
+  release() {
+    for (const slot of this.slots) slot?.stop();
+    this.slots = [];
+    this.watch.cancel();
+    this.released = true;
   }
 
   spawn(w) {
@@ -148,10 +171,16 @@ class Pool {
   }
 }
 
-/** The page's pool, started on first use (`?workers=N`, 1–8, for tests). */
+/** The page's pool, started on first use, or again after a release (`?workers=N`, 1–8, for tests). */
 function pool() {
   shared ??= new Pool(workersFromUrl(1));
+  if (shared.released) shared.start();
   return shared;
+}
+
+/** A client closed: with none left, the pool lets its workers go. */
+function clientClosed() {
+  if (clients.size === 0) shared?.release();
 }
 
 export class SimClient {
@@ -333,12 +362,16 @@ export class SimClient {
     this.cancel();
     this.closed = true;
     this.cache.clear();
-    clients.delete(this.channel);
     if (this.root) viewport?.unobserve(this.root);
+    if (clients.delete(this.channel)) clientClosed();
   }
 }
 
-/** What the page's workers hold, for tests: `{ workers, clients, waiting }` (points not answered). */
+/**
+ * What the page's workers hold, for tests: `{ workers, clients, waiting }` (live workers, open
+ * clients, points not answered). With no client open the pool has let its workers go:
+ * `workers` is 0 until the next client.
+ */
 export function labWorkStatus() {
   let waiting = 0;
   for (const c of clients.values()) waiting += c.active?.pending.size ?? 0;
@@ -351,18 +384,21 @@ export function labWorkStatus() {
  */
 export function labWorkerJobs() {
   if (!shared) return Promise.resolve(0);
-  const live = shared.slots.filter(Boolean);
   return Promise.all(
-    live.map(
-      (slot) =>
-        new Promise((resolve) => {
-          const { port1, port2 } = new MessageChannel();
-          port1.onmessage = ({ data }) => {
-            port1.close();
-            resolve(data.jobs);
-          };
-          slot.worker.postMessage({ type: "status" }, [port2]);
-        }),
-    ),
-  ).then((counts) => counts.reduce((a, b) => a + b, 0));
+    shared.slots.filter(Boolean).map((slot) => askWorker(slot.worker, { type: "status" })),
+  ).then((answers) => answers.reduce((sum, { jobs }) => sum + jobs, 0));
+}
+
+/**
+ * The memory of every live worker, in slot order: `{ heapBytes, wasmBytes }`, the core's live
+ * heap (`heapBytes()`) and its wasm memory's size, in bytes, as the worker reads them once
+ * every job it holds has answered. A worker whose core could not start answers
+ * `{ error }`. (For tests.)
+ * @returns {Promise<{ heapBytes: number, wasmBytes: number, error?: string }[]>}
+ */
+export function labWorkerHeaps() {
+  if (!shared) return Promise.resolve([]);
+  return Promise.all(
+    shared.slots.filter(Boolean).map((s) => askWorker(s.worker, { type: "heap" })),
+  );
 }

@@ -10,9 +10,12 @@
 //                                     ranks: each call's rank, ascending within the job)
 //   { type: "cancel", channel }       drops it
 //   { type: "status" } with a port    answers { jobs } on the port (for tests)
+//   { type: "heap" } with a port      answers { heapBytes, wasmBytes } on the port once every job
+//                                     has answered (the core's live heap and wasm memory, bytes)
 // Replies: { type: "point", channel, id, index, result | error } for each call, in order, with
 // the index the page gave it; { type: "fatal", error } if the core cannot start here.
 
+import init from "../pkg/tail_lab.js";
 import { loadCore } from "../wasm.js";
 import { loadCalls } from "./sections.js";
 
@@ -94,10 +97,31 @@ async function pump() {
   pumping = false;
 }
 
+/**
+ * The core's live heap and its wasm memory's size, in bytes, read once the worker has no job
+ * left (every point sent before the question has answered, or was cancelled); `init()` again
+ * gives the live instance's exports.
+ */
+async function heap() {
+  try {
+    const api = await loadCore();
+    await ready;
+    while (pumping) await yieldToMessages();
+    return { heapBytes: api.heapBytes(), wasmBytes: (await init()).memory.buffer.byteLength };
+  } catch (err) {
+    return { error: `${err.name}: ${err.message}` };
+  }
+}
+
 self.onmessage = (event) => {
   const m = event.data;
   if (m.type === "status") {
     event.ports[0]?.postMessage({ jobs: jobs.size });
+    return;
+  }
+  if (m.type === "heap") {
+    const port = event.ports[0];
+    heap().then((answer) => port?.postMessage(answer));
     return;
   }
   if (m.type === "job")

@@ -8,9 +8,14 @@
 // whichever worker is free, and come back in any order; the panel merges them strictly in
 // index order (`take`). Merged histograms are exact sums of whole counts, and the hedge work sums are
 // added in a fixed order, so the run is the same bits for 1, 2 or 4 workers.
+//
+// The pool lives while a panel uses it: when the last panel's channel closes (its panel
+// unmounted, or removed from the page), every worker is terminated, and the next panel starts
+// new ones.
 
 import {
   WORKER_DEADLINE_MS,
+  askWorker,
   deadlineWatch,
   defaultWorkers,
   onPageResume,
@@ -37,7 +42,11 @@ export function sharedPool(workers = defaultWorkers()) {
   return shared;
 }
 
-/** What the pool holds, for tests: `{ workers, channels, inflight }` (blocks handed out, not back). */
+/**
+ * What the pool holds, for tests: `{ workers, channels, inflight }` (live workers, open
+ * channels, blocks handed out and not back). With no channel open the pool has let its
+ * workers go: `workers` is 0 until the next panel opens one.
+ */
 export function tailWorkStatus() {
   if (!shared) return { workers: 0, channels: 0, inflight: 0 };
   return {
@@ -45,6 +54,18 @@ export function tailWorkStatus() {
     channels: shared.channels.size,
     inflight: shared.workers.reduce((n, w) => n + w.inflight.size, 0),
   };
+}
+
+/**
+ * The memory of every live worker, in the pool's order: `{ heapBytes, wasmBytes }`, the core's
+ * live heap (`heapBytes()`) and its wasm memory's size, in bytes, as the worker reads them after
+ * the blocks it was sent before the question. A worker whose core could not start answers
+ * `{ error }`. (For tests.)
+ * @returns {Promise<{ heapBytes: number, wasmBytes: number, error?: string }[]>}
+ */
+export function tailWorkerHeaps() {
+  if (!shared) return Promise.resolve([]);
+  return Promise.all(shared.workers.map((w) => askWorker(w.worker, { type: "heap" })));
 }
 
 const blockKey = (m) => `${m.channel}/${m.generation}/${m.index}`;
@@ -58,12 +79,12 @@ const blockKey = (m) => `${m.channel}/${m.generation}/${m.index}`;
  */
 class Pool {
   constructor(size) {
+    this.size = size;
     this.workers = [];
     this.channels = new Map();
     this.nextChannel = 0;
     this.turn = 0;
-    this.reason = null;
-    for (let i = 0; i < size; i++) this.start();
+    this.start();
     onPageResume(() => {
       for (const w of this.workers) w.heard = performance.now();
     });
@@ -77,7 +98,25 @@ class Pool {
     });
   }
 
+  /** Starts `size` workers (the pool's first use, or its first after `release`). */
   start() {
+    this.released = false;
+    this.reason = null;
+    for (let i = 0; i < this.size; i++) this.spawn();
+  }
+
+  /**
+   * No panel uses the pool any more: every worker is terminated and the deadline watch
+   * cleared, so nothing keeps running; the next channel starts them again.
+   */
+  release() {
+    for (const w of this.workers) w.stop();
+    this.workers = [];
+    this.watch.cancel();
+    this.released = true;
+  }
+
+  spawn() {
     const w = watchedWorker(new URL("./worker.js", import.meta.url), {
       onMessage: (data) => {
         w.inflight.delete(blockKey(data));
@@ -110,6 +149,7 @@ class Pool {
 
   /** A channel for one panel. */
   channel() {
+    if (this.released) this.start();
     const c = new Channel(this, this.nextChannel++);
     this.channels.set(c.id, c);
     return c;
@@ -226,8 +266,10 @@ class Channel {
     return out;
   }
 
+  /** The panel is gone: its blocks still out are dropped; the last channel releases the pool. */
   close() {
     this.options = null;
-    this.pool.channels.delete(this.id);
+    if (!this.pool.channels.delete(this.id)) return;
+    if (this.pool.channels.size === 0) this.pool.release();
   }
 }

@@ -4,11 +4,14 @@
 //
 // Message in:  { channel, generation, index, options, first, count }
 // Message out: { channel, generation, index, block } or { channel, generation, index, error }
+// For tests, { type: "heap" } with a port: answers { heapBytes, wasmBytes } on the port (the
+// core's live heap and its wasm memory, in bytes), after the blocks sent before it.
 //
 // A block's result depends only on its options and range: the run is reset before each block,
 // and samples are addressed. So whichever worker runs a block, and however many there are, the
 // page's merged histograms are the same bits.
 
+import init from "../pkg/tail_lab.js";
 import { loadCore } from "../wasm.js";
 
 const ready = loadCore();
@@ -42,7 +45,25 @@ function runFor(api, options) {
   return run;
 }
 
-self.onmessage = async ({ data }) => {
+/**
+ * The core's live heap and its wasm memory's size, in bytes (`init()` again gives the live
+ * instance's exports). A block's handler runs to its end in the microtask after the core is
+ * ready, so this is read after every block sent before the question.
+ */
+async function heap() {
+  try {
+    const api = await ready;
+    return { heapBytes: api.heapBytes(), wasmBytes: (await init()).memory.buffer.byteLength };
+  } catch (err) {
+    return { error: `${err.name}: ${err.message}` };
+  }
+}
+
+self.onmessage = async ({ data, ports }) => {
+  if (data.type === "heap") {
+    ports[0]?.postMessage(await heap());
+    return;
+  }
   const { channel, generation, index, options, first, count } = data;
   try {
     const api = await ready;

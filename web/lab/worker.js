@@ -29,10 +29,13 @@ let pumping = false;
 // A yield between two points, so the page's newer messages are read first. Through a message
 // to ourselves, not `setTimeout(0)`: nested timers are clamped to 4 ms after five levels, which
 // cost 4 ms a point (half a second over a sweep's drafts).
+// Several awaiters at once (the pump, a heap question) each get their own wake-up, in order.
 const yieldPort = new MessageChannel();
+const waking = [];
+yieldPort.port1.onmessage = () => waking.shift()?.();
 const yieldToMessages = () =>
   new Promise((resolve) => {
-    yieldPort.port1.onmessage = resolve;
+    waking.push(resolve);
     yieldPort.port2.postMessage(null);
   });
 

@@ -9,22 +9,20 @@
 //!
 //! What an event touches is kept small: a server is one 16-byte [`Queue`] (its length, which
 //! is all a choice reads, and where its ring of arrival times sits in one shared arena), a
-//! job is one `f64` (its arrival time, or [`WARM_UP`] for a job that is not measured), the
+//! job is one `f64` (its arrival time, or −∞ for a job that is not measured), the
 //! busy servers are a list a departure indexes (so a server's place in it is the index just
 //! drawn, and needs no table), and a measured time is binned into whole counts
 //! ([`BinTally`]) that become the histogram once, at the end.
 
-use super::{LevelShares, STREAM, SupermarketConfig, SupermarketResult, fixed_point_mean_time};
+use super::{
+    LevelShares, SHARE_LEVELS, STREAM, SupermarketConfig, SupermarketResult, fixed_point_mean_time,
+};
 use crate::sampling::address::SampleStream;
 use crate::sampling::histogram::{BinTally, Histogram, LogBins, shared_bins};
 
 /// Up to this many choices are drawn by rejection (a draw equal to an earlier one is drawn
 /// again); more by Floyd's method.
 pub(super) const REJECTION_MAX: usize = 8;
-
-/// The arrival time stored for a warm-up job: below every time the clock shows (which start
-/// at 0 and only grow), so "measured" is `arrived_at >= 0` and needs no flag of its own.
-const WARM_UP: f64 = -1.0;
 
 /// `⌊bits · m / 2⁶⁴⌋`, a uniform integer below `m` from 64 uniform bits: exactly
 /// `(u128::from(bits) * m) >> 64`, computed from two 64-bit products, which wasm has as
@@ -85,9 +83,9 @@ impl Queues {
         if q.len == q.mask.wrapping_add(1) {
             grow(q, &mut self.arena);
         }
-        let slot = q.base + (q.head.wrapping_add(q.len) & q.mask);
+        let slot = q.base.wrapping_add(q.head.wrapping_add(q.len) & q.mask);
         self.arena[slot as usize] = arrived_at;
-        q.len += 1;
+        q.len = q.len.wrapping_add(1);
         q.len
     }
 
@@ -97,7 +95,7 @@ impl Queues {
     fn pop(&mut self, server: u32) -> (f64, u32) {
         let q = &mut self.queues[server as usize];
         debug_assert!(q.len > 0, "a busy server has a job");
-        let arrived_at = self.arena[(q.base + q.head) as usize];
+        let arrived_at = self.arena[q.base.wrapping_add(q.head) as usize];
         q.head = q.head.wrapping_add(1) & q.mask;
         let before = q.len;
         q.len = before.wrapping_sub(1);
@@ -238,94 +236,239 @@ impl SupermarketConfig {
     pub(super) fn simulate(&self) -> SupermarketResult {
         let d = self.choices as usize;
         match d {
-            1 => self.simulate_with(Fixed::<1>),
-            2 => self.simulate_with(Fixed::<2>),
-            3 => self.simulate_with(Fixed::<3>),
-            _ if d <= REJECTION_MAX => self.simulate_with(Rejection { d }),
-            _ => self.simulate_with(Floyd {
-                d: self.choices,
-                marked: vec![false; self.servers as usize],
-                marked_list: Vec::with_capacity(d),
-            }),
+            1 => Chain::new(self, Fixed::<1>).finish(),
+            2 => Chain::new(self, Fixed::<2>).finish(),
+            3 => Chain::new(self, Fixed::<3>).finish(),
+            _ if d <= REJECTION_MAX => Chain::new(self, Rejection { d }).finish(),
+            _ => Chain::new(
+                self,
+                Floyd {
+                    d: self.choices,
+                    marked: vec![false; self.servers as usize],
+                    marked_list: Vec::with_capacity(d),
+                },
+            )
+            .finish(),
+        }
+    }
+}
+
+/// Events a call of [`Chain::advance`] runs at most. The run is a sequence of such calls, so
+/// that a JIT which compiles a hot function anew (V8 first runs wasm from a quick baseline
+/// compiler) can switch the run to its optimised code after the first few, which it cannot
+/// do inside one long loop; a call costs nothing next to 2¹⁶ events.
+const EVENTS_PER_ADVANCE: u32 = 1 << 16;
+
+/// A run in progress.
+struct Chain<'a, C> {
+    config: &'a SupermarketConfig,
+    choice: C,
+    rng: SampleStream,
+    queues: Queues,
+    /// The busy servers (the first `busy_len`), in the order a departure indexes them.
+    busy: Vec<u32>,
+    busy_len: u32,
+    now: f64,
+    arrived: u64,
+    /// The next arrival count at which the run changes phase (the warm-up's end, the last
+    /// arrival, then `arrivals`: none left), so an ordinary arrival checks one number.
+    next_mark: u64,
+    /// Added to an arrival's time to stamp its job: −∞ in the warm-up (a job not measured),
+    /// then 0 (`now + 0` is `now`, bit for bit, as `now` ≥ 0).
+    stamp_offset: f64,
+    measured: u64,
+    /// The measured times in system, summed in departure order.
+    sum: f64,
+    tally: BinTally,
+    levels: LevelShares,
+    shares: Option<[f64; SHARE_LEVELS]>,
+    done: bool,
+}
+
+impl<'a, C: Choose> Chain<'a, C> {
+    fn new(config: &'a SupermarketConfig, choice: C) -> Self {
+        let n = config.servers as usize;
+        Chain {
+            config,
+            choice,
+            rng: SampleStream::at(config.seed, STREAM, 0, 0, 0),
+            queues: Queues::new(n),
+            busy: vec![0; n],
+            busy_len: 0,
+            now: 0.0,
+            arrived: 0,
+            next_mark: config.arrivals / 10,
+            stamp_offset: f64::NEG_INFINITY,
+            measured: 0,
+            sum: 0.0,
+            tally: BinTally::new(),
+            levels: LevelShares::default(),
+            shares: None,
+            done: false,
         }
     }
 
-    fn simulate_with<C: Choose>(&self, mut choice: C) -> SupermarketResult {
-        let theory = fixed_point_mean_time(self.lambda, self.choices);
-        let servers = self.servers;
-        let n = servers as usize;
-        let mut rng = SampleStream::at(self.seed, STREAM, 0, 0, 0);
-        let mut queues = Queues::new(n);
-        // The busy servers, in the order a departure indexes them.
-        let mut busy = vec![0u32; n];
-        let mut busy_len = 0u32;
-        let arrival_rate = self.lambda * n as f64;
-        let warmup = self.arrivals / 10;
-        let measured_target = self.arrivals - warmup;
-        let (mut now, mut arrived, mut measured) = (0.0f64, 0u64, 0u64);
-        let mut sum = 0.0;
+    /// Runs the chain to its end and reads the result.
+    fn finish(mut self) -> SupermarketResult {
+        // Two call sites, so that no optimiser inlines the loop into this function (binaryen
+        // inlines a function called once): the first call is short, the rest are chunks.
+        self.advance(EVENTS_PER_ADVANCE / 16);
+        while !self.done {
+            self.advance(EVENTS_PER_ADVANCE);
+        }
+        let config = self.config;
+        let mut histogram = Histogram::new();
+        let measured = self.measured;
+        self.tally
+            .add_to_total(u32::try_from(measured).expect("a run measures below 2^32 jobs"));
+        histogram.take_tally(&mut self.tally);
+        SupermarketResult {
+            lambda: config.lambda,
+            d: config.choices,
+            stable: true,
+            mean_time: Some(self.sum / measured.max(1) as f64),
+            p99: Some(histogram.percentile(shared_bins(), 0.99)),
+            theory: fixed_point_mean_time(config.lambda, config.choices),
+            measured,
+            share_at_least: self.shares,
+        }
+    }
+
+    /// Runs up to `events` events; sets `done` when the last measured job has left.
+    ///
+    /// Counters step with wrapping adds, which the shipped wasm (built with overflow checks)
+    /// does not check: none can wrap (`arrived` and `measured` stop at `arrivals` ≤ 10⁹, a
+    /// queue and the busy list hold fewer than 2³² jobs and servers).
+    #[inline(never)]
+    fn advance(&mut self, events: u32) {
+        let config = self.config;
+        let servers = config.servers;
+        let arrivals = config.arrivals;
+        let warmup = arrivals / 10;
+        let measured_target = arrivals - warmup;
+        let arrival_rate = config.lambda * f64::from(servers);
         let bins: &LogBins = shared_bins();
-        let mut tally = BinTally::new();
-        let mut levels = LevelShares::default();
-        let mut shares = None;
-        while measured < measured_target {
+        let Chain {
+            choice,
+            rng,
+            queues,
+            busy,
+            levels,
+            tally,
+            ..
+        } = self;
+        let mut rng = rng.clone();
+        let (mut now, mut arrived, mut measured) = (self.now, self.arrived, self.measured);
+        let (mut sum, mut busy_len) = (self.sum, self.busy_len);
+        let (mut next_mark, mut stamp_offset) = (self.next_mark, self.stamp_offset);
+        let mut done = false;
+        // An arrival: the chosen server's queue grows by a job stamped `now + stamp_offset`.
+        macro_rules! arrive {
+            () => {
+                let best = choice.choose(&mut rng, queues, servers);
+                let len = queues.push(best, now + stamp_offset);
+                levels.rise(len, now);
+                if len == 1 {
+                    busy[busy_len as usize] = best;
+                    busy_len = busy_len.wrapping_add(1);
+                }
+                arrived = arrived.wrapping_add(1);
+            };
+        }
+        for _ in 0..events {
             let total_rate = arrival_rate + f64::from(busy_len);
-            now += -libm::log(rng.next_open_unit()) / total_rate;
+            now += -log_unit(rng.next_open_unit()) / total_rate;
             let arrival = rng.next_unit() * total_rate < arrival_rate;
             if arrival {
-                if arrived < self.arrivals {
-                    let best = choice.choose(&mut rng, &queues, servers);
-                    if arrived == warmup {
-                        levels.open(now);
+                if arrived != next_mark {
+                    arrive!();
+                    continue;
+                }
+                // A mark: the warm-up's end, the last arrival, or no arrival left.
+                if arrived == arrivals {
+                    if busy_len == 0 {
+                        done = true;
+                        break;
                     }
-                    let stamp = if arrived >= warmup { now } else { WARM_UP };
-                    let len = queues.push(best, stamp);
-                    levels.rise(len, now);
-                    if len == 1 {
-                        busy[busy_len as usize] = best;
-                        busy_len += 1;
-                    }
-                    arrived += 1;
-                    if arrived == self.arrivals {
-                        shares = Some(levels.close(now, n));
-                    }
-                } else if busy_len == 0 {
-                    break;
+                    continue;
+                }
+                let last = arrived == arrivals - 1;
+                if arrived == warmup {
+                    levels.open(now);
+                    stamp_offset = 0.0;
+                }
+                next_mark = if last { arrivals } else { arrivals - 1 };
+                arrive!();
+                if last {
+                    self.shares = Some(levels.close(now, servers as usize));
                 }
             } else if busy_len > 0 {
                 let at = below(rng.next_bits(), busy_len);
                 let s = busy[at as usize];
                 let (arrived_at, before) = queues.pop(s);
                 levels.fall(before, now);
+                if before == 1 {
+                    // The server is idle: the last busy one takes its place.
+                    busy_len = busy_len.wrapping_sub(1);
+                    busy[at as usize] = busy[busy_len as usize];
+                }
                 if arrived_at >= 0.0 {
                     let t = now - arrived_at;
                     sum += t;
                     tally.record_bin(bins.bin_of(t));
-                    measured += 1;
+                    measured = measured.wrapping_add(1);
+                    if measured == measured_target {
+                        done = true;
+                        break;
+                    }
                 }
-                if before == 1 {
-                    // The server is idle: the last busy one takes its place.
-                    busy_len -= 1;
-                    busy[at as usize] = busy[busy_len as usize];
-                }
-            } else if arrived >= self.arrivals {
+            } else if arrived == arrivals {
+                done = true;
                 break;
             }
         }
-        let mut histogram = Histogram::new();
-        tally.add_to_total(u32::try_from(measured).expect("a run measures below 2^32 jobs"));
-        histogram.take_tally(&mut tally);
-        SupermarketResult {
-            lambda: self.lambda,
-            d: self.choices,
-            stable: true,
-            mean_time: Some(sum / measured.max(1) as f64),
-            p99: Some(histogram.percentile(bins, 0.99)),
-            theory,
-            measured,
-            share_at_least: shares,
-        }
+        self.rng = rng;
+        (self.now, self.arrived, self.measured) = (now, arrived, measured);
+        (self.sum, self.busy_len) = (sum, busy_len);
+        (self.next_mark, self.stamp_offset) = (next_mark, stamp_offset);
+        self.done = done;
     }
+}
+
+/// `libm::log(x)` for `x` in the open unit interval, as [`SampleStream::next_open_unit`]
+/// gives it (2⁻⁵⁴ ≤ x ≤ 1 − 2⁻⁵⁴: normal, positive, below 1): libm's own operations, in its
+/// order (libm 0.2's `log`, FreeBSD's `e_log.c`), without the special cases (zero, negative,
+/// subnormal, ∞, NaN, exactly 1) that such an `x` never reaches, so it is inlined into the
+/// loop. The same bits as `libm::log`: tested over every exponent such a draw can have and
+/// millions of draws.
+#[inline(never)]
+pub(super) fn log_unit(x: f64) -> f64 {
+    const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-1; /* 3fe62e42 fee00000 */
+    const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10; /* 3dea39ef 35793c76 */
+    const LG1: f64 = 6.666_666_666_666_735_130e-1; /* 3FE55555 55555593 */
+    const LG2: f64 = 3.999_999_999_940_941_908e-1; /* 3FD99999 9997FA04 */
+    const LG3: f64 = 2.857_142_874_366_239_149e-1; /* 3FD24924 94229359 */
+    const LG4: f64 = 2.222_219_843_214_978_396e-1; /* 3FCC71C5 1D8E78AF */
+    const LG5: f64 = 1.818_357_216_161_805_012e-1; /* 3FC74664 96CB03DE */
+    const LG6: f64 = 1.531_383_769_920_937_332e-1; /* 3FC39A09 D078C69F */
+    const LG7: f64 = 1.479_819_860_511_658_591e-1; /* 3FC2F112 DF3E5244 */
+    debug_assert!(x > 0.0 && x < 1.0 && x.is_normal(), "{x}");
+    let ui = x.to_bits();
+    // Reduce x into [√2/2, √2): x = 2^k · (1 + f).
+    let hx = ((ui >> 32) as u32).wrapping_add(0x3ff0_0000 - 0x3fe6_a09e);
+    let k = ((hx >> 20) as i32).wrapping_sub(0x3ff);
+    let hx = (hx & 0x000f_ffff) + 0x3fe6_a09e;
+    let x = f64::from_bits((u64::from(hx) << 32) | (ui & 0xffff_ffff));
+    let f = x - 1.0;
+    let hfsq = 0.5 * f * f;
+    let s = f / (2.0 + f);
+    let z = s * s;
+    let w = z * z;
+    let t1 = w * (LG2 + w * (LG4 + w * LG6));
+    let t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)));
+    let r = t2 + t1;
+    let dk = f64::from(k);
+    s * (hfsq + r) + dk * LN2_LO - hfsq + f + dk * LN2_HI
 }
 
 #[cfg(test)]
@@ -347,5 +490,44 @@ mod tests {
                 assert_eq!(below(bits, m), want(bits), "{bits:#x} · {m}");
             }
         }
+    }
+
+    #[test]
+    fn log_unit_is_libm_log_on_every_open_unit_draw() {
+        let same = |x: f64| {
+            assert_eq!(log_unit(x).to_bits(), libm::log(x).to_bits(), "log({x:e})");
+        };
+        // Draws from the stream, as the clock takes them.
+        let mut rng = SampleStream::from_state(5);
+        for _ in 0..4_000_000 {
+            same(rng.next_open_unit());
+        }
+        // Every value a draw can take in each of its 54 binades: (m + 0.5) · 2⁻⁵³ for m below
+        // 2⁵³, sampled at the binade's ends, around the reduction's √2/2 split, and at random
+        // mantissas; with the extremes 2⁻⁵⁴ and 1 − 2⁻⁵⁴.
+        let draw = |m: u64| (m as f64 + 0.5) * (1.0 / (1u64 << 53) as f64);
+        for e in 0..=53u32 {
+            let (lo, hi) = (1u64 << e >> 1, (1u64 << e).max(1));
+            for m in [lo, lo + 1, hi.saturating_sub(1), hi, hi + 1] {
+                if m < 1 << 53 {
+                    same(draw(m));
+                }
+            }
+            for _ in 0..20_000 {
+                let m = lo + rng.next_bits() % (hi - lo).max(1);
+                same(draw(m));
+            }
+            // Around the reduction's split at √2/2 of the binade.
+            let split = (hi as f64 * std::f64::consts::FRAC_1_SQRT_2) as u64;
+            for m in split.saturating_sub(1000)..split + 1000 {
+                if m < 1 << 53 {
+                    same(draw(m));
+                }
+            }
+        }
+        same(draw(0));
+        same(draw((1 << 53) - 1));
+        same(f64::from_bits(1.0f64.to_bits() - 1));
+        same(f64::MIN_POSITIVE);
     }
 }

@@ -377,7 +377,7 @@ impl<'a, C: Choose> Chain<'a, C> {
         }
         for _ in 0..events {
             let total_rate = arrival_rate + f64::from(busy_len);
-            now += -log_unit(rng.next_open_unit()) / total_rate;
+            now += -libm::log(rng.next_open_unit()) / total_rate;
             let arrival = rng.next_unit() * total_rate < arrival_rate;
             if arrival {
                 if arrived != next_mark {
@@ -435,42 +435,6 @@ impl<'a, C: Choose> Chain<'a, C> {
     }
 }
 
-/// `libm::log(x)` for `x` in the open unit interval, as [`SampleStream::next_open_unit`]
-/// gives it (2⁻⁵⁴ ≤ x ≤ 1 − 2⁻⁵⁴: normal, positive, below 1): libm's own operations, in its
-/// order (libm 0.2's `log`, FreeBSD's `e_log.c`), without the special cases (zero, negative,
-/// subnormal, ∞, NaN, exactly 1) that such an `x` never reaches, so it is inlined into the
-/// loop. The same bits as `libm::log`: tested over every exponent such a draw can have and
-/// millions of draws.
-#[inline(never)]
-pub(super) fn log_unit(x: f64) -> f64 {
-    const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-1; /* 3fe62e42 fee00000 */
-    const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10; /* 3dea39ef 35793c76 */
-    const LG1: f64 = 6.666_666_666_666_735_130e-1; /* 3FE55555 55555593 */
-    const LG2: f64 = 3.999_999_999_940_941_908e-1; /* 3FD99999 9997FA04 */
-    const LG3: f64 = 2.857_142_874_366_239_149e-1; /* 3FD24924 94229359 */
-    const LG4: f64 = 2.222_219_843_214_978_396e-1; /* 3FCC71C5 1D8E78AF */
-    const LG5: f64 = 1.818_357_216_161_805_012e-1; /* 3FC74664 96CB03DE */
-    const LG6: f64 = 1.531_383_769_920_937_332e-1; /* 3FC39A09 D078C69F */
-    const LG7: f64 = 1.479_819_860_511_658_591e-1; /* 3FC2F112 DF3E5244 */
-    debug_assert!(x > 0.0 && x < 1.0 && x.is_normal(), "{x}");
-    let ui = x.to_bits();
-    // Reduce x into [√2/2, √2): x = 2^k · (1 + f).
-    let hx = ((ui >> 32) as u32).wrapping_add(0x3ff0_0000 - 0x3fe6_a09e);
-    let k = ((hx >> 20) as i32).wrapping_sub(0x3ff);
-    let hx = (hx & 0x000f_ffff) + 0x3fe6_a09e;
-    let x = f64::from_bits((u64::from(hx) << 32) | (ui & 0xffff_ffff));
-    let f = x - 1.0;
-    let hfsq = 0.5 * f * f;
-    let s = f / (2.0 + f);
-    let z = s * s;
-    let w = z * z;
-    let t1 = w * (LG2 + w * (LG4 + w * LG6));
-    let t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)));
-    let r = t2 + t1;
-    let dk = f64::from(k);
-    s * (hfsq + r) + dk * LN2_LO - hfsq + f + dk * LN2_HI
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,44 +454,5 @@ mod tests {
                 assert_eq!(below(bits, m), want(bits), "{bits:#x} · {m}");
             }
         }
-    }
-
-    #[test]
-    fn log_unit_is_libm_log_on_every_open_unit_draw() {
-        let same = |x: f64| {
-            assert_eq!(log_unit(x).to_bits(), libm::log(x).to_bits(), "log({x:e})");
-        };
-        // Draws from the stream, as the clock takes them.
-        let mut rng = SampleStream::from_state(5);
-        for _ in 0..4_000_000 {
-            same(rng.next_open_unit());
-        }
-        // Every value a draw can take in each of its 54 binades: (m + 0.5) · 2⁻⁵³ for m below
-        // 2⁵³, sampled at the binade's ends, around the reduction's √2/2 split, and at random
-        // mantissas; with the extremes 2⁻⁵⁴ and 1 − 2⁻⁵⁴.
-        let draw = |m: u64| (m as f64 + 0.5) * (1.0 / (1u64 << 53) as f64);
-        for e in 0..=53u32 {
-            let (lo, hi) = (1u64 << e >> 1, (1u64 << e).max(1));
-            for m in [lo, lo + 1, hi.saturating_sub(1), hi, hi + 1] {
-                if m < 1 << 53 {
-                    same(draw(m));
-                }
-            }
-            for _ in 0..20_000 {
-                let m = lo + rng.next_bits() % (hi - lo).max(1);
-                same(draw(m));
-            }
-            // Around the reduction's split at √2/2 of the binade.
-            let split = (hi as f64 * std::f64::consts::FRAC_1_SQRT_2) as u64;
-            for m in split.saturating_sub(1000)..split + 1000 {
-                if m < 1 << 53 {
-                    same(draw(m));
-                }
-            }
-        }
-        same(draw(0));
-        same(draw((1 << 53) - 1));
-        same(f64::from_bits(1.0f64.to_bits() - 1));
-        same(f64::MIN_POSITIVE);
     }
 }

@@ -265,7 +265,8 @@ struct Chain<'a, C> {
     choice: C,
     rng: SampleStream,
     queues: Queues,
-    /// The busy servers (the first `busy_len`), in the order a departure indexes them.
+    /// The busy servers (the first `busy_len`), in the order a departure indexes them, and a
+    /// spare slot.
     busy: Vec<u32>,
     busy_len: u32,
     now: f64,
@@ -293,7 +294,7 @@ impl<'a, C: Choose> Chain<'a, C> {
             choice,
             rng: SampleStream::at(config.seed, STREAM, 0, 0, 0),
             queues: Queues::new(n),
-            busy: vec![0; n],
+            busy: vec![0; n + 1],
             busy_len: 0,
             now: 0.0,
             arrived: 0,
@@ -368,10 +369,10 @@ impl<'a, C: Choose> Chain<'a, C> {
                 let best = choice.choose(&mut rng, queues, servers);
                 let len = queues.push(best, now + stamp_offset);
                 levels.rise(len, now);
-                if len == 1 {
-                    busy[busy_len as usize] = best;
-                    busy_len = busy_len.wrapping_add(1);
-                }
+                // Listed as busy if it was idle: the write is unconditional (the list has a
+                // spare slot past the last server), the count moves by 0 or 1, no branch.
+                busy[busy_len as usize] = best;
+                busy_len = busy_len.wrapping_add(u32::from(len == 1));
                 arrived = arrived.wrapping_add(1);
             };
         }
@@ -407,11 +408,12 @@ impl<'a, C: Choose> Chain<'a, C> {
                 let s = busy[at as usize];
                 let (arrived_at, before) = queues.pop(s);
                 levels.fall(before, now);
-                if before == 1 {
-                    // The server is idle: the last busy one takes its place.
-                    busy_len = busy_len.wrapping_sub(1);
-                    busy[at as usize] = busy[busy_len as usize];
-                }
+                // If the server is now idle, the last busy one takes its place (a select, no
+                // branch: otherwise the place keeps its server).
+                let idle = before == 1;
+                let last = busy[busy_len.wrapping_sub(1) as usize];
+                busy_len = busy_len.wrapping_sub(u32::from(idle));
+                busy[at as usize] = if idle { last } else { s };
                 if arrived_at >= 0.0 {
                     let t = now - arrived_at;
                     sum += t;

@@ -271,14 +271,19 @@ impl SupermarketConfig {
     pub const CACHE_SERVERS: u32 = 16_384;
 
     /// What a run costs, in work units of about 10 ns of wasm in Chromium on a 2-core machine
-    /// (see BENCHMARKS.md), measured per event rather than per arrival. An arrival and its
-    /// departure cost 8 units (two exponential clocks, the queue and busy-list updates). Each
-    /// random draw of a server costs 3 more, or 8 above [`Self::CACHE_SERVERS`] servers, where
-    /// every queue it looks at is a cache miss. Up to 8 choices are drawn by rejection, which
-    /// takes `Σ_{i<d} n/(n − i)` draws for `d` distinct of `n` servers (21.7 for 8 of 8);
-    /// more are drawn by Floyd's method, one draw each. Measured idle: 90 ns an arrival at
-    /// d = 1 on one server, 165 ns at d = 1 and 325 ns at d = 3 on 100,000 servers; 450 ns at
-    /// d = 8 on 8 servers.
+    /// (see BENCHMARKS.md), counted per event rather than per arrival: 8 units an arrival and
+    /// its departure (two exponential clocks, the queue and busy-list updates), and 3 more for
+    /// each random draw of a server, or 8 above [`Self::CACHE_SERVERS`] servers, where every
+    /// queue it looks at is a cache miss. Up to 8 choices are drawn by rejection, which takes
+    /// `Σ_{i<d} n/(n − i)` draws for `d` distinct of `n` servers (21.7 for 8 of 8); more are
+    /// drawn by Floyd's method, one draw each. The weights were measured on the first engine
+    /// (idle: 90 ns an arrival at d = 1 on one server, 165 ns at d = 1 and 325 ns at d = 3 on
+    /// 100,000 servers, 450 ns at d = 8 on 8 servers). The flat-ring engine ([`chain`]) costs
+    /// less, so they are now an upper bound, about twice the cost below
+    /// [`Self::CACHE_SERVERS`]: in node 20 (wasm, the least of several runs) an arrival takes
+    /// 54 ns at d = 1 on one server, 56 ns at d = 2 and 61 ns at d = 3 on 100 servers, 260 ns
+    /// at d = 8 on 8 servers (about 5.5 units an arrival and 1 a draw), and 105–150 ns at
+    /// d = 1 to 3 on 100,000 servers.
     pub fn work_units(&self) -> f64 {
         let per_draw = if self.servers > Self::CACHE_SERVERS {
             8.0

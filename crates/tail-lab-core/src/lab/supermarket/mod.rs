@@ -278,7 +278,7 @@ impl SupermarketConfig {
     /// `Σ_{i<d} n/(n − i)` draws for `d` distinct of `n` servers (21.7 for 8 of 8); more are
     /// drawn by Floyd's method, one draw each. The weights were measured on the first engine
     /// (idle: 90 ns an arrival at d = 1 on one server, 165 ns at d = 1 and 325 ns at d = 3 on
-    /// 100,000 servers, 450 ns at d = 8 on 8 servers). The flat-ring engine ([`chain`]) costs
+    /// 100,000 servers, 450 ns at d = 8 on 8 servers). The flat-ring engine (`chain.rs`) costs
     /// less, so they are now an upper bound, about twice the cost below
     /// [`Self::CACHE_SERVERS`]: in node 20 (wasm, the least of several runs) an arrival takes
     /// 54 ns at d = 1 on one server, 56 ns at d = 2 and 61 ns at d = 3 on 100 servers, 260 ns
@@ -299,7 +299,7 @@ impl SupermarketConfig {
         self.arrivals as f64 * (8.0 + per_draw * draws)
     }
 
-    /// Simulates the chain ([`chain`]).
+    /// Simulates the chain (its event loop is in `chain.rs`).
     pub fn run(&self) -> SupermarketResult {
         if self.lambda < 1.0 {
             return self.simulate();

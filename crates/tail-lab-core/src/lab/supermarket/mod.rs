@@ -31,10 +31,9 @@
 use crate::describe::{Describe, Field, Unit, Value};
 use crate::error::{CountRange, ParamError, check_range};
 use crate::model::{Model, RunOutput, each_described};
-use crate::sampling::address::{SampleStream, Stream};
-use crate::sampling::histogram::Histogram;
-use crate::sampling::histogram::shared_bins;
-use std::collections::VecDeque;
+use crate::sampling::address::Stream;
+
+mod chain;
 
 /// The random stream of the supermarket model (id 8).
 pub const STREAM: Stream = Stream::new(8);
@@ -272,14 +271,19 @@ impl SupermarketConfig {
     pub const CACHE_SERVERS: u32 = 16_384;
 
     /// What a run costs, in work units of about 10 ns of wasm in Chromium on a 2-core machine
-    /// (see BENCHMARKS.md), measured per event rather than per arrival. An arrival and its
-    /// departure cost 8 units (two exponential clocks, the queue and busy-list updates). Each
-    /// random draw of a server costs 3 more, or 8 above [`Self::CACHE_SERVERS`] servers, where
-    /// every queue it looks at is a cache miss. Up to 8 choices are drawn by rejection, which
-    /// takes `Σ_{i<d} n/(n − i)` draws for `d` distinct of `n` servers (21.7 for 8 of 8);
-    /// more are drawn by Floyd's method, one draw each. Measured idle: 90 ns an arrival at
-    /// d = 1 on one server, 165 ns at d = 1 and 325 ns at d = 3 on 100,000 servers; 450 ns at
-    /// d = 8 on 8 servers.
+    /// (see BENCHMARKS.md), counted per event rather than per arrival: 8 units an arrival and
+    /// its departure (two exponential clocks, the queue and busy-list updates), and 3 more for
+    /// each random draw of a server, or 8 above [`Self::CACHE_SERVERS`] servers, where every
+    /// queue it looks at is a cache miss. Up to 8 choices are drawn by rejection, which takes
+    /// `Σ_{i<d} n/(n − i)` draws for `d` distinct of `n` servers (21.7 for 8 of 8); more are
+    /// drawn by Floyd's method, one draw each. The weights were measured on the first engine
+    /// (idle: 90 ns an arrival at d = 1 on one server, 165 ns at d = 1 and 325 ns at d = 3 on
+    /// 100,000 servers, 450 ns at d = 8 on 8 servers). The flat-ring engine (`chain.rs`) costs
+    /// less, so they are now an upper bound, about twice the cost below
+    /// [`Self::CACHE_SERVERS`]: in node 20 (wasm, the least of several runs) an arrival takes
+    /// 54 ns at d = 1 on one server, 56 ns at d = 2 and 61 ns at d = 3 on 100 servers, 260 ns
+    /// at d = 8 on 8 servers (about 5.5 units an arrival and 1 a draw), and 105–150 ns at
+    /// d = 1 to 3 on 100,000 servers.
     pub fn work_units(&self) -> f64 {
         let per_draw = if self.servers > Self::CACHE_SERVERS {
             8.0
@@ -295,137 +299,21 @@ impl SupermarketConfig {
         self.arrivals as f64 * (8.0 + per_draw * draws)
     }
 
-    /// Simulates the chain.
+    /// Simulates the chain (its event loop is in `chain.rs`).
     pub fn run(&self) -> SupermarketResult {
-        let theory = fixed_point_mean_time(self.lambda, self.choices);
-        let mut result = SupermarketResult {
+        if self.lambda < 1.0 {
+            return self.simulate();
+        }
+        SupermarketResult {
             lambda: self.lambda,
             d: self.choices,
-            stable: self.lambda < 1.0,
+            stable: false,
             mean_time: None,
             p99: None,
-            theory,
+            theory: fixed_point_mean_time(self.lambda, self.choices),
             measured: 0,
             share_at_least: None,
-        };
-        if !result.stable {
-            return result;
         }
-        let n = self.servers as usize;
-        let mut rng = SampleStream::at(self.seed, STREAM, 0, 0, 0);
-        let mut queues: Vec<VecDeque<(f64, bool)>> = vec![VecDeque::new(); n];
-        // Busy servers, with each server's position in the list for O(1) removal.
-        let mut busy: Vec<u32> = Vec::with_capacity(n);
-        let mut position: Vec<u32> = vec![u32::MAX; n];
-        let arrival_rate = self.lambda * n as f64;
-        let warmup = self.arrivals / 10;
-        let measured_target = self.arrivals - warmup;
-        let (mut now, mut arrived, mut measured) = (0.0f64, 0u64, 0u64);
-        let mut sum = 0.0;
-        let mut histogram = Histogram::new();
-        let below = |bits: u64, m: usize| ((u128::from(bits) * m as u128) >> 64) as usize;
-        let mut picks = [0usize; 8];
-        // Floyd's sampling for large d: a mark per server (cleared after each arrival through
-        // the list of the marked), so membership is one load and no hashing is involved.
-        let mut marked = vec![
-            false;
-            if self.choices as usize > picks.len() {
-                n
-            } else {
-                0
-            }
-        ];
-        let mut marked_list: Vec<usize> = Vec::with_capacity(self.choices as usize);
-        let mut levels = LevelShares::default();
-        let mut shares = None;
-        while measured < measured_target {
-            let total_rate = arrival_rate + busy.len() as f64;
-            now += -libm::log(rng.next_open_unit()) / total_rate;
-            let arrival = rng.next_unit() * total_rate < arrival_rate;
-            if arrival && arrived < self.arrivals {
-                // Sample d distinct servers; the first shortest in random sample order is a
-                // uniformly random tie-break.
-                let d = self.choices as usize;
-                let mut best = usize::MAX;
-                if d <= picks.len() {
-                    let mut chosen = 0;
-                    while chosen < d {
-                        let s = below(rng.next_bits(), n);
-                        if picks[..chosen].contains(&s) {
-                            continue;
-                        }
-                        picks[chosen] = s;
-                        chosen += 1;
-                        if best == usize::MAX || queues[s].len() < queues[best].len() {
-                            best = s;
-                        }
-                    }
-                } else {
-                    // Large d: Floyd's sampling of d distinct servers in O(d) (not O(servers)),
-                    // then the shortest, ties broken uniformly by reservoir sampling.
-                    let mut ties = 0u64;
-                    for j in n - d..n {
-                        let t = below(rng.next_bits(), j + 1);
-                        let s = if marked[t] { j } else { t };
-                        marked[s] = true;
-                        marked_list.push(s);
-                        let shorter = best == usize::MAX || queues[s].len() < queues[best].len();
-                        if shorter {
-                            best = s;
-                            ties = 1;
-                        } else if queues[s].len() == queues[best].len() {
-                            ties += 1;
-                            if below(rng.next_bits(), ties as usize) == 0 {
-                                best = s;
-                            }
-                        }
-                    }
-                    for s in marked_list.drain(..) {
-                        marked[s] = false;
-                    }
-                }
-                let counted = arrived >= warmup;
-                if arrived == warmup {
-                    levels.open(now);
-                }
-                queues[best].push_back((now, counted));
-                levels.rise(queues[best].len(), now);
-                if queues[best].len() == 1 {
-                    position[best] = busy.len() as u32;
-                    busy.push(best as u32);
-                }
-                arrived += 1;
-                if arrived == self.arrivals {
-                    shares = Some(levels.close(now, n));
-                }
-            } else if !busy.is_empty() && !arrival {
-                let s = busy[below(rng.next_bits(), busy.len())] as usize;
-                levels.fall(queues[s].len(), now);
-                let (arrived_at, counted) = queues[s].pop_front().expect("busy server has a job");
-                if counted {
-                    let t = now - arrived_at;
-                    sum += t;
-                    histogram.record(shared_bins(), t);
-                    measured += 1;
-                }
-                if queues[s].is_empty() {
-                    let p = position[s] as usize;
-                    let last = *busy.last().expect("non-empty");
-                    busy.swap_remove(p);
-                    if p < busy.len() {
-                        position[last as usize] = p as u32;
-                    }
-                    position[s] = u32::MAX;
-                }
-            } else if arrived >= self.arrivals && busy.is_empty() {
-                break;
-            }
-        }
-        result.measured = measured;
-        result.mean_time = Some(sum / measured.max(1) as f64);
-        result.p99 = Some(histogram.percentile(shared_bins(), 0.99));
-        result.share_at_least = shares;
-        result
     }
 }
 
@@ -449,17 +337,17 @@ struct LevelShares {
 impl LevelShares {
     /// A queue grew to `len` jobs at `now`: one more server holds at least `len`.
     #[inline]
-    fn rise(&mut self, len: usize, now: f64) {
-        let k = (len - 1).min(SHARE_LEVELS);
-        self.count[k] += 1;
+    fn rise(&mut self, len: u32, now: f64) {
+        let k = (len.wrapping_sub(1) as usize).min(SHARE_LEVELS);
+        self.count[k] = self.count[k].wrapping_add(1);
         self.moved[k] += now;
     }
 
     /// A queue of `len` jobs loses one at `now`: one fewer server holds at least `len`.
     #[inline]
-    fn fall(&mut self, len: usize, now: f64) {
-        let k = (len - 1).min(SHARE_LEVELS);
-        self.count[k] -= 1;
+    fn fall(&mut self, len: u32, now: f64) {
+        let k = (len.wrapping_sub(1) as usize).min(SHARE_LEVELS);
+        self.count[k] = self.count[k].wrapping_sub(1);
         self.moved[k] -= now;
     }
 

@@ -24,12 +24,14 @@
 //! coordinated omission): each is a set of events, records in a slab and stations. Imports
 //! flow one way: `des` uses only `std`, and no model, `theory` or `sampling` type.
 
+mod clocks;
 mod events;
 mod slab;
 mod station;
 #[cfg(test)]
 mod tests;
 
+pub use clocks::{StationClocks, earlier};
 pub use events::EventQueue;
 pub use slab::{Slab, SlotKey};
 pub use station::FifoStation;

@@ -1,25 +1,60 @@
 //! Station clocks: the next event of each of `n` stations, at most one each, earliest first.
 
-use std::cmp::Ordering;
+/// An event's place in the order every queue in [`crate::des`] pops in: earlier time first
+/// ([`f64::total_cmp`], so even a NaN has a place), then lower sequence number (the order
+/// events were scheduled in). One integer, so comparing two is one comparison with no branch.
+///
+/// A model that keeps some events beside an [`crate::des::EventQueue`] (the one pending
+/// arrival, a FIFO of timers due in the order they were set, [`StationClocks`]) and numbers
+/// them all from one counter pops them, by their keys, in the order one queue would.
+///
+/// ```
+/// use tail_lab_core::des::EventKey;
+/// let a = EventKey::new(1.5, 7);
+/// assert!(a < EventKey::new(1.5, 8) && a < EventKey::new(2.0, 1));
+/// assert!(EventKey::new(-0.0, 9) < EventKey::new(0.0, 1)); // total_cmp's order
+/// assert_eq!((a.time(), a.seq()), (1.5, 7));
+/// assert!(a < EventKey::NONE);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventKey(u128);
 
-/// True when an event at `(time, seq)` pops before one at `(other_time, other_seq)`: earlier
-/// time ([`f64::total_cmp`]), then lower sequence number. The one order every queue in
-/// [`crate::des`] pops in, so pieces can be combined: a model that keeps some events beside an
-/// [`crate::des::EventQueue`] (the one pending arrival, a FIFO of timers, [`StationClocks`])
-/// and numbers them from one counter pops them in the order a single queue would.
-#[inline(always)]
-pub fn earlier(time: f64, seq: u64, other_time: f64, other_seq: u64) -> bool {
-    match time.total_cmp(&other_time) {
-        Ordering::Less => true,
-        Ordering::Greater => false,
-        Ordering::Equal => seq < other_seq,
+impl EventKey {
+    /// No event: after every real one (the greatest NaN in [`f64::total_cmp`]'s order and
+    /// the sequence number `u64::MAX`, which no counter reaches).
+    pub const NONE: EventKey = EventKey(u128::MAX);
+
+    /// The key of an event at `time` with sequence number `seq` (below `u64::MAX`).
+    #[inline(always)]
+    pub fn new(time: f64, seq: u64) -> Self {
+        // `f64::total_cmp`'s signed key, then its sign bit flipped: an unsigned key in the
+        // same order.
+        let bits = time.to_bits() as i64;
+        let ordered = bits ^ ((((bits >> 63) as u64) >> 1) as i64);
+        let unsigned = (ordered as u64) ^ (1 << 63);
+        EventKey((u128::from(unsigned) << 64) | u128::from(seq))
+    }
+
+    /// The event's time (bit for bit the one it was made with).
+    #[inline(always)]
+    pub fn time(self) -> f64 {
+        let ordered = (((self.0 >> 64) as u64) ^ (1 << 63)) as i64;
+        // The same map again: it keeps the sign bit, so it is its own inverse.
+        f64::from_bits((ordered ^ ((((ordered >> 63) as u64) >> 1) as i64)) as u64)
+    }
+
+    /// The event's sequence number.
+    #[inline(always)]
+    pub fn seq(self) -> u64 {
+        self.0 as u64
+    }
+
+    /// False for [`EventKey::NONE`].
+    #[inline(always)]
+    pub fn is_some(self) -> bool {
+        self != Self::NONE
     }
 }
-
-/// No event: after every real one in [`earlier`]'s order (the greatest NaN, the greatest
-/// sequence number, which no counter reaches).
-const NONE_TIME: f64 = f64::from_bits(u64::MAX >> 1);
-const NONE_SEQ: u64 = u64::MAX;
 
 /// One pending event per station (a replica's next completion, a server's next departure),
 /// stamped with a time and a sequence number, and the earliest of them in O(1).
@@ -46,11 +81,10 @@ const NONE_SEQ: u64 = u64::MAX;
 pub struct StationClocks {
     /// Leaves: `n` rounded up to a power of two.
     leaves: usize,
-    time: Vec<f64>,
-    seq: Vec<u64>,
-    /// `winner[node]` for nodes `1..leaves` (node 1 the root, node `i`'s children `2i` and
-    /// `2i + 1`); `winner[leaves + s] = s` for the leaves.
-    winner: Vec<u32>,
+    /// For each node (1 the root, node `i`'s children `2i` and `2i + 1`, leaf `s` at
+    /// `leaves + s`): the key of the first event below it, and its station.
+    key: Vec<EventKey>,
+    station: Vec<u32>,
 }
 
 impl StationClocks {
@@ -58,19 +92,18 @@ impl StationClocks {
     pub fn new(stations: usize) -> Self {
         assert!(stations >= 1, "clocks need a station");
         let leaves = stations.next_power_of_two();
-        let mut winner = vec![0u32; 2 * leaves];
+        let mut station = vec![0u32; 2 * leaves];
         for s in 0..leaves {
-            winner[leaves + s] = u32::try_from(s).expect("at most 2^32 stations");
+            station[leaves + s] = u32::try_from(s).expect("at most 2^32 stations");
         }
-        // Every leaf is empty, so each node's winner is its leftmost leaf.
+        // Every leaf is empty, so each node's first is its leftmost leaf.
         for node in (1..leaves).rev() {
-            winner[node] = winner[2 * node];
+            station[node] = station[2 * node];
         }
         StationClocks {
             leaves,
-            time: vec![NONE_TIME; leaves],
-            seq: vec![NONE_SEQ; leaves],
-            winner,
+            key: vec![EventKey::NONE; 2 * leaves],
+            station,
         }
     }
 
@@ -78,42 +111,45 @@ impl StationClocks {
     /// replacing any it had.
     #[inline]
     pub fn set(&mut self, station: usize, time: f64, seq: u64) {
-        debug_assert!(seq != NONE_SEQ);
-        self.time[station] = time;
-        self.seq[station] = seq;
-        self.replay(station);
+        debug_assert!(seq != u64::MAX);
+        self.replay(station, EventKey::new(time, seq));
     }
 
     /// Station `station` has no event.
     #[inline]
     pub fn clear(&mut self, station: usize) {
-        self.time[station] = NONE_TIME;
-        self.seq[station] = NONE_SEQ;
-        self.replay(station);
+        self.replay(station, EventKey::NONE);
     }
 
     /// The station whose event pops first, with its time and sequence number; `None` when no
     /// station has one.
     #[inline]
     pub fn peek(&self) -> Option<(usize, f64, u64)> {
-        let s = self.winner[1] as usize;
-        let seq = self.seq[s];
-        (seq != NONE_SEQ).then(|| (s, self.time[s], seq))
+        let (station, key) = self.first();
+        key.is_some().then(|| (station, key.time(), key.seq()))
     }
 
-    /// Replays the matches on the path from `station`'s leaf to the root.
+    /// The station whose event pops first and that event's key ([`EventKey::NONE`] when no
+    /// station has one).
+    #[inline(always)]
+    pub fn first(&self) -> (usize, EventKey) {
+        (self.station[1] as usize, self.key[1])
+    }
+
+    /// Sets a leaf's key and replays the matches on its path to the root.
     #[inline]
-    fn replay(&mut self, station: usize) {
-        let mut node = (self.leaves + station) >> 1;
-        while node >= 1 {
-            let a = self.winner[2 * node] as usize;
-            let b = self.winner[2 * node + 1] as usize;
-            self.winner[node] = if earlier(self.time[b], self.seq[b], self.time[a], self.seq[a]) {
-                b as u32
-            } else {
-                a as u32
-            };
+    fn replay(&mut self, station: usize, key: EventKey) {
+        let mut node = self.leaves + station;
+        self.key[node] = key;
+        while node > 1 {
+            let left = node & !1;
+            let (a, b) = (self.key[left], self.key[left + 1]);
+            // Ties cannot happen between real events (sequence numbers differ); between two
+            // empty leaves either will do.
+            let winner = if b < a { left + 1 } else { left };
             node >>= 1;
+            self.key[node] = if b < a { b } else { a };
+            self.station[node] = self.station[winner];
         }
     }
 }

@@ -31,7 +31,7 @@ mod station;
 #[cfg(test)]
 mod tests;
 
-pub use clocks::{StationClocks, earlier};
+pub use clocks::{EventKey, StationClocks};
 pub use events::EventQueue;
 pub use slab::{Slab, SlotKey};
 pub use station::FifoStation;

@@ -1,7 +1,7 @@
 //! A loaded run's parameters ([`LoadedConfig`], [`LoadedService`]), its outcome
 //! ([`LoadedResult`], [`Unstable`]), its streams and the standard sweep.
 
-use super::engine::Simulation;
+use super::engine::{Simulation, no_backup_p95};
 use super::policy::{Cancellation, DelayBasis, HedgeDelay, LoadedPolicy};
 use crate::error::{CountRange, ParamError, check_range};
 use crate::lab::hedge_idle::Percentiles;
@@ -323,10 +323,7 @@ impl LoadedConfig {
                     policy: LoadedPolicy::None,
                     ..*self
                 };
-                Simulation::new(&calibration, DELAY_CALIBRATION_STREAM, None)
-                    .run()
-                    .latency
-                    .map(|p| p.p95)
+                no_backup_p95(&calibration, DELAY_CALIBRATION_STREAM)
             }
         }
     }

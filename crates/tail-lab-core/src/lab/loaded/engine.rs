@@ -2,7 +2,7 @@
 //!
 //! Its events are kept in three places, each in the order it pops, and numbered from one
 //! counter so that together they pop exactly as one [`crate::des::EventQueue`] would (time,
-//! then the order they were scheduled, [`earlier`]):
+//! then the order they were scheduled, [`EventKey`]):
 //! - the next arrival (there is only ever one: each arrival schedules the next);
 //! - the hedge timers, a FIFO: each fires a fixed delay after its request arrived, so they come
 //!   due in arrival order;
@@ -19,7 +19,7 @@
 
 use super::config::{LoadedConfig, LoadedResult, LoadedService, MAX_IN_FLIGHT, Unstable};
 use super::policy::Cancellation;
-use crate::des::{FifoStation, StationClocks, earlier};
+use crate::des::{EventKey, FifoStation, StationClocks};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
@@ -137,10 +137,10 @@ pub(super) struct Simulation<'a> {
     draws: Box<Draws>,
     /// Events scheduled so far: each event's sequence number.
     seq: u64,
-    /// The next arrival: time, sequence number, request.
-    arrival: Option<(f64, u64, u64)>,
-    /// Pending hedge timers, due in this order: time, sequence number, request.
-    timers: VecDeque<(f64, u64, u64)>,
+    /// The next arrival ([`EventKey::NONE`] when none is left) and its request.
+    arrival: (EventKey, u64),
+    /// Pending hedge timers, due in this order, and their requests.
+    timers: VecDeque<(EventKey, u64)>,
     /// Each replica's next completion.
     completions: StationClocks,
     replicas: Vec<Replica>,
@@ -216,7 +216,7 @@ impl<'a> Simulation<'a> {
                 slow: [false; BLOCK],
             }),
             seq: 0,
-            arrival: None,
+            arrival: (EventKey::NONE, 0),
             timers: VecDeque::new(),
             completions: StationClocks::new(config.replicas as usize),
             replicas: vec![Replica::new(1); config.replicas as usize],
@@ -317,35 +317,35 @@ impl<'a> Simulation<'a> {
     /// Processes the next event, and says which it was (`None` when none is left).
     #[inline]
     fn step(&mut self) -> Option<Event> {
-        const NONE: (f64, u64) = (f64::from_bits(u64::MAX >> 1), u64::MAX);
-        let (mut time, mut seq) = match self.arrival {
-            Some((t, s, _)) => (t, s),
-            None => NONE,
-        };
+        let mut key = self.arrival.0;
         let mut next = 0u8;
-        if let Some(&(t, s, _)) = self.timers.front()
-            && earlier(t, s, time, seq)
+        if let Some(&(timer, _)) = self.timers.front()
+            && timer < key
         {
-            (time, seq, next) = (t, s, 1);
+            (key, next) = (timer, 1);
         }
-        let mut replica = 0;
-        if let Some((r, t, s)) = self.completions.peek()
-            && earlier(t, s, time, seq)
-        {
-            (time, next, replica) = (t, 2, r as u32);
+        let (replica, completion) = self.completions.first();
+        if completion < key {
+            (key, next) = (completion, 2);
         }
+        if !key.is_some() {
+            return None;
+        }
+        let time = key.time();
         match next {
             0 => {
-                let (_, _, k) = self.arrival.take()?;
+                let k = self.arrival.1;
+                self.arrival.0 = EventKey::NONE;
                 self.arrive(time, k);
                 Some(Event::Arrival(k))
             }
             1 => {
-                let (_, _, k) = self.timers.pop_front().expect("a timer is due");
+                let (_, k) = self.timers.pop_front().expect("a timer is due");
                 self.hedge(time, k);
                 Some(Event::HedgeTimer(k))
             }
             _ => {
+                let replica = replica as u32;
                 self.complete(time, replica);
                 Some(Event::Completion { replica })
             }
@@ -356,7 +356,7 @@ impl<'a> Simulation<'a> {
         self.stable_by_theory = self.theory_stable();
         let first = self.gap(0);
         let seq = self.next_seq();
-        self.arrival = Some((first, seq, 0));
+        self.arrival = (EventKey::new(first, seq), 0);
     }
 
     pub(super) fn run(mut self) -> LoadedResult {
@@ -402,7 +402,7 @@ impl<'a> Simulation<'a> {
             Some(d) if d <= 0.0 => self.hedge(now, k),
             Some(d) => {
                 let seq = self.next_seq();
-                self.timers.push_back((now + d, seq, k));
+                self.timers.push_back((EventKey::new(now + d, seq), k));
             }
             None => {}
         }
@@ -412,7 +412,7 @@ impl<'a> Simulation<'a> {
         } else if k + 1 < self.config.requests {
             let next = now + self.gap(k + 1);
             let seq = self.next_seq();
-            self.arrival = Some((next, seq, k + 1));
+            self.arrival = (EventKey::new(next, seq), k + 1);
         }
     }
 
@@ -625,6 +625,55 @@ impl<'a> Simulation<'a> {
     }
 }
 
+/// The p95 (ms) of request latency in a run of `config` with no backups, on the draws of
+/// `stream`: what a hedge at the loaded p95 waits for. Bit for bit the p95 of that run through
+/// [`Simulation`] (`None` when the run is unstable), computed without its events.
+///
+/// With no backups each replica is a FIFO single server fed by its own arrivals, so a copy
+/// finishes at `max(arrival, the replica's previous finish) + service` (Lindley's recursion):
+/// exactly the `now + service` the simulation computes at the copy's start, whose `now` is
+/// the arrival when the replica is idle and the previous completion otherwise (equal when they
+/// tie, whichever pops first). The histogram's counts do not depend on the order latencies are
+/// recorded in. And the run's stability is known without it: the closed form (ρ < 1) decides,
+/// as in [`Simulation`], and a stable run is reported only when no latency is off the scale.
+pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64> {
+    if !(config.load < 1.0) {
+        return None; // Overloaded (or a runaway): no latency is reported.
+    }
+    let n = config.replicas;
+    let rate = config.load * f64::from(n) / config.service.mean_ms();
+    let sampler = match config.service {
+        LoadedService::Lab(m) => Some(ServiceSampler::new(m)),
+        LoadedService::Exponential(_) => None,
+    };
+    let bins = shared_bins();
+    let top_edge = bins.edges()[BIN_COUNT];
+    let warmup = config.requests / 10;
+    let mut free = vec![0.0f64; n as usize];
+    let mut tally = BinTally::new();
+    let mut off_scale = false;
+    let mut now = 0.0;
+    for k in 0..config.requests {
+        let key = RequestKey::new(config.seed, stream, k);
+        let gap = -libm::log(key.sample(GAP, ONCE).next_open_unit()) / rate;
+        // The first arrival is at its gap (0 + gap is the gap: it is positive).
+        now = if k == 0 { gap } else { now + gap };
+        let replica = Simulation::uniform_below(key.sample(CHOICE, ONCE).next_bits(), n) as usize;
+        let (service, _) = Simulation::service(sampler.as_ref(), config.service, key, PRIMARY);
+        let done = now.max(free[replica]) + service;
+        free[replica] = done;
+        if k >= warmup {
+            let latency = done - now;
+            off_scale |= latency > top_edge;
+            tally.record_bin(bins.bin_of(latency));
+            tally.add_to_total(1);
+        }
+    }
+    let mut latency = Histogram::new();
+    latency.take_tally(&mut tally);
+    (!off_scale).then(|| Percentiles::of(&latency).p95)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,5 +734,49 @@ mod tests {
             }
             assert_eq!(pairs.iter().sum::<u64>(), 20_000);
         }
+    }
+
+    #[test]
+    fn the_no_backup_p95_is_the_simulated_runs_bit_for_bit() {
+        use crate::lab::loaded::{DELAY_CALIBRATION_STREAM, exponential};
+        use crate::lab::service::ServiceModel;
+        use crate::sampling::lognormal::LogNormalMs;
+        let custom = ServiceModel::new(
+            LogNormalMs::new(3.0, 0.9).unwrap(),
+            0.05,
+            LogNormalMs::new(200.0, 0.5).unwrap(),
+        )
+        .unwrap();
+        let services = [
+            LoadedService::Lab(ServiceModel::default()),
+            LoadedService::Lab(custom),
+            exponential(10.0).unwrap(),
+            // Latencies past the histogram's top: no p95.
+            exponential(1e5).unwrap(),
+        ];
+        let mut off_scale = 0;
+        for service in services {
+            for replicas in [2u32, 3, 10] {
+                for load in [0.05, 0.5, 0.9, 0.99, 1.0, 1.5] {
+                    for seed in [1u64, 99] {
+                        let config = LoadedConfig::new(LoadedParams { replicas, load, policy: LoadedPolicy::None, requests: 4_000, seed })
+                            .unwrap()
+                            .with_service(service);
+                        let want = Simulation::new(&config, DELAY_CALIBRATION_STREAM, None)
+                            .run()
+                            .latency
+                            .map(|p| p.p95);
+                        let got = no_backup_p95(&config, DELAY_CALIBRATION_STREAM);
+                        assert_eq!(
+                            got.map(f64::to_bits),
+                            want.map(f64::to_bits),
+                            "{service:?} {replicas} replicas, load {load}, seed {seed}"
+                        );
+                        off_scale += usize::from(load < 1.0 && got.is_none());
+                    }
+                }
+            }
+        }
+        assert!(off_scale > 0, "the off-scale case is covered");
     }
 }

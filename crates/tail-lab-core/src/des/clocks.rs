@@ -136,20 +136,23 @@ impl StationClocks {
         (self.station[1] as usize, self.key[1])
     }
 
-    /// Sets a leaf's key and replays the matches on its path to the root.
+    /// Sets a leaf's key and replays the matches on its path to the root. The winner so far
+    /// is carried up and meets each sibling on the way; the one that pops first is picked by
+    /// index arithmetic, not a branch (which side wins is a coin flip).
     #[inline]
     fn replay(&mut self, station: usize, key: EventKey) {
         let mut node = self.leaves + station;
         self.key[node] = key;
+        self.station[node] = station as u32;
         while node > 1 {
-            let left = node & !1;
-            let (a, b) = (self.key[left], self.key[left + 1]);
-            // Ties cannot happen between real events (sequence numbers differ); between two
-            // empty leaves either will do.
-            let winner = if b < a { left + 1 } else { left };
+            // Real events never tie (their sequence numbers differ); between two empty
+            // subtrees either will do, since an empty key is never chosen.
+            let sibling = node ^ 1;
+            let winner = node ^ usize::from(self.key[sibling] < self.key[node]);
+            let (key, station) = (self.key[winner], self.station[winner]);
             node >>= 1;
-            self.key[node] = if b < a { b } else { a };
-            self.station[node] = self.station[winner];
+            self.key[node] = key;
+            self.station[node] = station;
         }
     }
 }

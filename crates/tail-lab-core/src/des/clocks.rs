@@ -141,18 +141,31 @@ impl StationClocks {
     /// index arithmetic, not a branch (which side wins is a coin flip).
     #[inline]
     fn replay(&mut self, station: usize, key: EventKey) {
+        assert!(
+            station < self.leaves,
+            "station {station} of {}",
+            self.leaves
+        );
         let mut node = self.leaves + station;
         self.key[node] = key;
         self.station[node] = station as u32;
+        let (keys, stations) = (&mut self.key[..], &mut self.station[..]);
+        debug_assert!(keys.len() == 2 * self.leaves && stations.len() == 2 * self.leaves);
         while node > 1 {
             // Real events never tie (their sequence numbers differ); between two empty
             // subtrees either will do, since an empty key is never chosen.
-            let sibling = node ^ 1;
-            let winner = node ^ usize::from(self.key[sibling] < self.key[node]);
-            let (key, station) = (self.key[winner], self.station[winner]);
-            node >>= 1;
-            self.key[node] = key;
-            self.station[node] = station;
+            // SAFETY: `node` starts below `2 · leaves` (the station was checked above), the
+            // length of both arrays, and only halves; `node ^ 1` and `node ^ 0/1` stay
+            // below the same power of two, and `node >> 1` below `node`.
+            unsafe {
+                let sibling = node ^ 1;
+                let winner =
+                    node ^ usize::from(keys.get_unchecked(sibling) < keys.get_unchecked(node));
+                let (key, station) = (*keys.get_unchecked(winner), *stations.get_unchecked(winner));
+                node >>= 1;
+                *keys.get_unchecked_mut(node) = key;
+                *stations.get_unchecked_mut(node) = station;
+            }
         }
     }
 }

@@ -26,6 +26,7 @@
 
 mod clocks;
 mod events;
+mod ring;
 mod slab;
 mod station;
 #[cfg(test)]
@@ -33,5 +34,6 @@ mod tests;
 
 pub use clocks::{EventKey, StationClocks};
 pub use events::EventQueue;
+pub use ring::Ring;
 pub use slab::{Slab, SlotKey};
 pub use station::FifoStation;

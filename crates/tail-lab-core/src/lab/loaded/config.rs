@@ -360,7 +360,7 @@ impl LoadedConfig {
 /// The idle p95 of a service model's time, calibrated on its own stream under `seed`
 /// (2^18 draws): the delay of a hedge with [`DelayBasis::Idle`].
 pub fn calibrated_idle_delay(model: ServiceModel, seed: u64) -> f64 {
-    ServiceSampler::new(model).calibrated_quantile(
+    ServiceSampler::shared(model).calibrated_quantile(
         seed,
         CALIBRATION_STREAM,
         HEDGE_QUANTILE,

@@ -19,12 +19,12 @@
 
 use super::config::{LoadedConfig, LoadedResult, LoadedService, MAX_IN_FLIGHT, Unstable};
 use super::policy::Cancellation;
-use crate::des::{EventKey, FifoStation, StationClocks};
+use crate::des::{EventKey, FifoStation, Ring, StationClocks};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, LogBins, shared_bins};
-use std::collections::VecDeque;
+use std::rc::Rc;
 
 // A request's sub-streams, by purpose (the "leaf" of its address): its copies' service times
 // (attempt 0 the primary, 1 the backup), its replica choices, and the gap before it.
@@ -133,20 +133,20 @@ pub(super) struct Simulation<'a> {
     config: &'a LoadedConfig,
     stream: Stream,
     delay_ms: Option<f64>,
-    sampler: Option<ServiceSampler>,
+    sampler: Option<Rc<ServiceSampler>>,
     draws: Box<Draws>,
     /// Events scheduled so far: each event's sequence number.
     seq: u64,
     /// The next arrival ([`EventKey::NONE`] when none is left) and its request.
     arrival: (EventKey, u64),
     /// Pending hedge timers, due in this order, and their requests.
-    timers: VecDeque<(EventKey, u64)>,
+    timers: Ring<(EventKey, u64)>,
     /// Each replica's next completion.
     completions: StationClocks,
     replicas: Vec<Replica>,
     /// Requests from the oldest one still in flight (request `first`) to the newest, with
     /// their copies.
-    requests: VecDeque<Request>,
+    requests: Ring<Request>,
     first: u64,
     peak_in_flight: usize,
     /// Set when the backlog passed [`MAX_IN_FLIGHT`]: the arrivals so far; no more arrive.
@@ -203,7 +203,7 @@ impl<'a> Simulation<'a> {
             stream,
             delay_ms,
             sampler: match config.service {
-                LoadedService::Lab(m) => Some(ServiceSampler::new(m)),
+                LoadedService::Lab(m) => Some(ServiceSampler::shared(m)),
                 LoadedService::Exponential(_) => None,
             },
             draws: Box::new(Draws {
@@ -217,10 +217,10 @@ impl<'a> Simulation<'a> {
             }),
             seq: 0,
             arrival: (EventKey::NONE, 0),
-            timers: VecDeque::new(),
+            timers: Ring::new(),
             completions: StationClocks::new(config.replicas as usize),
             replicas: vec![Replica::new(1); config.replicas as usize],
-            requests: VecDeque::new(),
+            requests: Ring::new(),
             first: 0,
             peak_in_flight: 0,
             runaway: None,
@@ -286,7 +286,7 @@ impl<'a> Simulation<'a> {
             self.arrival_rate,
             self.config.service,
         );
-        let sampler = self.sampler.as_ref();
+        let sampler = self.sampler.as_deref();
         let d = &mut *self.draws;
         d.start = start;
         for i in 0..BLOCK {
@@ -449,7 +449,7 @@ impl<'a> Simulation<'a> {
         }
         self.backups += 1;
         let (service_ms, slow) =
-            Self::service(self.sampler.as_ref(), self.config.service, r.key, BACKUP);
+            Self::service(self.sampler.as_deref(), self.config.service, r.key, BACKUP);
         self.enqueue(now, k, BACKUP, service_ms, slow);
     }
 
@@ -643,7 +643,7 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
     let n = config.replicas;
     let rate = config.load * f64::from(n) / config.service.mean_ms();
     let sampler = match config.service {
-        LoadedService::Lab(m) => Some(ServiceSampler::new(m)),
+        LoadedService::Lab(m) => Some(ServiceSampler::shared(m)),
         LoadedService::Exponential(_) => None,
     };
     let bins = shared_bins();
@@ -659,7 +659,7 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
         // The first arrival is at its gap (0 + gap is the gap: it is positive).
         now = if k == 0 { gap } else { now + gap };
         let replica = Simulation::uniform_below(key.sample(CHOICE, ONCE).next_bits(), n) as usize;
-        let (service, _) = Simulation::service(sampler.as_ref(), config.service, key, PRIMARY);
+        let (service, _) = Simulation::service(sampler.as_deref(), config.service, key, PRIMARY);
         let done = now.max(free[replica]) + service;
         free[replica] = done;
         if k >= warmup {

@@ -317,40 +317,38 @@ impl<'a> Simulation<'a> {
     /// Processes the next event, and says which it was (`None` when none is left).
     #[inline]
     fn step(&mut self) -> Option<Event> {
-        let mut key = self.arrival.0;
-        let mut next = 0u8;
-        if let Some(&(timer, _)) = self.timers.front()
-            && timer < key
-        {
-            (key, next) = (timer, 1);
+        // A timer whose request has been answered (or retired) would do nothing when it
+        // fires, so it is dropped now: the events left pop in the same order.
+        while let Some(&(_, k)) = self.timers.front() {
+            if k >= self.first && !self.requests[(k - self.first) as usize].answered {
+                break;
+            }
+            self.timers.pop_front();
         }
+        let timer = self.timers.front().map_or(EventKey::NONE, |&(key, _)| key);
         let (replica, completion) = self.completions.first();
+        // Two comparisons and two branches on them (no jump table on an event kind): a
+        // completion, else a timer, else the arrival.
+        let timer_first = timer < self.arrival.0;
+        let key = if timer_first { timer } else { self.arrival.0 };
         if completion < key {
-            (key, next) = (completion, 2);
-        }
-        if !key.is_some() {
-            return None;
-        }
-        let time = key.time();
-        match next {
-            0 => {
-                let k = self.arrival.1;
-                self.arrival.0 = EventKey::NONE;
-                self.arrive(time, k);
-                Some(Event::Arrival(k))
-            }
-            1 => {
-                let (_, k) = self.timers.pop_front().expect("a timer is due");
-                self.hedge(time, k);
-                Some(Event::HedgeTimer(k))
-            }
-            _ => {
-                let replica = replica as u32;
-                self.complete(time, replica);
-                Some(Event::Completion { replica })
-            }
+            let replica = replica as u32;
+            self.complete(completion.time(), replica);
+            Some(Event::Completion { replica })
+        } else if !key.is_some() {
+            None
+        } else if timer_first {
+            let (_, k) = self.timers.pop_front().expect("a timer is due");
+            self.hedge(key.time(), k);
+            Some(Event::HedgeTimer(k))
+        } else {
+            let k = self.arrival.1;
+            self.arrival.0 = EventKey::NONE;
+            self.arrive(key.time(), k);
+            Some(Event::Arrival(k))
         }
     }
+
 
     fn start(&mut self) {
         self.stable_by_theory = self.theory_stable();
@@ -557,11 +555,12 @@ impl<'a> Simulation<'a> {
             }
             let r = *self.request(k);
             let c = r.copies[attempt];
-            let in_service = match c.state {
-                CopyState::Unsent | CopyState::Released | CopyState::Draining => continue,
-                CopyState::Waiting => false,
-                CopyState::InService => true,
-            };
+            // Only a waiting or serving copy is a loser to decide on (two compares, not a
+            // jump on the state).
+            let in_service = c.state == CopyState::InService;
+            if !in_service && c.state != CopyState::Waiting {
+                continue; // not sent, finished, or already draining
+            }
             let backup = attempt == 1;
             match self.config.cancellation.on_loser(backup, in_service, c.slow) {
                 None => {}

@@ -272,9 +272,15 @@ impl<'a> Simulation<'a> {
         }
     }
 
+    /// `⌊bits · n / 2^64⌋`: a uniform integer below `n` from 64 random bits. Computed in two
+    /// 64-bit halves (`bits = a·2^32 + b`, so the result is `⌊(a·n + ⌊b·n / 2^32⌋) / 2^32⌋`,
+    /// exactly, and nothing overflows), because wasm has no 64 × 64 → 128-bit multiply and
+    /// would call a helper for one.
     #[inline(always)]
     fn uniform_below(bits: u64, n: u32) -> u32 {
-        ((u128::from(bits) * u128::from(n)) >> 64) as u32
+        let n = u64::from(n);
+        let low = ((bits & 0xFFFF_FFFF) * n) >> 32;
+        (((bits >> 32) * n + low) >> 32) as u32
     }
 
     /// Draws the arrival numbers of requests `start..start + BLOCK`.
@@ -777,5 +783,21 @@ mod tests {
             }
         }
         assert!(off_scale > 0, "the off-scale case is covered");
+    }
+
+    #[test]
+    fn uniform_below_is_the_128_bit_product_high_half() {
+        let mut s = crate::sampling::address::SampleStream::from_state(11);
+        for n in [1u32, 2, 3, 9, 10, 999, 1000, u32::MAX] {
+            for bits in [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, (1 << 32) - 1, 1 << 32] {
+                let want = ((u128::from(bits) * u128::from(n)) >> 64) as u32;
+                assert_eq!(Simulation::uniform_below(bits, n), want, "{bits} {n}");
+            }
+            for _ in 0..100_000 {
+                let bits = s.next_bits();
+                let want = ((u128::from(bits) * u128::from(n)) >> 64) as u32;
+                assert_eq!(Simulation::uniform_below(bits, n), want, "{bits} {n}");
+            }
+        }
     }
 }

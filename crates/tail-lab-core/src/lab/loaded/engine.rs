@@ -642,7 +642,7 @@ impl<'a> Simulation<'a> {
 /// recorded in. And the run's stability is known without it: the closed form (ρ < 1) decides,
 /// as in [`Simulation`], and a stable run is reported only when no latency is off the scale.
 pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64> {
-    if !(config.load < 1.0) {
+    if config.load >= 1.0 {
         return None; // Overloaded (or a runaway): no latency is reported.
     }
     let n = config.replicas;

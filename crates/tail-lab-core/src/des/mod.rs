@@ -3,6 +3,13 @@
 //!
 //! - [`EventQueue`]: timed events popped in time order, ties in the order they were scheduled,
 //!   so a run is a pure function of its inputs (no hash order, no pointer order).
+//! - [`EventKey`]: that order as one integer (time by [`f64::total_cmp`], then sequence
+//!   number), and [`StationClocks`]: the one pending event of each of `n` stations, earliest
+//!   first. A model whose events fall into kinds with a known order (one pending arrival, a
+//!   FIFO of timers, a completion per server) keeps each kind apart, numbers them all from one
+//!   counter and pops the earliest key: the same order as one queue, with no heap of boxed
+//!   events and no stale entries (the loaded model and the single queue do).
+//! - [`Ring`]: a first-in-first-out queue on a power-of-two buffer, indexed from the front.
 //! - [`Slab`]: records that come and go (a request's copies, jobs in a queue) in reused slots,
 //!   named by a [`SlotKey`] that goes stale when its record is removed. A removed record's
 //!   events and queue entries need not be hunted down: they are dropped when they next come up
@@ -24,12 +31,16 @@
 //! coordinated omission): each is a set of events, records in a slab and stations. Imports
 //! flow one way: `des` uses only `std`, and no model, `theory` or `sampling` type.
 
+mod clocks;
 mod events;
+mod ring;
 mod slab;
 mod station;
 #[cfg(test)]
 mod tests;
 
+pub use clocks::{EventKey, StationClocks};
 pub use events::EventQueue;
+pub use ring::Ring;
 pub use slab::{Slab, SlotKey};
 pub use station::FifoStation;

@@ -1,6 +1,6 @@
 //! The FIFO station: servers in front of one first-come-first-served queue.
 
-use std::collections::VecDeque;
+use super::Ring;
 
 /// `servers` identical servers sharing one first-come-first-served queue of jobs `J` (a
 /// replica is a station with one server; an M/M/c queue one with `c`). Each server holds the
@@ -31,7 +31,7 @@ use std::collections::VecDeque;
 /// ```
 #[derive(Debug, Clone)]
 pub struct FifoStation<J> {
-    queue: VecDeque<J>,
+    queue: Ring<J>,
     serving: Vec<Option<J>>,
 }
 
@@ -40,7 +40,7 @@ impl<J: Copy> FifoStation<J> {
     pub fn new(servers: usize) -> Self {
         assert!(servers >= 1, "a station needs a server");
         FifoStation {
-            queue: VecDeque::new(),
+            queue: Ring::new(),
             serving: vec![None; servers],
         }
     }

@@ -35,6 +35,90 @@ fn events_pop_in_time_order_and_ties_in_scheduling_order() {
 }
 
 #[test]
+fn event_keys_order_as_total_cmp_then_sequence() {
+    let times = [
+        f64::NEG_INFINITY,
+        -1e300,
+        -1.0,
+        -f64::MIN_POSITIVE,
+        -0.0,
+        0.0,
+        5e-324,
+        1.0,
+        1.0 + f64::EPSILON,
+        1e300,
+        f64::INFINITY,
+        f64::NAN,
+    ];
+    for &a in &times {
+        assert_eq!(EventKey::new(a, 3).time().to_bits(), a.to_bits());
+        for &b in &times {
+            for (sa, sb) in [(1u64, 2u64), (2, 1), (7, 7)] {
+                let want = a.total_cmp(&b).then(sa.cmp(&sb));
+                assert_eq!(
+                    EventKey::new(a, sa).cmp(&EventKey::new(b, sb)),
+                    want,
+                    "{a} {b}"
+                );
+            }
+        }
+        assert!(EventKey::new(a, u64::MAX - 1) < EventKey::NONE);
+    }
+}
+
+#[test]
+fn station_clocks_pop_as_one_event_queue_would() {
+    // Random sets, replacements and clears on 1..=13 stations, against the earliest live
+    // event found by scanning, ties (equal times) included.
+    let mut s = SampleStream::from_state(21);
+    for stations in 1..=13usize {
+        let mut clocks = StationClocks::new(stations);
+        let mut live: Vec<Option<(f64, u64)>> = vec![None; stations];
+        for seq in 1..3_000u64 {
+            let station = (s.next_bits() % stations as u64) as usize;
+            if s.next_bits() % 4 == 0 {
+                clocks.clear(station);
+                live[station] = None;
+            } else {
+                // Few distinct times, so ties are common.
+                let time = (s.next_bits() % 8) as f64;
+                clocks.set(station, time, seq);
+                live[station] = Some((time, seq));
+            }
+            let want = live
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| e.map(|(t, q)| (i, t, q)))
+                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2)));
+            assert_eq!(clocks.peek(), want, "{stations} stations, step {seq}");
+        }
+    }
+}
+
+#[test]
+fn a_ring_is_a_fifo_indexed_from_the_front() {
+    let mut s = SampleStream::from_state(5);
+    let mut ring = Ring::new();
+    let mut want = std::collections::VecDeque::new();
+    for i in 0..20_000u64 {
+        if s.next_bits() % 3 == 0 {
+            assert_eq!(ring.pop_front(), want.pop_front());
+        } else {
+            ring.push_back(i);
+            want.push_back(i);
+        }
+        assert_eq!((ring.len(), ring.front()), (want.len(), want.front()));
+        if !want.is_empty() {
+            let j = (s.next_bits() % want.len() as u64) as usize;
+            assert_eq!(ring[j], want[j]);
+            ring[j] += 1;
+            want[j] += 1;
+        }
+    }
+    assert!(std::panic::catch_unwind(|| Ring::<u8>::new()[0]).is_err());
+}
+
+#[test]
 fn a_removed_record_goes_stale_even_when_its_slot_is_reused() {
     let mut slab = Slab::new();
     let a = slab.insert("a");

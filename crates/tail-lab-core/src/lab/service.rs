@@ -11,6 +11,8 @@ use crate::sampling::address::{SampleStream, Stream, probability_threshold};
 use crate::sampling::inverse_cdf::InverseCdfTable;
 use crate::sampling::lognormal::LogNormalMs;
 use crate::theory::invert_survival;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A lognormal body replaced, with probability `slow_probability`, by a slow mode.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -161,6 +163,28 @@ impl ServiceSampler {
             body: model.body.table(),
             slow: model.slow.table(),
         }
+    }
+
+    /// `model`'s sampler, shared with the calls before it on this thread for the same model.
+    ///
+    /// Its tables (about 100 KB, some 12,000 quantiles by `erfc` and `exp`) depend only on the
+    /// model, so a run can reuse the last run's instead of tabulating again: the loaded model
+    /// builds one per run, and a hedge at the loaded p95 one more for its calibration. One
+    /// sampler per thread is kept (the last model's), so memory stays bounded, and nothing
+    /// but the time it saves can be observed.
+    pub fn shared(model: ServiceModel) -> Rc<ServiceSampler> {
+        thread_local! {
+            static LAST: RefCell<Option<Rc<ServiceSampler>>> = const { RefCell::new(None) };
+        }
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            if let Some(sampler) = last.as_ref().filter(|s| s.model == model) {
+                return Rc::clone(sampler);
+            }
+            let sampler = Rc::new(ServiceSampler::new(model));
+            *last = Some(Rc::clone(&sampler));
+            sampler
+        })
     }
 
     /// The model this sampler draws from.

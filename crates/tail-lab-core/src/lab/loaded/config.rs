@@ -1,13 +1,14 @@
 //! A loaded run's parameters ([`LoadedConfig`], [`LoadedService`]), its outcome
 //! ([`LoadedResult`], [`Unstable`]), its streams and the standard sweep.
 
-use super::engine::Simulation;
+use super::engine::{Simulation, no_backup_p95};
 use super::policy::{Cancellation, DelayBasis, HedgeDelay, LoadedPolicy};
 use crate::error::{CountRange, ParamError, check_range};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::sampling::address::Stream;
 use crate::sampling::histogram::{BIN_COUNT, shared_bins};
+use std::cell::Cell;
 
 /// The random stream of the loaded-replica simulation (id 6).
 pub const STREAM: Stream = Stream::new(6);
@@ -323,10 +324,7 @@ impl LoadedConfig {
                     policy: LoadedPolicy::None,
                     ..*self
                 };
-                Simulation::new(&calibration, DELAY_CALIBRATION_STREAM, None)
-                    .run()
-                    .latency
-                    .map(|p| p.p95)
+                no_backup_p95(&calibration, DELAY_CALIBRATION_STREAM)
             }
         }
     }
@@ -362,13 +360,25 @@ impl LoadedConfig {
 
 /// The idle p95 of a service model's time, calibrated on its own stream under `seed`
 /// (2^18 draws): the delay of a hedge with [`DelayBasis::Idle`].
+///
+/// It depends on the model and the seed alone, not on the load, so the last one computed is
+/// kept per thread: a sweep over loads draws and sorts its 2^18 service times once, not at
+/// every point. Only the time this saves can be observed.
 pub fn calibrated_idle_delay(model: ServiceModel, seed: u64) -> f64 {
-    ServiceSampler::new(model).calibrated_quantile(
+    thread_local! {
+        static LAST: Cell<Option<(ServiceModel, u64, f64)>> = const { Cell::new(None) };
+    }
+    if let Some((_, _, delay)) = LAST.get().filter(|&(m, s, _)| m == model && s == seed) {
+        return delay;
+    }
+    let delay = ServiceSampler::shared(model).calibrated_quantile(
         seed,
         CALIBRATION_STREAM,
         HEDGE_QUANTILE,
         1 << 18,
-    )
+    );
+    LAST.set(Some((model, seed, delay)));
+    delay
 }
 
 /// The loads of the standard sweep: 0.1..=0.9 in steps of 0.1.

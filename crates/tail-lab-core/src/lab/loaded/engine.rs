@@ -1,16 +1,30 @@
-//! The discrete-event simulation of one loaded run, on [`crate::des`]: an [`EventQueue`] of
-//! arrivals, hedge timers and completions, a [`Slab`] of the copies in flight (a cancelled
-//! copy is removed from it, and its queue entry and completion event go stale), and one
-//! single-server [`FifoStation`] per replica.
+//! The discrete-event simulation of one loaded run, on [`crate::des`].
+//!
+//! Its events are kept in three places, each in the order it pops, and numbered from one
+//! counter so that together they pop exactly as one [`crate::des::EventQueue`] would (time,
+//! then the order they were scheduled, [`EventKey`]):
+//! - the next arrival (there is only ever one: each arrival schedules the next);
+//! - the hedge timers, a FIFO: each fires a fixed delay after its request arrived, so they come
+//!   due in arrival order;
+//! - each replica's next completion, in [`StationClocks`]: a replica serves one copy at a
+//!   time, and a copy cancelled in service simply has its completion replaced by the next
+//!   one's (or cleared), so no stale event is ever stored.
+//!
+//! A request's copies live inline in its record, in a window from the oldest request in flight
+//! to the newest; a replica's [`FifoStation`] queues copy ids (`request << 1 | attempt`), and a
+//! cancelled copy still queued is skipped when it reaches the head (lazy cancellation). The
+//! random draws a request needs at arrival (its gap, replica choices and primary service) are
+//! computed a block of requests ahead: they are addressed, so when they are drawn changes no
+//! number.
 
 use super::config::{LoadedConfig, LoadedResult, LoadedService, MAX_IN_FLIGHT, Unstable};
 use super::policy::Cancellation;
-use crate::des::{EventQueue, FifoStation, Slab, SlotKey};
+use crate::des::{EventKey, FifoStation, Ring, StationClocks};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
-use crate::sampling::histogram::{BIN_COUNT, Histogram, shared_bins};
-use std::collections::VecDeque;
+use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, LogBins, shared_bins};
+use std::rc::Rc;
 
 // A request's sub-streams, by purpose (the "leaf" of its address): its copies' service times
 // (attempt 0 the primary, 1 the backup), its replica choices, and the gap before it.
@@ -22,61 +36,117 @@ const BACKUP: u32 = 1;
 // The attempt of a sub-stream drawn once per request (the gap, the choices).
 const ONCE: u32 = 0;
 
-/// What a loaded run's clock does next. A completion names its copy: one whose copy was
-/// cancelled and released is stale and ignored.
+/// Requests whose arrival draws are computed together.
+const BLOCK: usize = 64;
+
+/// What happened at one step of a run (for stepping it in tests).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Event {
     Arrival(u64),
     HedgeTimer(u64),
-    Completion { replica: u32, copy: CopyRef },
+    Completion { replica: u32 },
 }
 
-/// A copy's key in the slab of copies in flight.
-type CopyRef = SlotKey;
-
+/// Where a copy of a request is. `Unsent` and `Released` copies hold no server and no queue
+/// place that counts (a released copy's queue entry is skipped when it reaches the head).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum CopyState {
+    /// Not sent (yet).
+    Unsent,
     Waiting,
     InService,
     /// Cancelled while its server finishes the service it is in (a hiccup under `Either`).
     Draining,
+    /// Finished, or cancelled and gone.
+    Released,
+}
+
+impl CopyState {
+    /// The copy holds a queue place or a server.
+    #[inline(always)]
+    fn live(self) -> bool {
+        matches!(
+            self,
+            CopyState::Waiting | CopyState::InService | CopyState::Draining
+        )
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
 struct Copy {
-    request: u64,
     service_ms: f64,
-    slow: bool,
     enqueued_at: f64,
     started_at: f64,
+    slow: bool,
     state: CopyState,
-    backup: bool,
-    replica: u32,
 }
 
-/// A replica: one server and its FIFO queue of copies.
-type Replica = FifoStation<CopyRef>;
+const UNSENT: Copy = Copy {
+    service_ms: 0.0,
+    enqueued_at: 0.0,
+    started_at: 0.0,
+    slow: false,
+    state: CopyState::Unsent,
+};
+
+/// A replica: one server and its FIFO queue of copy ids.
+type Replica = FifoStation<u64>;
+
+/// A copy's id in a replica's queue: its request and attempt.
+#[inline(always)]
+fn copy_id(k: u64, attempt: u32) -> u64 {
+    (k << 1) | u64::from(attempt)
+}
 
 #[derive(Debug, Clone, Copy)]
 struct Request {
     arrival: f64,
+    key: RequestKey,
     answered: bool,
-    copies: [Option<CopyRef>; 2],
+    primary_replica: u32,
     backup_replica: u32,
+    copies: [Copy; 2],
+}
+
+impl Request {
+    fn replica(&self, attempt: usize) -> u32 {
+        if attempt == 0 {
+            self.primary_replica
+        } else {
+            self.backup_replica
+        }
+    }
+}
+
+/// The arrival draws of [`BLOCK`] consecutive requests from `start`.
+struct Draws {
+    start: u64,
+    key: [RequestKey; BLOCK],
+    gap: [f64; BLOCK],
+    primary: [u32; BLOCK],
+    backup: [u32; BLOCK],
+    service_ms: [f64; BLOCK],
+    slow: [bool; BLOCK],
 }
 
 pub(super) struct Simulation<'a> {
     config: &'a LoadedConfig,
     stream: Stream,
     delay_ms: Option<f64>,
-    sampler: Option<ServiceSampler>,
-    events: EventQueue<Event>,
+    sampler: Option<Rc<ServiceSampler>>,
+    draws: Box<Draws>,
+    /// Events scheduled so far: each event's sequence number.
+    seq: u64,
+    /// The next arrival ([`EventKey::NONE`] when none is left) and its request.
+    arrival: (EventKey, u64),
+    /// Pending hedge timers, due in this order, and their requests.
+    timers: Ring<(EventKey, u64)>,
+    /// Each replica's next completion.
+    completions: StationClocks,
     replicas: Vec<Replica>,
-    /// Copies in flight: a slab whose free slots are reused, so memory follows the queues,
-    /// not the length of the run.
-    copies: Slab<Copy>,
-    /// Requests from the oldest one still in flight (request `first`) to the newest.
-    requests: VecDeque<Request>,
+    /// Requests from the oldest one still in flight (request `first`) to the newest, with
+    /// their copies.
+    requests: Ring<Request>,
     first: u64,
     peak_in_flight: usize,
     /// Set when the backlog passed [`MAX_IN_FLIGHT`]: the arrivals so far; no more arrive.
@@ -88,10 +158,14 @@ pub(super) struct Simulation<'a> {
     /// Stability known in closed form, when it is.
     stable_by_theory: Option<bool>,
     arrival_rate: f64,
-    latency: Histogram,
+    bins: &'static LogBins,
+    top_edge: f64,
+    latency: BinTally,
     latency_sum: f64,
     measured: u64,
     warmup: u64,
+    /// The first request of blocks 1, 2 and 3 of the four the measured requests are cut into.
+    block_starts: [u64; 3],
     block_sums: [f64; 4],
     block_counts: [u64; 4],
     sojourn_sum: f64,
@@ -105,23 +179,48 @@ pub(super) struct Simulation<'a> {
     last_arrival: f64,
 }
 
+/// The block (0..4) of measured request `k`: `min(3, (k − warmup)·4 / span)`.
+fn block_of(k: u64, warmup: u64, span: u64) -> usize {
+    (((k - warmup) * 4) / span).min(3) as usize
+}
+
 impl<'a> Simulation<'a> {
     /// A run of `config` on the draws of `stream`, sending backups after `delay_ms` (`None`:
     /// no backups, whatever the policy says).
     pub(super) fn new(config: &'a LoadedConfig, stream: Stream, delay_ms: Option<f64>) -> Self {
         let mean = config.service.mean_ms();
-        Simulation {
+        let warmup = config.requests / 10;
+        let span = (config.requests - warmup).max(1);
+        // Block j (1..=3) starts at the first k with (k − warmup)·4 ≥ j·span: the division
+        // `block_of` does, found without dividing per request.
+        let block_starts = [1u64, 2, 3].map(|j| warmup + (j * span).div_ceil(4));
+        debug_assert!(block_starts.iter().enumerate().all(|(j, &s)| {
+            block_of(s, warmup, span) == j + 1 && block_of(s - 1, warmup, span) == j
+        }));
+        let bins = shared_bins();
+        let mut sim = Simulation {
             config,
             stream,
             delay_ms,
             sampler: match config.service {
-                LoadedService::Lab(m) => Some(ServiceSampler::new(m)),
+                LoadedService::Lab(m) => Some(ServiceSampler::shared(m)),
                 LoadedService::Exponential(_) => None,
             },
-            events: EventQueue::new(),
+            draws: Box::new(Draws {
+                start: 0,
+                key: [RequestKey::new(0, stream, 0); BLOCK],
+                gap: [0.0; BLOCK],
+                primary: [0; BLOCK],
+                backup: [0; BLOCK],
+                service_ms: [0.0; BLOCK],
+                slow: [false; BLOCK],
+            }),
+            seq: 0,
+            arrival: (EventKey::NONE, 0),
+            timers: Ring::new(),
+            completions: StationClocks::new(config.replicas as usize),
             replicas: vec![Replica::new(1); config.replicas as usize],
-            copies: Slab::new(),
-            requests: VecDeque::new(),
+            requests: Ring::new(),
             first: 0,
             peak_in_flight: 0,
             runaway: None,
@@ -129,10 +228,13 @@ impl<'a> Simulation<'a> {
             off_scale: false,
             stable_by_theory: None,
             arrival_rate: config.load * f64::from(config.replicas) / mean,
-            latency: Histogram::new(),
+            bins,
+            top_edge: bins.edges()[BIN_COUNT],
+            latency: BinTally::new(),
             latency_sum: 0.0,
             measured: 0,
-            warmup: config.requests / 10,
+            warmup,
+            block_starts,
             block_sums: [0.0; 4],
             block_counts: [0; 4],
             sojourn_sum: 0.0,
@@ -143,21 +245,22 @@ impl<'a> Simulation<'a> {
             primary_work: 0.0,
             consumed_work: 0.0,
             last_arrival: 0.0,
-        }
+        };
+        sim.fill_draws(0);
+        sim
     }
 
-    fn schedule(&mut self, time: f64, event: Event) {
-        self.events.schedule(time, event);
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
     }
 
-    fn key(&self, k: u64) -> RequestKey {
-        RequestKey::new(self.config.seed, self.stream, k)
-    }
-
-    /// Service time of copy `attempt` of request `k`, and whether it is a hiccup.
-    fn service(&self, k: u64, attempt: u32) -> (f64, bool) {
-        let mut stream = self.key(k).sample(SERVICE, attempt);
-        match (&self.sampler, self.config.service) {
+    /// Service time of copy `attempt` of the request whose key is `key`, and whether it is a
+    /// hiccup.
+    #[inline]
+    fn service(sampler: Option<&ServiceSampler>, service: LoadedService, key: RequestKey, attempt: u32) -> (f64, bool) {
+        let mut stream = key.sample(SERVICE, attempt);
+        match (sampler, service) {
             (_, LoadedService::Exponential(mean)) => {
                 (-mean.get() * libm::log(stream.next_open_unit()), false)
             }
@@ -169,20 +272,100 @@ impl<'a> Simulation<'a> {
         }
     }
 
+    /// `⌊bits · n / 2^64⌋`: a uniform integer below `n` from 64 random bits. Computed in two
+    /// 64-bit halves (`bits = a·2^32 + b`, so the result is `⌊(a·n + ⌊b·n / 2^32⌋) / 2^32⌋`,
+    /// exactly, and nothing overflows), because wasm has no 64 × 64 → 128-bit multiply and
+    /// would call a helper for one.
+    #[inline(always)]
     fn uniform_below(bits: u64, n: u32) -> u32 {
-        ((u128::from(bits) * u128::from(n)) >> 64) as u32
+        let n = u64::from(n);
+        let low = ((bits & 0xFFFF_FFFF) * n) >> 32;
+        (((bits >> 32) * n + low) >> 32) as u32
+    }
+
+    /// Draws the arrival numbers of requests `start..start + BLOCK`.
+    fn fill_draws(&mut self, start: u64) {
+        let n = self.config.replicas;
+        let (seed, stream, rate, service) = (
+            self.config.seed,
+            self.stream,
+            self.arrival_rate,
+            self.config.service,
+        );
+        let sampler = self.sampler.as_deref();
+        let d = &mut *self.draws;
+        d.start = start;
+        for i in 0..BLOCK {
+            let key = RequestKey::new(seed, stream, start + i as u64);
+            d.key[i] = key;
+            let mut s = key.sample(GAP, ONCE);
+            d.gap[i] = -libm::log(s.next_open_unit()) / rate;
+            let mut choice = key.sample(CHOICE, ONCE);
+            let primary = Self::uniform_below(choice.next_bits(), n);
+            // (primary + 1 + u) % n, with primary + 1 + u < 2n: one subtraction, no division.
+            let b = primary + 1 + Self::uniform_below(choice.next_bits(), n - 1);
+            d.primary[i] = primary;
+            d.backup[i] = if b >= n { b - n } else { b };
+            let (ms, slow) = Self::service(sampler, service, key, PRIMARY);
+            d.service_ms[i] = ms;
+            d.slow[i] = slow;
+        }
+    }
+
+    /// The gap before request `k`'s arrival, `k` in or just past the current block.
+    fn gap(&mut self, k: u64) -> f64 {
+        if k - self.draws.start >= BLOCK as u64 {
+            self.fill_draws(k);
+        }
+        self.draws.gap[(k - self.draws.start) as usize]
+    }
+
+    /// Processes the next event, and says which it was (`None` when none is left).
+    #[inline]
+    fn step(&mut self) -> Option<Event> {
+        // A timer whose request has been answered (or retired) would do nothing when it
+        // fires, so it is dropped now: the events left pop in the same order.
+        while let Some(&(_, k)) = self.timers.front() {
+            if k >= self.first && !self.requests[(k - self.first) as usize].answered {
+                break;
+            }
+            self.timers.pop_front();
+        }
+        let timer = self.timers.front().map_or(EventKey::NONE, |&(key, _)| key);
+        let (replica, completion) = self.completions.first();
+        // Two comparisons and two branches on them (no jump table on an event kind): a
+        // completion, else a timer, else the arrival.
+        let timer_first = timer < self.arrival.0;
+        let key = if timer_first { timer } else { self.arrival.0 };
+        if completion < key {
+            let replica = replica as u32;
+            self.complete(completion.time(), replica);
+            Some(Event::Completion { replica })
+        } else if !key.is_some() {
+            None
+        } else if timer_first {
+            let (_, k) = self.timers.pop_front().expect("a timer is due");
+            self.hedge(key.time(), k);
+            Some(Event::HedgeTimer(k))
+        } else {
+            let k = self.arrival.1;
+            self.arrival.0 = EventKey::NONE;
+            self.arrive(key.time(), k);
+            Some(Event::Arrival(k))
+        }
+    }
+
+
+    fn start(&mut self) {
+        self.stable_by_theory = self.theory_stable();
+        let first = self.gap(0);
+        let seq = self.next_seq();
+        self.arrival = (EventKey::new(first, seq), 0);
     }
 
     pub(super) fn run(mut self) -> LoadedResult {
-        self.stable_by_theory = self.theory_stable();
-        self.schedule(self.gap(0), Event::Arrival(0));
-        while let Some((time, event)) = self.events.pop() {
-            match event {
-                Event::Arrival(k) => self.arrive(time, k),
-                Event::HedgeTimer(k) => self.hedge(time, k),
-                Event::Completion { replica, copy } => self.complete(time, replica, copy),
-            }
-        }
+        self.start();
+        while self.step().is_some() {}
         self.result()
     }
 
@@ -201,31 +384,30 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    fn gap(&self, k: u64) -> f64 {
-        let mut s = self.key(k).sample(GAP, ONCE);
-        -libm::log(s.next_open_unit()) / self.arrival_rate
-    }
-
     fn arrive(&mut self, now: f64, k: u64) {
         self.last_arrival = now;
-        let mut choice = self.key(k).sample(CHOICE, ONCE);
-        let n = self.config.replicas;
-        let primary = Self::uniform_below(choice.next_bits(), n);
-        let backup_replica = (primary + 1 + Self::uniform_below(choice.next_bits(), n - 1)) % n;
+        let i = (k - self.draws.start) as usize;
+        let d = &*self.draws;
+        let (key, primary, backup_replica, service, slow) =
+            (d.key[i], d.primary[i], d.backup[i], d.service_ms[i], d.slow[i]);
         debug_assert_eq!(k, self.first + self.requests.len() as u64);
         self.peak_in_flight = self.peak_in_flight.max(self.requests.len() + 1);
         self.requests.push_back(Request {
             arrival: now,
+            key,
             answered: false,
-            copies: [None, None],
+            primary_replica: primary,
             backup_replica,
+            copies: [UNSENT; 2],
         });
-        let (service, _) = self.service(k, PRIMARY);
         self.primary_work += service;
-        self.enqueue(now, k, primary, false);
+        self.enqueue(now, k, PRIMARY, service, slow);
         match self.delay_ms {
             Some(d) if d <= 0.0 => self.hedge(now, k),
-            Some(d) => self.schedule(now + d, Event::HedgeTimer(k)),
+            Some(d) => {
+                let seq = self.next_seq();
+                self.timers.push_back((EventKey::new(now + d, seq), k));
+            }
             None => {}
         }
         self.unanswered += 1;
@@ -233,26 +415,27 @@ impl<'a> Simulation<'a> {
             self.runaway = Some(k + 1);
         } else if k + 1 < self.config.requests {
             let next = now + self.gap(k + 1);
-            self.schedule(next, Event::Arrival(k + 1));
+            let seq = self.next_seq();
+            self.arrival = (EventKey::new(next, seq), k + 1);
         }
     }
 
     /// Request `k`, which must still be in flight.
+    #[inline(always)]
     fn request(&mut self, k: u64) -> &mut Request {
         &mut self.requests[(k - self.first) as usize]
     }
 
-    /// Gives the copy's slot back; every reference to it goes stale.
-    fn release(&mut self, r: CopyRef) {
-        self.copies.remove(r);
+    /// The copy is gone: finished, or cancelled.
+    fn release(&mut self, k: u64, attempt: usize) {
+        self.request(k).copies[attempt].state = CopyState::Released;
         self.retire();
     }
 
     /// Drops answered requests with no copy left from the front of the window.
     fn retire(&mut self) {
         while let Some(r) = self.requests.front() {
-            let busy = r.copies.iter().flatten().any(|&c| self.copies.contains(c));
-            if !r.answered || busy {
+            if !r.answered || r.copies[0].state.live() || r.copies[1].state.live() {
                 return;
             }
             self.requests.pop_front();
@@ -265,87 +448,86 @@ impl<'a> Simulation<'a> {
             return; // answered and retired long ago
         }
         let r = *self.request(k);
-        if r.answered || r.copies[1].is_some() {
+        if r.answered || r.copies[1].state != CopyState::Unsent {
             return;
         }
         self.backups += 1;
-        self.enqueue(now, k, r.backup_replica, true);
+        let (service_ms, slow) =
+            Self::service(self.sampler.as_deref(), self.config.service, r.key, BACKUP);
+        self.enqueue(now, k, BACKUP, service_ms, slow);
     }
 
-    fn enqueue(&mut self, now: f64, k: u64, replica: u32, backup: bool) {
-        let (service_ms, slow) = self.service(k, if backup { BACKUP } else { PRIMARY });
-        let id = self.copies.insert(Copy {
-            request: k,
+    fn enqueue(&mut self, now: f64, k: u64, attempt: u32, service_ms: f64, slow: bool) {
+        let r = self.request(k);
+        r.copies[attempt as usize] = Copy {
             service_ms,
             slow,
             enqueued_at: now,
             started_at: 0.0,
             state: CopyState::Waiting,
-            backup,
-            replica,
-        });
-        self.request(k).copies[usize::from(backup)] = Some(id);
+        };
+        let replica = r.replica(attempt as usize);
         let station = &mut self.replicas[replica as usize];
-        station.push(id);
+        station.push(copy_id(k, attempt));
         if station.idle_server().is_some() {
             self.start_next(now, replica);
         }
     }
 
-    /// Starts the next live copy at the head of `replica`'s queue (cancelled ones are skipped).
+    /// Starts the next live copy at the head of `replica`'s queue (cancelled ones are
+    /// skipped), and sets the replica's next completion (none when it goes idle).
     fn start_next(&mut self, now: f64, replica: u32) {
-        let copies = &mut self.copies;
+        let (requests, first) = (&mut self.requests, self.first);
         let started = self.replicas[replica as usize].start_next(0, |id| {
-            // Cancelled while it waited: stale, skipped.
-            copies
-                .get(id)
-                .is_some_and(|c| c.state == CopyState::Waiting)
+            // Cancelled while it waited (and perhaps retired since): skipped.
+            let k = id >> 1;
+            k >= first
+                && requests[(k - first) as usize].copies[(id & 1) as usize].state
+                    == CopyState::Waiting
         });
-        if let Some(id) = started {
-            let c = copies.get_mut(id).expect("a started copy is live");
-            c.state = CopyState::InService;
-            c.started_at = now;
-            let done = now + c.service_ms;
-            self.schedule(done, Event::Completion { replica, copy: id });
+        match started {
+            Some(id) => {
+                let c = &mut requests[((id >> 1) - first) as usize].copies[(id & 1) as usize];
+                c.state = CopyState::InService;
+                c.started_at = now;
+                let done = now + c.service_ms;
+                let seq = self.next_seq();
+                self.completions.set(replica as usize, done, seq);
+            }
+            None => self.completions.clear(replica as usize),
         }
     }
 
-    fn account(&mut self, copy: &Copy, worked: f64) {
+    fn account(&mut self, backup: bool, worked: f64) {
         self.consumed_work += worked;
-        if copy.backup {
+        if backup {
             self.backup_work += worked;
         }
     }
 
-    /// Counts a copy whose service ran to its end.
-    fn ran_to_completion(&mut self, copy: &Copy) {
-        self.backups_completed += u64::from(copy.backup);
-    }
-
-    fn complete(&mut self, now: f64, replica: u32, id: CopyRef) {
-        // A completion event for a copy that was cancelled and freed its server is stale.
-        if self.replicas[replica as usize].serving(0) != Some(id) {
-            return;
-        }
-        let Some(&copy) = self.copies.get(id) else {
-            return;
-        };
+    fn complete(&mut self, now: f64, replica: u32) {
+        let id = self.replicas[replica as usize]
+            .serving(0)
+            .expect("a replica with a completion is serving");
+        let (k, attempt) = (id >> 1, (id & 1) as usize);
+        let backup = attempt == 1;
+        let copy = self.request(k).copies[attempt];
         match copy.state {
             CopyState::InService => {
-                self.account(&copy, copy.service_ms);
-                self.ran_to_completion(&copy);
+                self.account(backup, copy.service_ms);
+                self.backups_completed += u64::from(backup);
                 self.sojourn_sum += now - copy.enqueued_at;
                 self.sojourn_count += 1;
-                self.release(id);
-                self.answer(now, copy.request);
+                self.release(k, attempt);
+                self.answer(now, k);
             }
             CopyState::Draining => {
                 // A cancelled copy whose service could not be interrupted has finished.
-                self.account(&copy, copy.service_ms);
-                self.ran_to_completion(&copy);
-                self.release(id);
+                self.account(backup, copy.service_ms);
+                self.backups_completed += u64::from(backup);
+                self.release(k, attempt);
             }
-            CopyState::Waiting => {}
+            _ => unreachable!("the copy a replica serves is in service or draining"),
         }
         self.start_next(now, replica);
     }
@@ -359,53 +541,52 @@ impl<'a> Simulation<'a> {
             return;
         }
         r.answered = true;
-        let (arrival, copies) = (r.arrival, r.copies);
+        let arrival = r.arrival;
         self.unanswered -= 1;
         let latency = now - arrival;
         if k >= self.warmup {
-            self.off_scale |= latency > shared_bins().edges()[BIN_COUNT];
-            self.latency.record(shared_bins(), latency);
+            self.off_scale |= latency > self.top_edge;
+            self.latency.record_bin(self.bins.bin_of(latency));
+            self.latency.add_to_total(1);
             self.latency_sum += latency;
             self.measured += 1;
-            let span = (self.config.requests - self.warmup).max(1);
-            let block = (((k - self.warmup) * 4) / span).min(3) as usize;
+            let [b1, b2, b3] = self.block_starts;
+            let block = usize::from(k >= b1) + usize::from(k >= b2) + usize::from(k >= b3);
             self.block_sums[block] += latency;
             self.block_counts[block] += 1;
         }
-        for id in copies.into_iter().flatten() {
-            let Some(&c) = self.copies.get(id) else {
-                continue; // finished and released
-            };
-            let in_service = match c.state {
-                CopyState::Waiting => false,
-                CopyState::InService => true,
-                CopyState::Draining => continue,
-            };
-            match self
-                .config
-                .cancellation
-                .on_loser(c.backup, in_service, c.slow)
-            {
+        for attempt in 0..2 {
+            if k < self.first {
+                break; // retired: every copy is gone
+            }
+            let r = *self.request(k);
+            let c = r.copies[attempt];
+            // Only a waiting or serving copy is a loser to decide on (two compares, not a
+            // jump on the state).
+            let in_service = c.state == CopyState::InService;
+            if !in_service && c.state != CopyState::Waiting {
+                continue; // not sent, finished, or already draining
+            }
+            let backup = attempt == 1;
+            match self.config.cancellation.on_loser(backup, in_service, c.slow) {
                 None => {}
-                // Still queued: it leaves the queue lazily (a stale reference), at no cost.
-                Some(_) if !in_service => self.release(id),
+                // Still queued: it leaves the queue lazily (a stale id), at no cost.
+                Some(_) if !in_service => self.release(k, attempt),
                 Some(true) => {
                     // Freed at once: it cost its service so far.
-                    self.account(&c, now - c.started_at);
-                    self.release(id);
-                    self.start_next(now, c.replica);
+                    self.account(backup, now - c.started_at);
+                    self.release(k, attempt);
+                    self.start_next(now, r.replica(attempt));
                 }
-                Some(false) => {
-                    if let Some(c) = self.copies.get_mut(id) {
-                        c.state = CopyState::Draining;
-                    }
-                }
+                Some(false) => self.request(k).copies[attempt].state = CopyState::Draining,
             }
         }
         self.retire();
     }
 
-    fn result(self) -> LoadedResult {
+    fn result(mut self) -> LoadedResult {
+        let mut latency = Histogram::new();
+        latency.take_tally(&mut self.latency);
         let capacity = f64::from(self.config.replicas) * self.last_arrival.max(f64::MIN_POSITIVE);
         // Empirical instability: the mean latency keeps climbing from block to block and the
         // last quarter waits at least twice as long as the first. A stable queue's block means
@@ -434,7 +615,7 @@ impl<'a> Simulation<'a> {
             cancellation: self.config.cancellation,
             delay_ms: self.delay_ms,
             stable,
-            latency: stable.then(|| Percentiles::of(&self.latency)),
+            latency: stable.then(|| Percentiles::of(&latency)),
             mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
             copy_sojourn_ms: stable.then(|| self.sojourn_sum / self.sojourn_count.max(1) as f64),
             extra_requests: self.backups as f64 / arrived as f64,
@@ -447,6 +628,55 @@ impl<'a> Simulation<'a> {
             unstable,
         }
     }
+}
+
+/// The p95 (ms) of request latency in a run of `config` with no backups, on the draws of
+/// `stream`: what a hedge at the loaded p95 waits for. Bit for bit the p95 of that run through
+/// [`Simulation`] (`None` when the run is unstable), computed without its events.
+///
+/// With no backups each replica is a FIFO single server fed by its own arrivals, so a copy
+/// finishes at `max(arrival, the replica's previous finish) + service` (Lindley's recursion):
+/// exactly the `now + service` the simulation computes at the copy's start, whose `now` is
+/// the arrival when the replica is idle and the previous completion otherwise (equal when they
+/// tie, whichever pops first). The histogram's counts do not depend on the order latencies are
+/// recorded in. And the run's stability is known without it: the closed form (ρ < 1) decides,
+/// as in [`Simulation`], and a stable run is reported only when no latency is off the scale.
+pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64> {
+    if config.load >= 1.0 {
+        return None; // Overloaded (or a runaway): no latency is reported.
+    }
+    let n = config.replicas;
+    let rate = config.load * f64::from(n) / config.service.mean_ms();
+    let sampler = match config.service {
+        LoadedService::Lab(m) => Some(ServiceSampler::shared(m)),
+        LoadedService::Exponential(_) => None,
+    };
+    let bins = shared_bins();
+    let top_edge = bins.edges()[BIN_COUNT];
+    let warmup = config.requests / 10;
+    let mut free = vec![0.0f64; n as usize];
+    let mut tally = BinTally::new();
+    let mut off_scale = false;
+    let mut now = 0.0;
+    for k in 0..config.requests {
+        let key = RequestKey::new(config.seed, stream, k);
+        let gap = -libm::log(key.sample(GAP, ONCE).next_open_unit()) / rate;
+        // The first arrival is at its gap (0 + gap is the gap: it is positive).
+        now = if k == 0 { gap } else { now + gap };
+        let replica = Simulation::uniform_below(key.sample(CHOICE, ONCE).next_bits(), n) as usize;
+        let (service, _) = Simulation::service(sampler.as_deref(), config.service, key, PRIMARY);
+        let done = now.max(free[replica]) + service;
+        free[replica] = done;
+        if k >= warmup {
+            let latency = done - now;
+            off_scale |= latency > top_edge;
+            tally.record_bin(bins.bin_of(latency));
+            tally.add_to_total(1);
+        }
+    }
+    let mut latency = Histogram::new();
+    latency.take_tally(&mut tally);
+    (!off_scale).then(|| Percentiles::of(&latency).p95)
 }
 
 #[cfg(test)]
@@ -480,23 +710,17 @@ mod tests {
                 .unwrap()
                 .with_cancellation(Cancellation::Never);
             let mut sim = Simulation::new(&config, STREAM, config.delay_ms());
-            sim.stable_by_theory = sim.theory_stable();
-            sim.schedule(sim.gap(0), Event::Arrival(0));
+            sim.start();
             let n = replicas as usize;
             let mut pairs = vec![0u64; n * n];
-            while let Some((time, event)) = sim.events.pop() {
-                match event {
-                    Event::Arrival(k) => {
-                        sim.arrive(time, k);
-                        let copies = sim.request(k).copies;
-                        let [primary, backup] = copies.map(|c| {
-                            let c = sim.copies.get(c.expect("both copies sent")).unwrap();
-                            c.replica as usize
-                        });
-                        pairs[primary * n + backup] += 1;
-                    }
-                    Event::HedgeTimer(k) => sim.hedge(time, k),
-                    Event::Completion { replica, copy } => sim.complete(time, replica, copy),
+            while let Some(event) = sim.step() {
+                if let Event::Arrival(k) = event {
+                    let r = *sim.request(k);
+                    let [primary, backup] = [0, 1].map(|a| {
+                        assert!(r.copies[a].state.live(), "both copies sent");
+                        r.replica(a) as usize
+                    });
+                    pairs[primary * n + backup] += 1;
                 }
             }
             for p in 0..n {
@@ -514,6 +738,66 @@ mod tests {
                 }
             }
             assert_eq!(pairs.iter().sum::<u64>(), 20_000);
+        }
+    }
+
+    #[test]
+    fn the_no_backup_p95_is_the_simulated_runs_bit_for_bit() {
+        use crate::lab::loaded::{DELAY_CALIBRATION_STREAM, exponential};
+        use crate::lab::service::ServiceModel;
+        use crate::sampling::lognormal::LogNormalMs;
+        let custom = ServiceModel::new(
+            LogNormalMs::new(3.0, 0.9).unwrap(),
+            0.05,
+            LogNormalMs::new(200.0, 0.5).unwrap(),
+        )
+        .unwrap();
+        let services = [
+            LoadedService::Lab(ServiceModel::default()),
+            LoadedService::Lab(custom),
+            exponential(10.0).unwrap(),
+            // Latencies past the histogram's top: no p95.
+            exponential(1e5).unwrap(),
+        ];
+        let mut off_scale = 0;
+        for service in services {
+            for replicas in [2u32, 3, 10] {
+                for load in [0.05, 0.5, 0.9, 0.99, 1.0, 1.5] {
+                    for seed in [1u64, 99] {
+                        let config = LoadedConfig::new(LoadedParams { replicas, load, policy: LoadedPolicy::None, requests: 4_000, seed })
+                            .unwrap()
+                            .with_service(service);
+                        let want = Simulation::new(&config, DELAY_CALIBRATION_STREAM, None)
+                            .run()
+                            .latency
+                            .map(|p| p.p95);
+                        let got = no_backup_p95(&config, DELAY_CALIBRATION_STREAM);
+                        assert_eq!(
+                            got.map(f64::to_bits),
+                            want.map(f64::to_bits),
+                            "{service:?} {replicas} replicas, load {load}, seed {seed}"
+                        );
+                        off_scale += usize::from(load < 1.0 && got.is_none());
+                    }
+                }
+            }
+        }
+        assert!(off_scale > 0, "the off-scale case is covered");
+    }
+
+    #[test]
+    fn uniform_below_is_the_128_bit_product_high_half() {
+        let mut s = crate::sampling::address::SampleStream::from_state(11);
+        for n in [1u32, 2, 3, 9, 10, 999, 1000, u32::MAX] {
+            for bits in [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, (1 << 32) - 1, 1 << 32] {
+                let want = ((u128::from(bits) * u128::from(n)) >> 64) as u32;
+                assert_eq!(Simulation::uniform_below(bits, n), want, "{bits} {n}");
+            }
+            for _ in 0..100_000 {
+                let bits = s.next_bits();
+                let want = ((u128::from(bits) * u128::from(n)) >> 64) as u32;
+                assert_eq!(Simulation::uniform_below(bits, n), want, "{bits} {n}");
+            }
         }
     }
 }

@@ -37,7 +37,7 @@
 //! Files: [`policy`] (when a backup is sent and what happens to the loser), [`config`] (a run's
 //! parameters, its result, the sweep), [`theory`] (the no-backup mean), `model` (its
 //! registration: the result described, its report runs) and `engine` (the simulation itself,
-//! on [`crate::des`]).
+//! on [`crate::des`], and the no-backup p95 a loaded hedge waits for, by Lindley's recursion).
 
 pub mod config;
 pub mod policy;

@@ -1,18 +1,12 @@
-//! The discrete-event simulation of one single-queue run, on [`crate::des`]: an
-//! [`EventQueue`] of arrivals and departures, and one [`FifoStation`] of `c` servers whose jobs
-//! are the requests themselves (nothing is ever cancelled, so no slab is needed).
+//! The discrete-event simulation of one single-queue run, on [`crate::des`]: the next arrival
+//! and each server's next departure ([`StationClocks`]), stamped with [`EventKey`]s from one
+//! counter so that they pop as one event queue would, and one [`FifoStation`] of `c` servers
+//! whose jobs are the requests themselves (nothing is ever cancelled, so no slab is needed).
 
 use super::{QueueBatch, QueueConfig, STREAM};
-use crate::des::{EventQueue, FifoStation};
+use crate::des::{EventKey, FifoStation, StationClocks};
 use crate::sampling::address::RequestKey;
 use crate::sampling::histogram::{Histogram, shared_bins};
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Event {
-    Arrival(u64),
-    /// Server `0..c` finished the request it was serving.
-    Departure(u32),
-}
 
 /// A request in the station: its index, arrival time and whether it found every server busy.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,45 +85,58 @@ pub(super) fn simulate(config: &QueueConfig, batches: u32) -> (Tally, Vec<Tally>
     let span = config.requests - warmup;
     let mut all = Tally::new();
     let mut parts: Vec<Tally> = (0..batches).map(|_| Tally::new()).collect();
-    let mut events = EventQueue::new();
     let mut station: FifoStation<Job> = FifoStation::new(c as usize);
-    let start =
-        |now: f64, server: u32, station: &mut FifoStation<Job>, events: &mut EventQueue<Event>| {
-            if let Some(job) = station.start_next(server as usize, |_| true) {
-                events.schedule(now + service(job.request), Event::Departure(server));
+    // Every event scheduled takes the next sequence number: ties pop in scheduling order.
+    let mut seq = 1u64;
+    let mut arrival = (EventKey::new(gap(0), seq), 0u64);
+    let mut departures = StationClocks::new(c as usize);
+    let start = |now: f64,
+                 server: u32,
+                 station: &mut FifoStation<Job>,
+                 departures: &mut StationClocks,
+                 seq: &mut u64| {
+        match station.start_next(server as usize, |_| true) {
+            Some(job) => {
+                *seq += 1;
+                departures.set(server as usize, now + service(job.request), *seq);
             }
-        };
-    events.schedule(gap(0), Event::Arrival(0));
-    while let Some((now, event)) = events.pop() {
-        match event {
-            Event::Arrival(k) => {
-                let idle = station.idle_server();
-                station.push(Job {
-                    request: k,
-                    arrival: now,
-                    waited: idle.is_none(),
-                });
-                if let Some(server) = idle {
-                    start(now, server as u32, &mut station, &mut events);
-                }
-                if k + 1 < config.requests {
-                    events.schedule(now + gap(k + 1), Event::Arrival(k + 1));
+            None => departures.clear(server as usize),
+        }
+    };
+    loop {
+        let (server, departure) = departures.first();
+        if departure < arrival.0 {
+            let now = departure.time();
+            let job = station
+                .serving(server)
+                .expect("a departing server is serving");
+            if job.request >= warmup {
+                let sojourn = now - job.arrival;
+                all.record(sojourn, job.waited);
+                if batches > 0 {
+                    let b = (job.request - warmup) * u64::from(batches) / span;
+                    parts[b as usize].record(sojourn, job.waited);
                 }
             }
-            Event::Departure(server) => {
-                let job = station
-                    .serving(server as usize)
-                    .expect("a departing server is serving");
-                if job.request >= warmup {
-                    let sojourn = now - job.arrival;
-                    all.record(sojourn, job.waited);
-                    if batches > 0 {
-                        let b = (job.request - warmup) * u64::from(batches) / span;
-                        parts[b as usize].record(sojourn, job.waited);
-                    }
-                }
-                start(now, server, &mut station, &mut events);
+            start(now, server as u32, &mut station, &mut departures, &mut seq);
+        } else if arrival.0.is_some() {
+            let (now, k) = (arrival.0.time(), arrival.1);
+            arrival.0 = EventKey::NONE;
+            let idle = station.idle_server();
+            station.push(Job {
+                request: k,
+                arrival: now,
+                waited: idle.is_none(),
+            });
+            if let Some(server) = idle {
+                start(now, server as u32, &mut station, &mut departures, &mut seq);
             }
+            if k + 1 < config.requests {
+                seq += 1;
+                arrival = (EventKey::new(now + gap(k + 1), seq), k + 1);
+            }
+        } else {
+            break;
         }
     }
     (all, parts)

@@ -16,7 +16,7 @@ import { loadCore } from "../wasm.js";
 import { closedForms } from "./api.js";
 import { LabSeed, SEED_PARAM, settingsOf } from "./section.js";
 import { loadSections } from "./sections.js";
-import { SimClient } from "./sim.js";
+import { SimClient, warmWorkers } from "./sim.js";
 
 /** A section's nodes from its prose.html, our own file (never text from a URL or a reader). */
 async function prose(section) {
@@ -79,6 +79,9 @@ function seedField(seed) {
 }
 
 async function main() {
+  // The workers load their core while this page loads its own (they answer the first points
+  // sooner).
+  warmWorkers();
   // The closed forms are microseconds: the main thread computes them; simulations go to workers.
   // The sections' text goes on the page first, so it reads even if the core cannot start.
   const core = loadCore();

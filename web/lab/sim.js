@@ -178,6 +178,15 @@ function pool() {
   return shared;
 }
 
+/**
+ * Starts the page's workers now, before any section asks: a worker's module and its core take
+ * a few hundred milliseconds to load, which then overlap the page's own start-up. The pool is
+ * let go as usual once clients have come and all gone.
+ */
+export function warmWorkers() {
+  pool();
+}
+
 /** A client closed: with none left, the pool lets its workers go. */
 function clientClosed() {
   if (clients.size === 0) shared?.release();

@@ -9,6 +9,8 @@
 //!
 //! The core has no serde: this is plain data, and the renderers live with their formats.
 
+use crate::sampling::batch::RunIntervals;
+
 /// What a number measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unit {
@@ -164,4 +166,46 @@ mod tests {
         assert_eq!(camel_case("at_capacity"), "atCapacity");
         assert_eq!(camel_case("delay_q"), "delayQ");
     }
+}
+
+/// The six fields of a run's 95% batch-means intervals ([`RunIntervals`]), in `unit`:
+/// `mean_low`, `mean_high`, `p50_low`, `p50_high`, `p99_low` and `p99_high`, each `null` when
+/// the run has none (it was not stable, or too short to fill every batch).
+pub fn interval_fields(intervals: Option<RunIntervals>, unit: Unit) -> Vec<Field> {
+    let end = |key, doc, f: fn(&RunIntervals) -> f64| {
+        Field::new(
+            key,
+            unit,
+            doc,
+            Value::MaybeNumber(intervals.as_ref().map(f)),
+        )
+    };
+    vec![
+        end(
+            "mean_low",
+            "Lower end of the mean's 95% interval, by batch means over 20 batches of consecutive \
+             measured requests.",
+            |i| i.mean.lo,
+        ),
+        end("mean_high", "Upper end of the mean's 95% interval.", |i| {
+            i.mean.hi
+        }),
+        end(
+            "p50_low",
+            "Lower end of the median's 95% interval (batch means of the share of each batch \
+             at or below the run's median, read back through its histogram).",
+            |i| i.p50.lo,
+        ),
+        end("p50_high", "Upper end of the median's 95% interval.", |i| {
+            i.p50.hi
+        }),
+        end(
+            "p99_low",
+            "Lower end of the p99's 95% interval (as the median's).",
+            |i| i.p99.lo,
+        ),
+        end("p99_high", "Upper end of the p99's 95% interval.", |i| {
+            i.p99.hi
+        }),
+    ]
 }

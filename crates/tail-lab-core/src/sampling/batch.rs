@@ -17,7 +17,7 @@
 //! An interval is honest only for a run long enough that each batch sees the system settle;
 //! a model reports none for a run it does not call stable.
 
-use super::histogram::{Histogram, LogBins};
+use super::histogram::{BIN_COUNT, Histogram, LogBins};
 
 /// Batches a run is cut into.
 pub const BATCHES: usize = 20;
@@ -42,10 +42,25 @@ impl Interval {
     }
 }
 
-/// Histograms and sums of a run's samples, one per batch of consecutive samples.
+/// The 95% batch-means intervals of a run's mean, median and 99th percentile, in the unit of
+/// its samples.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunIntervals {
+    /// Of the mean.
+    pub mean: Interval,
+    /// Of the median.
+    pub p50: Interval,
+    /// Of the 99th percentile.
+    pub p99: Interval,
+}
+
+/// Histograms and sums of a run's samples, one per batch of consecutive samples: whole counts
+/// (`u32`, as [`super::histogram::BinTally`] keeps them: a hot loop adds one with one store).
 #[derive(Debug, Clone)]
 pub struct BatchHistogram {
-    batches: Vec<Histogram>,
+    /// `BATCHES × BIN_COUNT` counts, batch-major.
+    counts: Vec<u32>,
+    totals: [u64; BATCHES],
     sums: [f64; BATCHES],
     /// Samples the run expects to measure: batch `b` holds samples `b·n/B .. (b+1)·n/B`.
     expected: u64,
@@ -62,7 +77,8 @@ impl BatchHistogram {
     pub fn new(expected: u64) -> Self {
         let expected = expected.max(1);
         BatchHistogram {
-            batches: vec![Histogram::new(); BATCHES],
+            counts: vec![0; BATCHES * BIN_COUNT],
+            totals: [0; BATCHES],
             sums: [0.0; BATCHES],
             expected,
             seen: 0,
@@ -75,16 +91,28 @@ impl BatchHistogram {
         (u128::from(expected) * b as u128 / BATCHES as u128) as u64
     }
 
-    /// Adds one sample, whose bin is `bin` on the shared bins and whose value is `value`.
+    /// Adds one sample, whose bin is `bin` (< [`BIN_COUNT`]) on the shared bins and whose value
+    /// is `value`.
     #[inline(always)]
     pub fn record_bin(&mut self, bin: usize, value: f64) {
+        if self.seen >= self.next_boundary {
+            self.advance();
+        }
+        self.seen += 1;
+        self.counts[self.batch * BIN_COUNT + bin] += 1;
+        self.totals[self.batch] += 1;
+        self.sums[self.batch] += value;
+    }
+
+    #[cold]
+    fn advance(&mut self) {
         while self.seen >= self.next_boundary && self.batch + 1 < BATCHES {
             self.batch += 1;
             self.next_boundary = Self::boundary(self.expected, self.batch + 1);
         }
-        self.seen += 1;
-        self.batches[self.batch].record_bin(bin);
-        self.sums[self.batch] += value;
+        if self.batch + 1 == BATCHES {
+            self.next_boundary = u64::MAX;
+        }
     }
 
     /// Adds one sample of `value`.
@@ -98,19 +126,38 @@ impl BatchHistogram {
         self.seen
     }
 
-    /// Every sample in one histogram: the same bits as one histogram fed them all.
+    /// Batch `b`'s histogram.
+    fn batch_histogram(&self, b: usize) -> Histogram {
+        let mut h = Histogram::new();
+        let counts: Vec<f64> = self.counts[b * BIN_COUNT..(b + 1) * BIN_COUNT]
+            .iter()
+            .map(|&c| f64::from(c))
+            .collect();
+        h.add_counts(&counts, self.totals[b] as f64);
+        h
+    }
+
+    /// Every sample in one histogram: the same bits as one histogram fed them all (whole
+    /// counts, summed exactly).
     pub fn merged(&self) -> Histogram {
-        let mut all = Histogram::new();
-        for b in &self.batches {
-            all.add_counts(b.counts(), b.total());
+        let mut counts = vec![0.0; BIN_COUNT];
+        for b in 0..BATCHES {
+            for (all, &c) in counts
+                .iter_mut()
+                .zip(&self.counts[b * BIN_COUNT..(b + 1) * BIN_COUNT])
+            {
+                *all += f64::from(c);
+            }
         }
-        all
+        let mut h = Histogram::new();
+        h.add_counts(&counts, self.totals.iter().sum::<u64>() as f64);
+        h
     }
 
     /// A t-interval (with [`T_975_19`]) around `center` from per-batch figures, or `None` with
     /// fewer than [`BATCHES`] batches holding samples (a run cut short).
     fn t_interval(&self, center: f64, per_batch: impl Fn(usize) -> f64) -> Option<(f64, f64)> {
-        if self.batches.iter().any(|b| b.total() == 0.0) {
+        if self.totals.contains(&0) {
             return None;
         }
         let values: Vec<f64> = (0..BATCHES).map(per_batch).collect();
@@ -125,8 +172,18 @@ impl BatchHistogram {
     pub fn mean_interval(&self) -> Option<Interval> {
         let total: f64 = self.sums.iter().sum();
         let mean = total / self.seen as f64;
-        self.t_interval(mean, |b| self.sums[b] / self.batches[b].total())
+        self.t_interval(mean, |b| self.sums[b] / self.totals[b] as f64)
             .map(|(lo, hi)| Interval { lo, hi })
+    }
+
+    /// The mean's, the median's and the p99's intervals, read through `merged` (what
+    /// [`BatchHistogram::merged`] gives); `None` when a batch is empty.
+    pub fn intervals(&self, bins: &LogBins, merged: &Histogram) -> Option<RunIntervals> {
+        Some(RunIntervals {
+            mean: self.mean_interval()?,
+            p50: self.quantile_interval(bins, merged, 0.5)?,
+            p99: self.quantile_interval(bins, merged, 0.99)?,
+        })
     }
 
     /// The 95% batch-means interval of the run's `q`-quantile (q in 0..=1), read through the
@@ -142,7 +199,9 @@ impl BatchHistogram {
             return None;
         }
         let estimate = merged.percentile(bins, q);
-        let (lo, hi) = self.t_interval(q, |b| 1.0 - self.batches[b].survival(bins, estimate))?;
+        let (lo, hi) = self.t_interval(q, |b| {
+            1.0 - self.batch_histogram(b).survival(bins, estimate)
+        })?;
         Some(Interval {
             lo: merged.percentile(bins, lo.clamp(0.0, 1.0)),
             hi: merged.percentile(bins, hi.clamp(0.0, 1.0)),
@@ -188,7 +247,7 @@ mod tests {
         for _ in 0..1_000 {
             batched.record_bin(10, 1.0);
         }
-        assert!(batched.batches.iter().all(|b| b.total() == 50.0));
+        assert!(batched.totals.iter().all(|&t| t == 50));
         let mut short = BatchHistogram::new(1_000);
         for _ in 0..500 {
             short.record_bin(10, 1.0);

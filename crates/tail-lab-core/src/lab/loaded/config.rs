@@ -1,6 +1,7 @@
 //! A loaded run's parameters ([`LoadedConfig`], [`LoadedService`]), its outcome
 //! ([`LoadedResult`], [`Unstable`]), its streams and the standard sweep.
 
+use crate::sampling::batch::RunIntervals;
 use super::engine::{Simulation, no_backup_p95};
 use super::policy::{Cancellation, DelayBasis, HedgeDelay, LoadedPolicy};
 use crate::error::{CountRange, ParamError, check_range};
@@ -197,6 +198,9 @@ pub struct LoadedResult {
     /// default rule a backup completes exactly when it answers before its primary. `None`
     /// when no backup was sent.
     pub backups_completed: Option<f64>,
+    /// 95% batch-means intervals (ms) of the mean latency, the p50 and the p99, from 20
+    /// batches of consecutive answers; `None` when the run is not stable.
+    pub intervals: Option<RunIntervals>,
 }
 
 /// Most requests a loaded run lets wait for an answer at once, unless the closed form says it

@@ -23,6 +23,7 @@ use crate::des::{EventKey, FifoStation, Ring, StationClocks};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
+use crate::sampling::batch::BatchHistogram;
 use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, LogBins, shared_bins};
 use std::rc::Rc;
 
@@ -160,7 +161,8 @@ pub(super) struct Simulation<'a> {
     arrival_rate: f64,
     bins: &'static LogBins,
     top_edge: f64,
-    latency: BinTally,
+    /// Measured latencies by batch of answers, for the histogram and the intervals.
+    latency: BatchHistogram,
     latency_sum: f64,
     measured: u64,
     warmup: u64,
@@ -230,7 +232,7 @@ impl<'a> Simulation<'a> {
             arrival_rate: config.load * f64::from(config.replicas) / mean,
             bins,
             top_edge: bins.edges()[BIN_COUNT],
-            latency: BinTally::new(),
+            latency: BatchHistogram::new(config.requests - config.requests / 10),
             latency_sum: 0.0,
             measured: 0,
             warmup,
@@ -546,8 +548,7 @@ impl<'a> Simulation<'a> {
         let latency = now - arrival;
         if k >= self.warmup {
             self.off_scale |= latency > self.top_edge;
-            self.latency.record_bin(self.bins.bin_of(latency));
-            self.latency.add_to_total(1);
+            self.latency.record_bin(self.bins.bin_of(latency), latency);
             self.latency_sum += latency;
             self.measured += 1;
             let [b1, b2, b3] = self.block_starts;
@@ -584,9 +585,8 @@ impl<'a> Simulation<'a> {
         self.retire();
     }
 
-    fn result(mut self) -> LoadedResult {
-        let mut latency = Histogram::new();
-        latency.take_tally(&mut self.latency);
+    fn result(self) -> LoadedResult {
+        let latency = self.latency.merged();
         let capacity = f64::from(self.config.replicas) * self.last_arrival.max(f64::MIN_POSITIVE);
         // Empirical instability: the mean latency keeps climbing from block to block and the
         // last quarter waits at least twice as long as the first. A stable queue's block means
@@ -626,6 +626,11 @@ impl<'a> Simulation<'a> {
             utilisation: self.consumed_work / capacity,
             peak_in_flight: self.peak_in_flight as u64,
             unstable,
+            intervals: if stable {
+                self.latency.intervals(self.bins, &latency)
+            } else {
+                None
+            },
         }
     }
 }

@@ -202,7 +202,12 @@ fn a_grid_of_runs_keeps_its_bits() {
                             .with_service(service)
                             .with_cancellation(c)
                             .run();
-                        for byte in format!("{r:?}").bytes() {
+                        // `intervals` came after the digest: computed beside the pinned
+                        // numbers from the same latencies (no draw, no event of its own), it is
+                        // left out here and pinned in tests/it's ADDED_FIELD_DIGESTS.
+                        let text = format!("{r:?}")
+                            .replace(&format!(", intervals: {:?}", r.intervals), "");
+                        for byte in text.bytes() {
                             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
                         }
                         runs += 1;

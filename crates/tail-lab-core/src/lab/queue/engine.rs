@@ -6,6 +6,7 @@
 use super::{QueueBatch, QueueConfig, STREAM};
 use crate::des::{EventKey, FifoStation, StationClocks};
 use crate::sampling::address::RequestKey;
+use crate::sampling::batch::BatchHistogram;
 use crate::sampling::histogram::{Histogram, shared_bins};
 
 /// A request in the station: its index, arrival time and whether it found every server busy.
@@ -72,8 +73,9 @@ const GAP: u32 = 2;
 const ONCE: u32 = 0;
 
 /// Simulates `config`, measuring every request from the warm-up on into one tally, and into
-/// `batches` tallies by arrival order when `batches > 0`.
-pub(super) fn simulate(config: &QueueConfig, batches: u32) -> (Tally, Vec<Tally>) {
+/// `batches` tallies by arrival order when `batches > 0`; and into [`BatchHistogram`]'s 20
+/// batches by departure, for the result's intervals.
+pub(super) fn simulate(config: &QueueConfig, batches: u32) -> (Tally, Vec<Tally>, BatchHistogram) {
     let c = config.servers;
     let rate = config.load * f64::from(c); // λ = cρ with μ = 1
     let key = |k: u64| RequestKey::new(config.seed, STREAM, k);
@@ -84,6 +86,7 @@ pub(super) fn simulate(config: &QueueConfig, batches: u32) -> (Tally, Vec<Tally>
     let warmup = config.requests / 10;
     let span = config.requests - warmup;
     let mut all = Tally::new();
+    let mut by_departure = BatchHistogram::new(span);
     let mut parts: Vec<Tally> = (0..batches).map(|_| Tally::new()).collect();
     let mut station: FifoStation<Job> = FifoStation::new(c as usize);
     // Every event scheduled takes the next sequence number: ties pop in scheduling order.
@@ -113,6 +116,7 @@ pub(super) fn simulate(config: &QueueConfig, batches: u32) -> (Tally, Vec<Tally>
             if job.request >= warmup {
                 let sojourn = now - job.arrival;
                 all.record(sojourn, job.waited);
+                by_departure.record(shared_bins(), sojourn);
                 if batches > 0 {
                     let b = (job.request - warmup) * u64::from(batches) / span;
                     parts[b as usize].record(sojourn, job.waited);
@@ -139,5 +143,5 @@ pub(super) fn simulate(config: &QueueConfig, batches: u32) -> (Tally, Vec<Tally>
             break;
         }
     }
-    (all, parts)
+    (all, parts, by_departure)
 }

@@ -27,6 +27,8 @@ pub use model::MODEL;
 
 use crate::error::{ParamError, check_count, check_range};
 use crate::sampling::address::Stream;
+use crate::sampling::batch::{BatchHistogram, RunIntervals};
+use crate::sampling::histogram::shared_bins;
 
 /// The random stream of the single queue (id 10).
 pub const STREAM: Stream = Stream::new(10);
@@ -146,6 +148,9 @@ pub struct QueueResult {
     pub theory_p99: f64,
     /// Erlang C, the exact probability of waiting ([`theory::erlang_c`]).
     pub theory_wait_probability: f64,
+    /// 95% batch-means intervals (mean service times) of the mean sojourn, its median and its
+    /// p99, from 20 batches of consecutive departures; `None` if a batch is empty.
+    pub intervals: Option<RunIntervals>,
 }
 
 /// One batch of a run cut into consecutive pieces by arrival ([`QueueConfig::run_batched`]):
@@ -218,8 +223,8 @@ impl QueueConfig {
 
     /// Simulates the run.
     pub fn run(&self) -> QueueResult {
-        let (all, _) = engine::simulate(self, 0);
-        self.result(&all)
+        let (all, _, by_departure) = engine::simulate(self, 0);
+        self.result(&all, &by_departure)
     }
 
     /// Simulates the run as [`QueueConfig::run`] does (the same result, to the bit), and also
@@ -233,15 +238,16 @@ impl QueueConfig {
             100,
             "an integer in 2..=100",
         )?;
-        let (all, parts) = engine::simulate(self, batches);
+        let (all, parts, by_departure) = engine::simulate(self, batches);
         Ok((
-            self.result(&all),
+            self.result(&all, &by_departure),
             parts.iter().map(engine::Tally::batch).collect(),
         ))
     }
 
-    fn result(&self, all: &engine::Tally) -> QueueResult {
+    fn result(&self, all: &engine::Tally, by_departure: &BatchHistogram) -> QueueResult {
         QueueResult {
+            intervals: by_departure.intervals(shared_bins(), &by_departure.merged()),
             servers: self.servers,
             load: self.load,
             requests: self.requests,

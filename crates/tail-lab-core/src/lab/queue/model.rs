@@ -2,7 +2,7 @@
 //! of the report (the standard sweep, simulation beside closed form at every point).
 
 use super::{MAX_REQUESTS, MIN_REQUESTS, QueueResult, STREAM, SWEEP_POINTS, sweep_point};
-use crate::describe::{Describe, Field, Unit, Value};
+use crate::describe::{Describe, Field, Unit, Value, interval_fields};
 use crate::error::ParamError;
 use crate::model::{Model, RunOutput, each_described};
 
@@ -49,6 +49,9 @@ impl Describe for QueueResult {
                 self.theory_wait_probability,
             ),
         ]
+        .into_iter()
+        .chain(interval_fields(self.intervals, Unit::ServiceTimes))
+        .collect()
     }
 }
 

@@ -18,7 +18,8 @@ use super::{
     LevelShares, SHARE_LEVELS, STREAM, SupermarketConfig, SupermarketResult, fixed_point_mean_time,
 };
 use crate::sampling::address::SampleStream;
-use crate::sampling::histogram::{BinTally, Histogram, LogBins, shared_bins};
+use crate::sampling::batch::BatchHistogram;
+use crate::sampling::histogram::{LogBins, shared_bins};
 
 /// Up to this many choices are drawn by rejection (a draw equal to an earlier one is drawn
 /// again); more by Floyd's method.
@@ -280,7 +281,8 @@ struct Chain<'a, C> {
     measured: u64,
     /// The measured times in system, summed in departure order.
     sum: f64,
-    tally: BinTally,
+    /// The measured times by batch of departures, for the histogram and the intervals.
+    tally: BatchHistogram,
     levels: LevelShares,
     shares: Option<[f64; SHARE_LEVELS]>,
     done: bool,
@@ -302,7 +304,7 @@ impl<'a, C: Choose> Chain<'a, C> {
             stamp_offset: f64::NEG_INFINITY,
             measured: 0,
             sum: 0.0,
-            tally: BinTally::new(),
+            tally: BatchHistogram::new(config.arrivals - config.arrivals / 10),
             levels: LevelShares::default(),
             shares: None,
             done: false,
@@ -318,11 +320,8 @@ impl<'a, C: Choose> Chain<'a, C> {
             self.advance(EVENTS_PER_ADVANCE);
         }
         let config = self.config;
-        let mut histogram = Histogram::new();
         let measured = self.measured;
-        self.tally
-            .add_to_total(u32::try_from(measured).expect("a run measures below 2^32 jobs"));
-        histogram.take_tally(&mut self.tally);
+        let histogram = self.tally.merged();
         SupermarketResult {
             lambda: config.lambda,
             d: config.choices,
@@ -332,6 +331,7 @@ impl<'a, C: Choose> Chain<'a, C> {
             theory: fixed_point_mean_time(config.lambda, config.choices),
             measured,
             share_at_least: self.shares,
+            intervals: self.tally.intervals(shared_bins(), &histogram),
         }
     }
 
@@ -417,7 +417,7 @@ impl<'a, C: Choose> Chain<'a, C> {
                 if arrived_at >= 0.0 {
                     let t = now - arrived_at;
                     sum += t;
-                    tally.record_bin(bins.bin_of(t));
+                    tally.record_bin(bins.bin_of(t), t);
                     measured = measured.wrapping_add(1);
                     if measured == measured_target {
                         done = true;

@@ -28,10 +28,11 @@
 //! the last arrival. Randomness is one seeded SplitMix64 stream (the chain is sequential by
 //! nature).
 
-use crate::describe::{Describe, Field, Unit, Value};
+use crate::describe::{Describe, Field, Unit, Value, interval_fields};
 use crate::error::{CountRange, ParamError, check_range};
 use crate::model::{Model, RunOutput, each_described};
 use crate::sampling::address::Stream;
+use crate::sampling::batch::RunIntervals;
 
 mod chain;
 
@@ -150,6 +151,9 @@ pub struct SupermarketResult {
     /// service) for `i` = 1..=[`SHARE_LEVELS`] (index `i − 1`), over the measured window: the
     /// simulated side of [`fixed_point_share_of`]. `None` when λ ≥ 1 (no run).
     pub share_at_least: Option<[f64; SHARE_LEVELS]>,
+    /// 95% batch-means intervals (units of mean service time) of the mean time in system, its
+    /// median and its p99, from 20 batches of consecutive departures; `None` when λ ≥ 1.
+    pub intervals: Option<RunIntervals>,
 }
 
 /// [`fixed_point_mean_time`] for arguments from outside: `lambda` must be a finite rate > 0
@@ -313,6 +317,7 @@ impl SupermarketConfig {
             theory: fixed_point_mean_time(self.lambda, self.choices),
             measured: 0,
             share_at_least: None,
+            intervals: None,
         }
     }
 }
@@ -505,6 +510,9 @@ impl Describe for SupermarketResult {
                 Value::Series(self.share_at_least.map_or_else(Vec::new, |s| s.to_vec())),
             ),
         ]
+        .into_iter()
+        .chain(interval_fields(self.intervals, Unit::ServiceTimes))
+        .collect()
     }
 }
 

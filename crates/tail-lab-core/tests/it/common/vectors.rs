@@ -91,9 +91,11 @@ pub const MODEL_DIGESTS: [(&str, u64); 9] = [
 /// FNV-1a digests of the result fields added after [`MODEL_DIGESTS`] was taken, which those
 /// digests leave out (`added_field_digests_now`): the same runs, each new field as printed by
 /// `{:?}`.
-pub const ADDED_FIELD_DIGESTS: [(&str, u64); 2] = [
+pub const ADDED_FIELD_DIGESTS: [(&str, u64); 4] = [
     ("loaded backups_completed", 0x11b3c4414ce021db),
     ("supermarket share_at_least", 0xc946336d5fb8f470),
+    ("loaded intervals", 0x69476977aeb26617),
+    ("supermarket intervals", 0x984952df597a5e43),
 ];
 
 use tail_lab_core::lab::hedge_idle::IdleHedge;
@@ -253,7 +255,10 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
         // event of its own), so it is left out of the text the digest was taken of, and
         // pinned on its own in [`ADDED_FIELD_DIGESTS`].
         assert_eq!(r.unstable, None);
+        // `intervals` came later still, computed from the same latencies: left out of the
+        // text as well, and pinned in [`ADDED_FIELD_DIGESTS`].
         format!("{r:?}")
+            .replace(&format!(", intervals: {:?}", r.intervals), "")
             .replace(
                 &format!(", backups_completed: {:?}", r.backups_completed),
                 "",
@@ -274,7 +279,10 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
         // beside the pinned numbers (no draw, no event of their own), left out of the text the
         // digest was taken of and pinned on their own in
         // [`ADDED_FIELD_DIGESTS`].
-        format!("{r:?}").replace(&format!(", share_at_least: {:?}", r.share_at_least), "")
+        // `intervals` likewise (batch means of the same measured times).
+        format!("{r:?}")
+            .replace(&format!(", share_at_least: {:?}", r.share_at_least), "")
+            .replace(&format!(", intervals: {:?}", r.intervals), "")
     };
     let idle = IdleHedge::new(ServiceModel::default(), 0.95, 7)
         .unwrap()
@@ -320,6 +328,10 @@ pub fn added_field_digests_now() -> Vec<(&'static str, u64)> {
         )
     };
     let supermarket = |d: u32| format!("{:?}", digest_supermarket_run(d).share_at_least);
+    let loaded_intervals = |policy: &str, cancellation: Cancellation| {
+        format!("{:?}", digest_loaded_run(policy, cancellation).intervals)
+    };
+    let supermarket_intervals = |d: u32| format!("{:?}", digest_supermarket_run(d).intervals);
     vec![
         (
             "loaded backups_completed",
@@ -331,6 +343,17 @@ pub fn added_field_digests_now() -> Vec<(&'static str, u64)> {
         (
             "supermarket share_at_least",
             fnv1a(&(supermarket(1) + &supermarket(2))),
+        ),
+        (
+            "loaded intervals",
+            fnv1a(
+                &(loaded_intervals("hedge", Cancellation::Backup)
+                    + &loaded_intervals("duplicate", Cancellation::EitherAny)),
+            ),
+        ),
+        (
+            "supermarket intervals",
+            fnv1a(&(supermarket_intervals(1) + &supermarket_intervals(2))),
         ),
     ]
 }

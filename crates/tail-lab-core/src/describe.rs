@@ -155,19 +155,6 @@ pub fn camel_case(snake: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn camel_case_is_the_js_spelling() {
-        assert_eq!(camel_case("theory_p999_after"), "theoryP999After");
-        assert_eq!(camel_case("p50"), "p50");
-        assert_eq!(camel_case("at_capacity"), "atCapacity");
-        assert_eq!(camel_case("delay_q"), "delayQ");
-    }
-}
-
 /// The six fields of a run's 95% batch-means intervals ([`RunIntervals`]), in `unit`:
 /// `mean_low`, `mean_high`, `p50_low`, `p50_high`, `p99_low` and `p99_high`, each `null` when
 /// the run has none (it was not stable, or too short to fill every batch).
@@ -208,4 +195,17 @@ pub fn interval_fields(intervals: Option<RunIntervals>, unit: Unit) -> Vec<Field
             i.p99.hi
         }),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camel_case_is_the_js_spelling() {
+        assert_eq!(camel_case("theory_p999_after"), "theoryP999After");
+        assert_eq!(camel_case("p50"), "p50");
+        assert_eq!(camel_case("at_capacity"), "atCapacity");
+        assert_eq!(camel_case("delay_q"), "delayQ");
+    }
 }

@@ -195,6 +195,10 @@ export function settingsOf(params = [], api) {
  */
 export const DRAFT_FRACTIONS = [1 / 100, 1 / 10];
 
+/** What a queueing section's bars are, in words (the core's batch-means intervals). */
+export const INTERVAL_NOTE =
+  "Each bar is its point's 95% interval by batch means (twenty batches of consecutive requests, Student's t), so it allows for queues' correlated waits (it measures a run's noise, not the bias of a run too short to settle); points are drawn first from a hundredth and a tenth of their sample, with wider bars, then refined in place.";
+
 /**
  * A call with its sample size (option `size` of its options object) scaled by `fraction`.
  * @param {any} call

@@ -18,6 +18,7 @@ import {
   settingsOf,
   slider,
   runSweep,
+  INTERVAL_NOTE,
 } from "../../section.js";
 
 /** λ with a simulated dot for every d (the chosen λ is added). */
@@ -143,7 +144,7 @@ export function mount(
     for (const ch of CHOICES) {
       const pts = [...results.values()]
         .filter((x) => x.d === ch.d && x.stable)
-        .map((x) => ({ x: x.lambda, y: x.meanTime }));
+        .map((x) => ({ x: x.lambda, y: x.meanTime, lo: x.meanLow, hi: x.meanHigh }));
       c.dots(pts, { color: ch.color, shape: ch.shape, r: 3.5 });
     }
     c.vline(chosenLambda(), `λ = ${chosenLambda().toFixed(2)}`);
@@ -164,7 +165,7 @@ export function mount(
     }
     c.legend([
       ...CHOICES.map((ch) => ({
-        label: `${ch.label}, simulated`,
+        label: `${ch.label}, simulated, 95% interval`,
         color: ch.color,
         shape: ch.shape,
       })),
@@ -234,7 +235,7 @@ export function mount(
     });
   }
 
-  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. Random assignment makes every server an M/M/1 queue whatever their number, so its line is exact; for two and three choices the fixed point is the limit of infinitely many servers, and at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle), so at the top of the slider a run of ${formatCount(ARRIVALS)} arrivals falls well short of 1/(1 − λ). In the table, the shares of long queues for two and three choices on ${servers} servers sit above the limit too, the more so the longer the queue.`;
+  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. Random assignment makes every server an M/M/1 queue whatever their number, so its line is exact; for two and three choices the fixed point is the limit of infinitely many servers, and at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle), so at the top of the slider a run of ${formatCount(ARRIVALS)} arrivals falls well short of 1/(1 − λ). In the table, the shares of long queues for two and three choices on ${servers} servers sit above the limit too, the more so the longer the queue. ${INTERVAL_NOTE}`;
   exportBar(ui.tools, {
     link,
     name: "balance",

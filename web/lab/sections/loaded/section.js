@@ -18,6 +18,7 @@ import {
   settingsOf,
   slider,
   runSweep,
+  INTERVAL_NOTE,
 } from "../../section.js";
 
 /** The sweep's loads: 0.05 to 0.95 in steps of 0.05 (the slider's steps). */
@@ -164,7 +165,11 @@ export function mount(
       const ys = (f) => pts.map((x) => (x.stable ? x[f] : NaN));
       c.line(xs, ys("p50"), { color: p.color, width: 2 });
       c.line(xs, ys("p99"), { color: p.color, width: 1.5, dash: [5, 4] });
-      const marks = (f) => pts.filter((x) => x.stable).map((x) => ({ x: x.load, y: x[f] }));
+      // Each mark carries its 95% batch-means interval (narrow at full size; wide on a draft).
+      const marks = (f) =>
+        pts
+          .filter((x) => x.stable)
+          .map((x) => ({ x: x.load, y: x[f], lo: x[`${f}Low`], hi: x[`${f}High`] }));
       c.dots(marks("p50"), { color: p.color, shape: p.shape, r: 3.5 });
       c.dots(marks("p99"), { color: p.color, shape: p.shape, r: 3, hollow: true });
       for (const x of pts.filter((x) => x.atCapacity))
@@ -269,8 +274,8 @@ export function mount(
       results.get(key(l, "none")),
     ]).find(([dup, none]) => dup?.atCapacity && none?.stable);
     ui.note.textContent = at
-      ? `${NOTE} In this run, at ${formatPct(at[0].load, 0)} load, duplicating's median is ${(at[0].p50 / at[1].p50).toFixed(1)}× the no-backup median.`
-      : NOTE;
+      ? `${NOTE} ${INTERVAL_NOTE} In this run, at ${formatPct(at[0].load, 0)} load, duplicating's median is ${(at[0].p50 / at[1].p50).toFixed(1)}× the no-backup median.`
+      : `${NOTE} ${INTERVAL_NOTE}`;
   }
   updateNote();
   exportBar(ui.tools, {

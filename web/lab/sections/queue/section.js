@@ -15,6 +15,7 @@ import {
   settingsOf,
   slider,
   runSweep,
+  INTERVAL_NOTE,
 } from "../../section.js";
 
 /** Utilisations with a simulated dot (the chosen one is added). */
@@ -107,11 +108,11 @@ export function mount(
     c.line(xs, curves.p99, { color: "theory", width: 1.5, dash: [6, 3] });
     const pts = [...results.values()].filter((x) => x.servers === k);
     c.dots(
-      pts.map((x) => ({ x: x.load, y: x.mean })),
+      pts.map((x) => ({ x: x.load, y: x.mean, lo: x.meanLow, hi: x.meanHigh })),
       { color: "hedge", shape: "circle", r: 3.5 },
     );
     c.dots(
-      pts.map((x) => ({ x: x.load, y: x.p99 })),
+      pts.map((x) => ({ x: x.load, y: x.p99, lo: x.p99Low, hi: x.p99High })),
       { color: "duplicate", shape: "square", r: 3.5 },
     );
     c.vline(chosenLoad(), `ρ = ${chosenLoad().toFixed(2)}`);
@@ -125,8 +126,8 @@ export function mount(
       });
     }
     c.legend([
-      { label: `mean, simulated (c = ${k})`, color: "hedge", shape: "circle" },
-      { label: `p99, simulated (c = ${k})`, color: "duplicate", shape: "square" },
+      { label: `mean, simulated (c = ${k}), 95% interval`, color: "hedge", shape: "circle" },
+      { label: `p99, simulated (c = ${k}), 95% interval`, color: "duplicate", shape: "square" },
       { label: "mean, exact", color: "theory", width: 1.5 },
       { label: "p99, exact", color: "theory", width: 1.5, dash: [6, 3] },
       ...(k !== 1 ? [{ label: "one server (M/M/1)", color: "none", width: 1, dash: [2, 3] }] : []),
@@ -179,7 +180,7 @@ export function mount(
     refresh();
   }
 
-  ui.note.textContent = `${formatCount(REQUESTS)} requests per dot, Poisson arrivals and exponential service; the first tenth are warm-up. Times are in mean service times: with a 1 ms service, read them as milliseconds. The dotted lines are one server at the same utilisation.`;
+  ui.note.textContent = `${formatCount(REQUESTS)} requests per dot, Poisson arrivals and exponential service; the first tenth are warm-up. Times are in mean service times: with a 1 ms service, read them as milliseconds. The dotted lines are one server at the same utilisation. ${INTERVAL_NOTE}`;
   exportBar(ui.tools, {
     link,
     name: "queue",

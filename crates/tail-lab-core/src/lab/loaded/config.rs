@@ -334,10 +334,12 @@ impl LoadedConfig {
     }
 
     /// What a run costs, in work units of about 10 ns of wasm in Chromium on a 2-core machine
-    /// (see BENCHMARKS.md): 60 units a request for each pass of the discrete-event simulation
-    /// (its arrival, one or two copies' completions, a hedge timer, heap operations; measured
-    /// at 260–600 ns a request), and two passes for a hedge whose delay is the p95 of a
-    /// no-backup run at the same load (that run comes first).
+    /// (see BENCHMARKS.md): 60 units a request for each pass of the discrete-event simulation,
+    /// and two passes for a hedge whose delay is the p95 of a no-backup run at the same load.
+    /// Since issue 19 these are an upper bound, about twice the cost: a pass measures 140–225 ns
+    /// a request in wasm (node 20) at load 0.7, and the p95 comes from Lindley's recursion at
+    /// about 45 ns a request, not from a second event run. The weights stay, so that the bound's
+    /// error text (in the binding) keeps its numbers; a call is refused no sooner than before.
     pub fn work_units(&self) -> f64 {
         let passes = match self.policy {
             LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)) => 2.0,

@@ -10,8 +10,10 @@ import {
   el,
   initial,
   panel,
+  perFrame,
   readout,
   redrawOnResize,
+  runSweep,
   settingsOf,
   slider,
 } from "../../section.js";
@@ -174,6 +176,9 @@ export function mount(
     return opts;
   }
 
+  /** One redraw per frame however many answers arrive in it. */
+  const redrawSoon = perFrame(() => draw());
+
   function update() {
     own.hidden = preset.value !== "own";
     onChange({
@@ -181,9 +186,12 @@ export function mount(
       "hedge-service": preset.value,
       ...Object.fromEntries(OWN.map(([id], i) => [id, Number(ownSliders[i].input.value)])),
     });
-    client.run([{ fn: "simulateHedge", args: [options()] }], {
-      onPoint: (_, res, error) => {
-        if (error) return r.delay.set("error", error);
+    // At 1/100 and 1/10 of the requests first (runSweep): the curves reach further down the
+    // tail as the sample grows.
+    runSweep(client, ui, [{ fn: "simulateHedge", args: [options()] }], {
+      size: "requests",
+      onError: (error) => r.delay.set("error", error),
+      onResult: (res) => {
         result = res;
         r.before.set(formatMs(res.p999Before), `theory ${formatMs(res.theoryP999Before)}`);
         r.after.set(formatMs(res.p999After), `theory ${formatMs(res.theoryP999After)}`);
@@ -197,9 +205,8 @@ export function mount(
           "aria-label",
           `Latency survival on log-log axes: the hedge after ${formatMs(res.delayMs)} takes p99.9 from ${formatMs(res.p999Before)} to ${formatMs(res.p999After)}; S(t)·S(t − d) predicts ${formatMs(res.theoryP999After)}.`,
         );
-        draw();
       },
-      onProgress: (done, total) => ui.progress(done, total),
+      redraw: redrawSoon,
     });
   }
 

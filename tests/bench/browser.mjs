@@ -324,10 +324,13 @@ try {
       ["balance", "balance-lambda"],
       ["queue", "queue-servers"],
     ]) {
-      const ms = await sliderDraft(browser, server.url, section, control, 5);
-      const mid = [...ms].sort((a, b) => a - b)[2];
+      // Four steps for a select of five options (a fifth would come back to the first, whose
+      // sweep is cached: no draft to wait for); five for a slider.
+      const steps = control === "loaded-cancel" ? 4 : 5;
+      const ms = await sliderDraft(browser, server.url, section, control, steps);
+      const mid = [...ms].sort((a, b) => a - b)[Math.floor(steps / 2)];
       line(
-        `Lab: ${control} changed → complete draft (median of 5)`,
+        `Lab: ${control} changed → complete draft (median of ${steps})`,
         Math.round(mid),
         "ms",
         "<= 150 ms",

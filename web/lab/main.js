@@ -16,7 +16,7 @@ import { loadCore } from "../wasm.js";
 import { closedForms } from "./api.js";
 import { LabSeed, SEED_PARAM, settingsOf } from "./section.js";
 import { loadSections } from "./sections.js";
-import { SimClient, warmWorkers } from "./sim.js";
+import { SimClient, releaseUnusedWorkers, warmWorkers } from "./sim.js";
 
 /** A section's nodes from its prose.html, our own file (never text from a URL or a reader). */
 async function prose(section) {
@@ -122,4 +122,7 @@ async function main() {
   document.body.dataset.ready = "true";
 }
 
-main().catch((e) => showNotice(`The Lab could not start: ${e.message}`));
+main().catch((e) => {
+  releaseUnusedWorkers();
+  showNotice(`The Lab could not start: ${e.message}`);
+});

@@ -200,6 +200,56 @@ export const INTERVAL_NOTE =
   "Each bar is its point's 95% interval by batch means (twenty batches of consecutive requests, Student's t), so it allows for queues' correlated waits (it measures a run's noise, not the bias of a run too short to settle); points are drawn first from a hundredth and a tenth of their sample, with wider bars, then refined in place.";
 
 /**
+ * A sweep's answers by key, each a draft or final. A new sweep drops the drafts the last one
+ * left (a superseded sweep never refines them), a final that fails drops its draft (a draft is
+ * never shown as a result), and `finals()` is what an export may write: numbers at full size
+ * only.
+ */
+export class SweepResults {
+  constructor() {
+    /** @type {Map<string, any>} */
+    this.map = new Map();
+    /** @type {Set<string>} */
+    this.drafts = new Set();
+  }
+
+  get(key) {
+    return this.map.get(key);
+  }
+
+  values() {
+    return this.map.values();
+  }
+
+  /** Every answer at full size. */
+  finals() {
+    return [...this.map].filter(([k]) => !this.drafts.has(k)).map(([, v]) => v);
+  }
+
+  set(key, value, final = true) {
+    this.map.set(key, value);
+    if (final) this.drafts.delete(key);
+    else this.drafts.add(key);
+  }
+
+  /** A new sweep starts: the drafts left by the last one go. */
+  startSweep() {
+    for (const k of this.drafts) this.map.delete(k);
+    this.drafts.clear();
+  }
+
+  /** The point's full-size call failed: its draft goes too. */
+  discard(key) {
+    if (this.drafts.delete(key)) this.map.delete(key);
+  }
+
+  clear() {
+    this.map.clear();
+    this.drafts.clear();
+  }
+}
+
+/**
  * A call with its sample size (option `size` of its options object) scaled by `fraction`.
  * @param {any} call
  */
@@ -222,15 +272,16 @@ function scaled(call, size, fraction) {
  * first run as drafts at DRAFT_FRACTIONS of its sample, all drafts ranked before any full-size
  * point, and each point's answer is replaced in place as a larger one arrives (a smaller one
  * arriving late from another worker is ignored). A point whose full-size answer is cached has
- * no drafts. A draft's error is dropped: its full-size call answers for it.
+ * no drafts. A draft's error is dropped: its full-size call answers for it; a full-size error
+ * after a draft was shown also calls `onDiscard(point)`, so the draft is not left as a result.
  * @param {import("./sim.js").SimClient} client
  * @param {{ progress: (done: number, total: number, drafted?: number, tenth?: number) => void }} ui
  * @param {any[]} calls
  * @param {{ onResult: (result: any, final: boolean, point: number) => void,
  *   onError: (message: string, point: number) => void,
- *   redraw: () => void, size?: string }} handlers
+ *   redraw: () => void, size?: string, onDiscard?: (point: number) => void }} handlers
  */
-export function runSweep(client, ui, calls, { onResult, onError, redraw, size }) {
+export function runSweep(client, ui, calls, { onResult, onError, redraw, size, onDiscard }) {
   const tiers = size ? DRAFT_FRACTIONS.length + 1 : 1;
   /** Every call to run: `[point, tier]` for each. */
   const plan = [];
@@ -255,6 +306,7 @@ export function runSweep(client, ui, calls, { onResult, onError, redraw, size })
       const [point, tier] = plan[index];
       const final = tier === tiers - 1;
       if (tier <= shown[point] || (error && !final)) return;
+      if (error && shown[point] >= 0) onDiscard?.(point);
       if (shown[point] < 0) drafted++;
       // The last draft is at a tenth (DRAFT_FRACTIONS); without drafts every answer is full size.
       const tenthTier = Math.max(0, tiers - 2);

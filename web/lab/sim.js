@@ -187,6 +187,11 @@ export function warmWorkers() {
   pool();
 }
 
+/** The page could not mount a section: workers warmed for none are let go. */
+export function releaseUnusedWorkers() {
+  if (clients.size === 0) shared?.release();
+}
+
 /** A client closed: with none left, the pool lets its workers go. */
 function clientClosed() {
   if (clients.size === 0) shared?.release();

@@ -159,12 +159,12 @@ pub fn camel_case(snake: &str) -> String {
 /// `mean_low`, `mean_high`, `p50_low`, `p50_high`, `p99_low` and `p99_high`, each `null` when
 /// the run has none (it was not stable, or too short to fill every batch).
 pub fn interval_fields(intervals: Option<RunIntervals>, unit: Unit) -> Vec<Field> {
-    let end = |key, doc, f: fn(&RunIntervals) -> f64| {
+    let end = |key, doc, f: fn(&RunIntervals) -> Option<f64>| {
         Field::new(
             key,
             unit,
             doc,
-            Value::MaybeNumber(intervals.as_ref().map(f)),
+            Value::MaybeNumber(intervals.as_ref().and_then(f)),
         )
     };
     vec![
@@ -172,27 +172,28 @@ pub fn interval_fields(intervals: Option<RunIntervals>, unit: Unit) -> Vec<Field
             "mean_low",
             "Lower end of the mean's 95% interval, by batch means over 20 batches of consecutive \
              measured requests.",
-            |i| i.mean.lo,
+            |i| i.mean.map(|x| x.lo),
         ),
         end("mean_high", "Upper end of the mean's 95% interval.", |i| {
-            i.mean.hi
+            i.mean.map(|x| x.hi)
         }),
         end(
             "p50_low",
             "Lower end of the median's 95% interval (batch means of the share of each batch \
              at or below the run's median, read back through its histogram).",
-            |i| i.p50.lo,
+            |i| i.p50.map(|x| x.lo),
         ),
         end("p50_high", "Upper end of the median's 95% interval.", |i| {
-            i.p50.hi
+            i.p50.map(|x| x.hi)
         }),
         end(
             "p99_low",
-            "Lower end of the p99's 95% interval (as the median's).",
-            |i| i.p99.lo,
+            "Lower end of the p99's 95% interval (as the median's); null below 10,000 measured \
+             requests, where a batch expects fewer than 5 beyond its p99.",
+            |i| i.p99.map(|x| x.lo),
         ),
         end("p99_high", "Upper end of the p99's 95% interval.", |i| {
-            i.p99.hi
+            i.p99.map(|x| x.hi)
         }),
     ]
 }

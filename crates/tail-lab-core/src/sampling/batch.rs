@@ -26,6 +26,10 @@ pub const BATCHES: usize = 20;
 /// two-sided interval, in standard errors.
 pub const T_975_19: f64 = 2.093_024_054_408_263;
 
+/// The fewest samples each batch must expect beyond a quantile (on its rarer side) for the
+/// quantile's interval to be given: the usual `np ≥ 5` for a normal approximation.
+pub const MIN_TAIL_PER_BATCH: f64 = 5.0;
+
 /// A 95% interval `lo..=hi`, in the unit of the figure it brackets.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Interval {
@@ -43,15 +47,16 @@ impl Interval {
 }
 
 /// The 95% batch-means intervals of a run's mean, median and 99th percentile, in the unit of
-/// its samples.
+/// its samples; each `None` where the run is too short for it (an empty batch, or too few
+/// samples beyond the quantile: [`MIN_TAIL_PER_BATCH`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunIntervals {
     /// Of the mean.
-    pub mean: Interval,
+    pub mean: Option<Interval>,
     /// Of the median.
-    pub p50: Interval,
+    pub p50: Option<Interval>,
     /// Of the 99th percentile.
-    pub p99: Interval,
+    pub p99: Option<Interval>,
 }
 
 /// Histograms and sums of a run's samples, one per batch of consecutive samples: whole counts
@@ -177,13 +182,13 @@ impl BatchHistogram {
     }
 
     /// The mean's, the median's and the p99's intervals, read through `merged` (what
-    /// [`BatchHistogram::merged`] gives); `None` when a batch is empty.
-    pub fn intervals(&self, bins: &LogBins, merged: &Histogram) -> Option<RunIntervals> {
-        Some(RunIntervals {
-            mean: self.mean_interval()?,
-            p50: self.quantile_interval(bins, merged, 0.5)?,
-            p99: self.quantile_interval(bins, merged, 0.99)?,
-        })
+    /// [`BatchHistogram::merged`] gives).
+    pub fn intervals(&self, bins: &LogBins, merged: &Histogram) -> RunIntervals {
+        RunIntervals {
+            mean: self.mean_interval(),
+            p50: self.quantile_interval(bins, merged, 0.5),
+            p99: self.quantile_interval(bins, merged, 0.99),
+        }
     }
 
     /// The 95% batch-means interval of the run's `q`-quantile (q in 0..=1), read through the
@@ -196,6 +201,12 @@ impl BatchHistogram {
         q: f64,
     ) -> Option<Interval> {
         if !(0.0..=1.0).contains(&q) {
+            return None;
+        }
+        // Each batch's share at or below the estimate is a mean of indicators; with fewer than
+        // five expected on the rarer side (np < 5) it is too discrete and skewed for Student's
+        // t, so no interval is claimed (a p99 needs 500 samples a batch, 10,000 in the run).
+        if q.min(1.0 - q) * self.seen as f64 / (BATCHES as f64) < MIN_TAIL_PER_BATCH {
             return None;
         }
         let estimate = merged.percentile(bins, q);
@@ -253,6 +264,26 @@ mod tests {
             short.record_bin(10, 1.0);
         }
         assert_eq!(short.mean_interval(), None, "half the batches are empty");
+    }
+
+    #[test]
+    fn no_quantile_interval_without_five_samples_a_batch_beyond_it() {
+        let bins = shared_bins();
+        let mut rng = SampleStream::from_state(3);
+        // 1,800 samples: 90 a batch, 0.9 expected beyond the p99, 45 beyond the median.
+        let mut b = BatchHistogram::new(1_800);
+        for _ in 0..1_800 {
+            b.record(bins, exponential(&mut rng, 1.0));
+        }
+        let i = b.intervals(bins, &b.merged());
+        assert!(i.mean.is_some() && i.p50.is_some());
+        assert_eq!(i.p99, None);
+        // 10,000 samples: exactly 5 a batch beyond the p99.
+        let mut b = BatchHistogram::new(10_000);
+        for _ in 0..10_000 {
+            b.record(bins, exponential(&mut rng, 1.0));
+        }
+        assert!(b.intervals(bins, &b.merged()).p99.is_some());
     }
 
     /// Coverage: over `REPLICATES` independent runs, the 95% interval must contain the truth in

@@ -18,6 +18,7 @@ import {
   settingsOf,
   slider,
   runSweep,
+  SweepResults,
   INTERVAL_NOTE,
 } from "../../section.js";
 
@@ -118,7 +119,7 @@ export function mount(
     theory: readout(ui.readouts, { name: "theory", label: "fixed point (N → ∞)" }),
   };
   const shares = shareTable(ui.note, CHOICES, servers, prefix);
-  const results = new Map();
+  const results = new SweepResults();
   /** Why points are missing, when no worker could compute them (shown as "—", not "…"). */
   let failure = null;
   const key = (l, k) => `${l}|${k}`;
@@ -207,6 +208,7 @@ export function mount(
   });
 
   function update() {
+    results.startSweep();
     const chosen = chosenLambda();
     const lambdas = [chosen, ...DOT_LAMBDAS.filter((l) => l !== chosen)];
     const k = Number(d.value);
@@ -226,7 +228,8 @@ export function mount(
     failure = null;
     runSweep(client, ui, calls, {
       size: "arrivals",
-      onResult: (x) => results.set(key(x.lambda, x.d), x),
+      onResult: (x, final) => results.set(key(x.lambda, x.d), x, final),
+      onDiscard: (i) => results.discard(key(calls[i].args[0].lambda, calls[i].args[0].d)),
       onError: (error) => {
         failure = error;
         r.mean.set("error", error);
@@ -250,7 +253,8 @@ export function mount(
     }),
     table: () => ({
       header: ["lambda", "d", "sim_mean_time", "sim_p99", "fixed_point_mean_time"],
-      rows: [...results.values()]
+      rows: results
+        .finals()
         .sort((a, b) => a.lambda - b.lambda || a.d - b.d)
         .map((x) => [x.lambda, x.d, x.meanTime, x.p99, x.theory]),
     }),

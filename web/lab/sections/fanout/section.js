@@ -187,6 +187,11 @@ export function mount(
     });
   }
 
+  /** A dot at full size, or nothing: an export never writes a draft's numbers. */
+  const full = (k) => {
+    const d = dots.get(k);
+    return d?.requests === REQUESTS ? d : undefined;
+  };
   exportBar(ui.tools, {
     link,
     name: "fanout",
@@ -221,8 +226,8 @@ export function mount(
         .map((k) => [
           k,
           api.slowShare(pOf(Number(p.input.value)), k),
-          dots.get(k)?.sim,
-          dots.get(k)?.stdErr,
+          full(k)?.sim,
+          full(k)?.stdErr,
         ]),
     }),
   });

@@ -221,7 +221,8 @@ export function mount(
       const own = preset.value === "own" ? ownSliders.map((x) => Number(x.input.value)) : null;
       return {
         seed: seed.value,
-        requests: REQUESTS,
+        // The run on screen: a draft's own size while the section refines.
+        requests: result?.requests ?? REQUESTS,
         delay_q: delayQ.input.value,
         delay_ms: result?.delayMs,
         service: preset.value,

@@ -18,6 +18,7 @@ import {
   settingsOf,
   slider,
   runSweep,
+  SweepResults,
   INTERVAL_NOTE,
 } from "../../section.js";
 
@@ -130,7 +131,7 @@ export function mount(
   };
   /** Pollaczek–Khinchine's M/G/1 mean without backups (ms), from the core, at every drawn load. */
   const theoryMeans = THEORY_LOADS.map((l) => api.noBackupMeanMs(l) ?? NaN);
-  let results = new Map();
+  let results = new SweepResults();
   /** Why the points are missing, when no worker could compute them (shown as "—", not "…"). */
   let failure = null;
 
@@ -236,7 +237,7 @@ export function mount(
   });
 
   function sweep() {
-    results = new Map();
+    results = new SweepResults();
     failure = null;
     const chosen = chosenLoad();
     const order = [chosen, ...LOADS.filter((l) => l !== chosen)];
@@ -258,7 +259,8 @@ export function mount(
     );
     runSweep(client, ui, calls, {
       size: "requests",
-      onResult: (x) => results.set(key(x.load, x.policy), x),
+      onResult: (x, final) => results.set(key(x.load, x.policy), x, final),
+      onDiscard: (i) => results.discard(key(calls[i].args[0].load, calls[i].args[0].policy)),
       onError: (error) => {
         failure = error;
         r.state.set("error", error);
@@ -308,7 +310,8 @@ export function mount(
         "backups_completed",
         "mg1_no_backup_mean_ms",
       ],
-      rows: [...results.values()]
+      rows: results
+        .finals()
         .sort((a, b) => a.load - b.load || a.policy.localeCompare(b.policy))
         .map((x) => [
           x.load,

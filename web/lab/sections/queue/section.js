@@ -15,6 +15,7 @@ import {
   settingsOf,
   slider,
   runSweep,
+  SweepResults,
   INTERVAL_NOTE,
 } from "../../section.js";
 
@@ -68,7 +69,7 @@ export function mount(
       theory: true,
     }),
   };
-  const results = new Map();
+  const results = new SweepResults();
   let failure = null;
   const key = (rho, c) => `${rho}|${c}`;
   const chosenLoad = () => Number(Number(load.input.value).toFixed(2));
@@ -159,6 +160,7 @@ export function mount(
   });
 
   function update() {
+    results.startSweep();
     const rho = chosenLoad();
     const k = chosenServers();
     curves = curvesFor(k);
@@ -170,7 +172,8 @@ export function mount(
     failure = null;
     runSweep(client, ui, calls, {
       size: "requests",
-      onResult: (x) => results.set(key(x.load, x.servers), x),
+      onResult: (x, final) => results.set(key(x.load, x.servers), x, final),
+      onDiscard: (i) => results.discard(key(calls[i].args[0].load, calls[i].args[0].servers)),
       onError: (error) => {
         failure = error;
         r.mean.set("error", error);
@@ -204,7 +207,8 @@ export function mount(
         "sim_wait_probability",
         "theory_wait_probability",
       ],
-      rows: [...results.values()]
+      rows: results
+        .finals()
         .sort((a, b) => a.servers - b.servers || a.load - b.load)
         .map((x) => [
           x.load,

@@ -627,7 +627,7 @@ impl<'a> Simulation<'a> {
             peak_in_flight: self.peak_in_flight as u64,
             unstable,
             intervals: if stable {
-                self.latency.intervals(self.bins, &latency)
+                Some(self.latency.intervals(self.bins, &latency))
             } else {
                 None
             },

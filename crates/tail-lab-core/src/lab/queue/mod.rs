@@ -247,7 +247,7 @@ impl QueueConfig {
 
     fn result(&self, all: &engine::Tally, by_departure: &BatchHistogram) -> QueueResult {
         QueueResult {
-            intervals: by_departure.intervals(shared_bins(), &by_departure.merged()),
+            intervals: Some(by_departure.intervals(shared_bins(), &by_departure.merged())),
             servers: self.servers,
             load: self.load,
             requests: self.requests,

@@ -331,7 +331,7 @@ impl<'a, C: Choose> Chain<'a, C> {
             theory: fixed_point_mean_time(config.lambda, config.choices),
             measured,
             share_at_least: self.shares,
-            intervals: self.tally.intervals(shared_bins(), &histogram),
+            intervals: Some(self.tally.intervals(shared_bins(), &histogram)),
         }
     }
 

@@ -94,8 +94,8 @@ pub const MODEL_DIGESTS: [(&str, u64); 9] = [
 pub const ADDED_FIELD_DIGESTS: [(&str, u64); 4] = [
     ("loaded backups_completed", 0x11b3c4414ce021db),
     ("supermarket share_at_least", 0xc946336d5fb8f470),
-    ("loaded intervals", 0x69476977aeb26617),
-    ("supermarket intervals", 0x984952df597a5e43),
+    ("loaded intervals", 0x1c4bf8d1c9d49305),
+    ("supermarket intervals", 0xaef447df93fa0d5b),
 ];
 
 use tail_lab_core::lab::hedge_idle::IdleHedge;

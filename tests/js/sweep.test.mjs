@@ -6,14 +6,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { DRAFT_FRACTIONS, runSweep } from "../../web/lab/section.js";
-import { FINAL_RANK, OFF_SCREEN } from "../../web/lab/sim.js";
-
-test("ranks: drafts on screen, then drafts below the fold, then full size on screen, then the rest", () => {
-  const onScreen = [0, 1, FINAL_RANK];
-  const offScreen = onScreen.map((r) => r + OFF_SCREEN);
-  const order = [...onScreen, ...offScreen].sort((a, b) => a - b);
-  assert.deepEqual(order, [0, 1, OFF_SCREEN, OFF_SCREEN + 1, FINAL_RANK, FINAL_RANK + OFF_SCREEN]);
-});
 
 /**
  * A client that records one run and lets the test answer its calls by index (typed `any`: it
@@ -68,7 +60,7 @@ test("each point runs at 1/100, 1/10 and full size, drafts ranked first", () => 
       [0.2, 200_000],
     ],
   );
-  assert.deepEqual(client.ranks, [0, 0, 1, 1, FINAL_RANK, FINAL_RANK]);
+  assert.deepEqual(client.ranks, [0, 0, 1, 1, 2, 2]);
   // Everything but the size is the caller's call, untouched.
   assert.equal(client.calls[0].fn, "simulateLoaded");
   assert.equal(client.calls[0].args[0].seed, 1);
@@ -126,7 +118,7 @@ test("a point cached at full size has no drafts; a draft's error is dropped, a f
   assert.deepEqual(errors, ["RangeError: final"]);
 });
 
-test("without a size, a sweep runs each call once, ranked as a full-size call", () => {
+test("without a size, a sweep runs each call once at rank 0", () => {
   const client = fakeClient();
   const ui = fakeUi();
   runSweep(client, ui, [call(0.1)], {
@@ -135,7 +127,7 @@ test("without a size, a sweep runs each call once, ranked as a full-size call", 
     redraw: () => {},
   });
   assert.equal(client.calls.length, 1);
-  assert.deepEqual(client.ranks, [FINAL_RANK]);
+  assert.deepEqual(client.ranks, [0]);
   client.answer(0, "full");
   assert.deepEqual(ui.last, [1, 1, 1, 1]);
 });

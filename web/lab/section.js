@@ -7,7 +7,6 @@ import { onThemeChange } from "../theme.js";
 
 export { el } from "../dom.js";
 import { el } from "../dom.js";
-import { FINAL_RANK } from "./sim.js";
 export { LabSeed, SEED_PARAM } from "./seed.js";
 
 /**
@@ -294,7 +293,7 @@ export function runSweep(client, ui, calls, { onResult, onError, redraw, size, o
       if (!final && client.cached(call)) return;
       all.push(final ? call : scaled(call, size, DRAFT_FRACTIONS[tier]));
       plan.push([point, tier]);
-      ranks.push(final ? FINAL_RANK : tier);
+      ranks.push(tier);
     });
   }
   const shown = new Array(calls.length).fill(-1);

@@ -7,12 +7,10 @@
 // Every point is a pure call of the core, so the results do not depend on which worker ran
 // it, or on how many there are.
 //
-// Order: each call has a rank: a sweep's drafts (lab/section.js) their tier (0, 1), a full-size
-// call FINAL_RANK; a section scrolled out of view adds OFF_SCREEN. So the drafts on screen come
-// first, then the drafts below the fold (cheap: every chart has a picture soon), then the
-// full-size points on screen, and the full-size points out of view wait for all of those. A
-// worker always runs the lowest-ranked point it holds next (lab/worker.js); scrolling re-sends
-// the ranks.
+// Order: each call has a rank (a sweep's drafts before its full-size points, lab/section.js),
+// and a section scrolled out of view adds OFF_SCREEN to every rank of its calls, so the
+// sections on screen are computed first and the others wait for them. A worker always runs
+// the lowest-ranked point it holds next (lab/worker.js); scrolling re-sends the ranks.
 //
 // A worker can be lost: it fails to load (an error event), its core fails to start (it says
 // so), or it stops answering without a word (a worker that closes itself, or is killed, sends
@@ -36,10 +34,8 @@ import {
 } from "../workers.js";
 
 const CACHE_LIMIT = 4000;
-/** The rank of a call at full size (and of any call given no rank). */
-export const FINAL_RANK = 50;
-/** Added to every rank of a section out of view: after its drafts' peers on screen. */
-export const OFF_SCREEN = 10;
+/** Added to every rank of a section out of view: all the work on screen goes first. */
+export const OFF_SCREEN = 100;
 
 /** Watches the sections' roots: a client whose root leaves the viewport ranks its work later. */
 let viewport = null;
@@ -247,8 +243,8 @@ export class SimClient {
    * Runs `calls` (`{ fn, args }`), calling `onPoint(index, result, error)` as each arrives
    * (cached ones at once) and `onProgress(done, total)`. Resolves when every call has answered
    * (with a result or an error); a newer `run` supersedes this one, which then never resolves.
-   * `ranks[i]` orders the calls on the workers (lowest first, ties in index order; FINAL_RANK
-   * when not given); results do not depend on it.
+   * `ranks[i]` orders the calls on the workers (lowest first, ties in index order; 0 when not
+   * given); results do not depend on it.
    * @template {string} F
    * @param {Call<F>[]} calls
    * @param {{
@@ -323,7 +319,7 @@ export class SimClient {
       return;
     }
     const offset = this.visible ? 0 : OFF_SCREEN;
-    const rank = (i) => (active.ranks[i] ?? FINAL_RANK) + offset;
+    const rank = (i) => (active.ranks[i] ?? 0) + offset;
     const indices = [...held].sort((a, b) => rank(a) - rank(b) || a - b);
     this.pool.post(w, {
       type: "job",

@@ -10,7 +10,7 @@
 // Order: each call has a rank (a sweep's drafts before its full-size points, lab/section.js),
 // and a section scrolled out of view adds OFF_SCREEN to every rank of its calls, so the
 // sections on screen are computed first and the others wait for them. A worker always runs
-// the lowest-ranked point it holds next (lab/worker.js); scrolling re-sends the ranks.
+// the lowest-ranked point it holds next (lab/worker.js); scrolling shifts the ranks it holds.
 //
 // A worker can be lost: it fails to load (an error event), its core fails to start (it says
 // so), or it stops answering without a word (a worker that closes itself, or is killed, sends
@@ -226,7 +226,14 @@ export class SimClient {
   setVisible(visible) {
     if (this.visible === visible) return;
     this.visible = visible;
-    if (this.active) for (const w of this.pool.slots.keys()) this.send(w);
+    // Every call of the job moves by the same amount, so its order is unchanged: the workers
+    // shift the ranks they hold (nothing is sent again, so nothing is computed twice).
+    const active = this.active;
+    if (!active) return;
+    const shift = visible ? -OFF_SCREEN : OFF_SCREEN;
+    for (const w of this.pool.slots.keys())
+      if (active.assigned[w]?.size)
+        this.pool.post(w, { type: "rerank", channel: this.channel, id: active.id, shift });
   }
 
   /** Whether `call`'s answer is cached (so a sweep need not draft it). */

@@ -9,6 +9,9 @@
 //                                     replaces that channel's job (indices: the calls' numbers;
 //                                     ranks: each call's rank, ascending within the job)
 //   { type: "cancel", channel }       drops it
+//   { type: "rerank", channel, id, shift }
+//                                     adds shift to the ranks of that channel's job (its
+//                                     section scrolled in or out of view)
 //   { type: "status" } with a port    answers { jobs } on the port (for tests)
 //   { type: "heap" } with a port      answers { heapBytes, wasmBytes } on the port once every job
 //                                     has answered (the core's live heap and wasm memory, bytes)
@@ -130,5 +133,10 @@ self.onmessage = (event) => {
   if (m.type === "job")
     jobs.set(m.channel, { id: m.id, calls: m.calls, indices: m.indices, ranks: m.ranks, index: 0 });
   else if (m.type === "cancel") jobs.delete(m.channel);
+  else if (m.type === "rerank") {
+    // The section scrolled in or out of view: its job's ranks move, its order does not.
+    const job = jobs.get(m.channel);
+    if (job && job.id === m.id && job.ranks) job.ranks = job.ranks.map((r) => r + m.shift);
+  }
   if (!pumping) pump();
 };

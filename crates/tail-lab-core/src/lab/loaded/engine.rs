@@ -232,7 +232,7 @@ impl<'a> Simulation<'a> {
             arrival_rate: config.load * f64::from(config.replicas) / mean,
             bins,
             top_edge: bins.edges()[BIN_COUNT],
-            latency: BatchHistogram::new(config.requests - config.requests / 10),
+            latency: BatchHistogram::new(span),
             latency_sum: 0.0,
             measured: 0,
             warmup,

@@ -37,10 +37,15 @@ impl Tally {
     }
 
     fn record(&mut self, sojourn: f64, waited: bool) {
+        self.record_bin(shared_bins().bin_of(sojourn), sojourn, waited);
+    }
+
+    /// [`Tally::record`] with the sojourn's bin already found.
+    fn record_bin(&mut self, bin: usize, sojourn: f64, waited: bool) {
         self.sojourn_sum += sojourn;
         self.waited += u64::from(waited);
         self.measured += 1;
-        self.histogram.record(shared_bins(), sojourn);
+        self.histogram.record_bin(bin);
     }
 
     pub(super) fn mean(&self) -> f64 {
@@ -115,8 +120,10 @@ pub(super) fn simulate(config: &QueueConfig, batches: u32) -> (Tally, Vec<Tally>
                 .expect("a departing server is serving");
             if job.request >= warmup {
                 let sojourn = now - job.arrival;
-                all.record(sojourn, job.waited);
-                by_departure.record(shared_bins(), sojourn);
+                // One bin lookup for the run's tally and its batches.
+                let bin = shared_bins().bin_of(sojourn);
+                all.record_bin(bin, sojourn, job.waited);
+                by_departure.record_bin(bin, sojourn);
                 if batches > 0 {
                     let b = (job.request - warmup) * u64::from(batches) / span;
                     parts[b as usize].record(sojourn, job.waited);

@@ -48,6 +48,28 @@ export class Labels {
     this.blocked.push({ text: "", x, y, w, h });
   }
 
+  /** Reserves a vertical line at `x` from `y0` to `y1` (a marker), 2 px wide. */
+  blockLine(x, y0, y1) {
+    this.block(x - 1, Math.min(y0, y1), 2, Math.abs(y1 - y0));
+  }
+
+  /**
+   * Takes `box` for `text` if it is free, then calls `paint()` to draw it (text drawn some other
+   * way: rotated, or in a box of its own); returns the box, or null (nothing painted).
+   * @param {string} text
+   * @param {{ x: number, y: number, w: number, h: number }} box
+   * @param {() => void} paint
+   * @param {boolean} [over] the text has an opaque patch of its own: it may cover a blocked line
+   * @returns {LabelBox | null}
+   */
+  placeBox(text, box, paint, over = false) {
+    const b = { text, x: box.x, y: box.y, w: box.w, h: box.h };
+    if (!this.free(b, over)) return null;
+    paint();
+    this.placed.push(b);
+    return b;
+  }
+
   /**
    * The box `text` would take at `spot` in `font` (a CSS font with its size in px; the box is
    * the size tall, from 0.8 of it above the baseline to 0.2 below).
@@ -56,9 +78,9 @@ export class Labels {
    * @param {string} font
    * @returns {LabelBox}
    */
-  box(text, spot, font) {
+  box(text, spot, font, maxWidth = Infinity) {
     this.ctx.font = font;
-    const w = this.ctx.measureText(text).width;
+    const w = Math.min(this.ctx.measureText(text).width, maxWidth);
     const size = Number(/(\d+(?:\.\d+)?)px/.exec(font)?.[1] ?? 11);
     const align = spot.align ?? "left";
     const x =
@@ -70,10 +92,16 @@ export class Labels {
     return { text, x, y: spot.y - 0.8 * size, w, h: size };
   }
 
-  /** Whether `b` lies inside the canvas and clear of every placed and blocked box. */
-  free(b) {
+  /**
+   * Whether `b` lies inside the canvas and clear of every placed box and (unless `over`: text
+   * on an opaque patch of its own, such as a legend, may sit over a line) every blocked one.
+   */
+  free(b, over = false) {
     if (b.x < 0 || b.y < 0 || b.x + b.w > this.width || b.y + b.h > this.height) return false;
-    return !this.placed.some((p) => overlaps(p, b)) && !this.blocked.some((p) => overlaps(p, b));
+    return (
+      !this.placed.some((p) => overlaps(p, b)) &&
+      (over || !this.blocked.some((p) => overlaps(p, b)))
+    );
   }
 
   /**
@@ -82,19 +110,26 @@ export class Labels {
    * label that would collide is left out rather than drawn over another.
    * @param {string} text
    * @param {LabelSpot[]} spots
-   * @param {{ font?: string, color?: string }} [style]
+   * `maxWidth` squeezes the text to at most that width (canvas `fillText`'s own argument); `bg`
+   * paints the box first, so a label on a line stays readable.
+   * @param {{ font?: string, color?: string, maxWidth?: number, bg?: string }} [style]
    * @returns {LabelBox | null}
    */
-  place(text, spots, { font = "11px system-ui, sans-serif", color } = {}) {
+  place(text, spots, { font = "11px system-ui, sans-serif", color, maxWidth, bg } = {}) {
     for (const spot of spots) {
-      const b = this.box(text, spot, font);
+      const b = this.box(text, spot, font, maxWidth);
       if (!this.free(b)) continue;
       const ctx = this.ctx;
+      if (bg) {
+        ctx.fillStyle = bg;
+        ctx.fillRect(b.x - 2, b.y, b.w + 4, b.h);
+      }
       ctx.font = font;
       if (color) ctx.fillStyle = color;
       ctx.textAlign = spot.align ?? "left";
       ctx.textBaseline = "alphabetic";
-      ctx.fillText(text, spot.x, spot.y);
+      if (maxWidth !== undefined) ctx.fillText(text, spot.x, spot.y, maxWidth);
+      else ctx.fillText(text, spot.x, spot.y);
       this.placed.push(b);
       return b;
     }
@@ -111,3 +146,38 @@ export class Labels {
     if (canvas.dataset.labels !== json) canvas.dataset.labels = json;
   }
 }
+
+/**
+ * The usual spots for a label beside a point (x, y): above right, above left, below right,
+ * below left, each `d` px away, then further out.
+ * @returns {LabelSpot[]}
+ */
+export function around(x, y, d = 6, size = 11) {
+  const out = [];
+  for (const k of [1, 2.5]) {
+    out.push(
+      { x: x + d, y: y - d * k, align: "left" },
+      { x: x - d, y: y - d * k, align: "right" },
+      { x: x + d, y: y + d * k + 0.8 * size, align: "left" },
+      { x: x - d, y: y + d * k + 0.8 * size, align: "right" },
+    );
+  }
+  return out;
+}
+
+/** Superscript digits for a power ("10⁻³"). */
+const SUP = {
+  "-": "⁻",
+  0: "⁰",
+  1: "¹",
+  2: "²",
+  3: "³",
+  4: "⁴",
+  5: "⁵",
+  6: "⁶",
+  7: "⁷",
+  8: "⁸",
+  9: "⁹",
+};
+/** `n` in superscript characters: superscript(-3) is "⁻³". */
+export const superscript = (n) => String(n).replace(/[-0-9]/g, (c) => SUP[c]);

@@ -70,21 +70,43 @@ export function panel(root, { chartHeight = 300, chartLabel }) {
 }
 
 /**
- * A range input with its label and a live value; `format(value)` shows the value.
+ * A range input with its label and its value; `format(value)` shows the value in the output
+ * and `valuetext(value)` (default: `format`) is the input's `aria-valuetext`, so a screen reader
+ * reads "p = 1%" rather than a log slider's raw "-2". The output is not a live region (an
+ * `<output>` is one by default): the slider's own value change is what a screen reader reads,
+ * once. `snap(value, previous)`, when given, moves a value the reader set (dragging, keys,
+ * assistive technology) onto one of the slider's stops before anything else sees it; values set
+ * by code (`applyValues`, a link) are left as they are.
  * @param {HTMLElement} parent
- * @param {{ id: string, label: string, min: number, max: number, step: number,
- *   value: number | string, format?: (value: number) => string }} options
+ * @param {{ id: string, label: string, min: number, max: number, step: number | "any",
+ *   value: number | string, format?: (value: number) => string,
+ *   valuetext?: (value: number) => string,
+ *   snap?: (value: number, previous: number) => number }} options
  */
-export function slider(parent, { id, label, min, max, step, value, format = String }) {
+export function slider(
+  parent,
+  { id, label, min, max, step, value, format = String, valuetext, snap },
+) {
   const input = el("input", { id, type: "range", min, max, step, value });
-  const output = el("output", { for: id, text: format(Number(value)) });
+  const output = el("output", { for: id, "aria-live": "off", text: format(Number(value)) });
   parent.append(
     el("div", { class: "lab-control" }, el("label", { for: id, text: label }), input, output),
   );
+  let previous = Number(input.value);
   const show = () => {
-    output.textContent = format(Number(input.value));
+    const v = Number(input.value);
+    output.textContent = format(v);
+    input.setAttribute("aria-valuetext", (valuetext ?? format)(v));
+    previous = v;
   };
-  input.addEventListener("input", show);
+  show();
+  input.addEventListener("input", (e) => {
+    if (snap && e.isTrusted) {
+      const v = snap(Number(input.value), previous);
+      if (String(v) !== input.value) input.value = String(v);
+    }
+    show();
+  });
   return { input, output, show };
 }
 

@@ -9,7 +9,7 @@ import { formatCount, formatMs, formatPct } from "../format.js";
 import { parseSeed, quoted } from "../params.js";
 import { onThemeChange } from "../theme.js";
 import { register, wake } from "../scheduler.js";
-import { drawArena, drawHistograms, drawStrip } from "./draw.js";
+import { drawArena, drawHistograms, drawStrip, touchTail } from "./draw.js";
 import { defaultWorkers } from "./pool.js";
 import { formatPercentileRank } from "./rank.js";
 import { openRun } from "./run.js";
@@ -177,7 +177,11 @@ export async function mountTail(
         ),
       );
     };
-    const fanoutOut = el("output", { for: id("fanout"), text: String(settings.fanout) });
+    const fanoutOut = el("output", {
+      for: id("fanout"),
+      "aria-live": "off",
+      text: String(settings.fanout),
+    });
     field(
       "fanout",
       "fan-out",
@@ -523,7 +527,11 @@ export async function mountTail(
         leafBins: life.run.leafBins(),
         parentBins: life.run.parentBins(),
         marks: m,
-        waitMs: sweep === null || sweep >= state.request.parentMs ? state.request.parentMs : NaN,
+        // The red line is the arena's request: left out when the arena is not shown.
+        waitMs:
+          canvases.arena && (sweep === null || sweep >= state.request.parentMs)
+            ? state.request.parentMs
+            : NaN,
       });
     }
     if (canvases.strip && onScreen.strip && stale.strip) {
@@ -608,6 +616,18 @@ export async function mountTail(
     },
     { once: true },
   );
+
+  // The charts answer the pointer and the keyboard (draw.js's touchTail, web/touch.js).
+  touchTail(canvases, {
+    request: () => state.request,
+    bins: () => ({ edges, leaf: life.run.leafBins(), parent: life.run.parentBins() }),
+    curves: () => state.curves,
+    fanout: inputs.fanout,
+    redraw: () => {
+      invalidate();
+      wake();
+    },
+  });
 
   refreshCurves();
   show(0, performance.now());
@@ -701,7 +721,7 @@ export async function mountTail(
           leafBins: life.run.leafBins(),
           parentBins: life.run.parentBins(),
           marks: marks(),
-          waitMs: state.request.parentMs,
+          waitMs: canvases.arena ? state.request.parentMs : NaN,
         });
       if (name === "strip") drawStrip(canvas, { ...state.curves, fanout: settings.fanout });
     },

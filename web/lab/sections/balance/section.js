@@ -5,6 +5,7 @@
 
 import { formatCount, formatNumber } from "../../../format.js";
 import { chart } from "../../plot.js";
+import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import {
   LabSeed,
@@ -129,6 +130,22 @@ export function mount(
 
   function draw(canvas = ui.canvas) {
     const c = chart(canvas, {
+      legend: [
+        ...CHOICES.map((ch) => ({
+          label: `${ch.label}, simulated, 95% interval`,
+          color: ch.color,
+          shape: ch.shape,
+        })),
+        { label: "1/(1 − λ)", color: "none", width: 1.5 },
+        {
+          label: `fixed point, d = ${CHOICES.filter((ch) => ch.d > 1)
+            .map((ch) => ch.d)
+            .join(", ")}`,
+          color: "ink",
+          dash: [6, 3],
+          width: 1.5,
+        },
+      ],
       x: {
         type: "linear",
         min: 0,
@@ -146,7 +163,7 @@ export function mount(
       const pts = [...results.values()]
         .filter((x) => x.d === ch.d && x.stable)
         .map((x) => ({ x: x.lambda, y: x.meanTime, lo: x.meanLow, hi: x.meanHigh }));
-      c.dots(pts, { color: ch.color, shape: ch.shape, r: 3.5 });
+      c.dots(pts, { color: ch.color, shape: ch.shape, r: 5 });
     }
     c.vline(chosenLambda(), `λ = ${chosenLambda().toFixed(2)}`);
     // The chosen point, larger, with its value.
@@ -156,7 +173,7 @@ export function mount(
       c.dots([{ x: x.lambda, y: x.meanTime }], {
         color: chosen.color,
         shape: chosen.shape,
-        r: 6.5,
+        r: 7.5,
       });
       c.label(x.lambda, x.meanTime, `d = ${chosen.d}: ${formatNumber(x.meanTime)}`, {
         color: chosen.color,
@@ -164,22 +181,7 @@ export function mount(
         dy: -10,
       });
     }
-    c.legend([
-      ...CHOICES.map((ch) => ({
-        label: `${ch.label}, simulated, 95% interval`,
-        color: ch.color,
-        shape: ch.shape,
-      })),
-      { label: "1/(1 − λ)", color: "none", width: 1.5 },
-      {
-        label: `fixed point, d = ${CHOICES.filter((ch) => ch.d > 1)
-          .map((ch) => ch.d)
-          .join(", ")}`,
-        color: "ink",
-        dash: [6, 3],
-        width: 1.5,
-      },
-    ]);
+    c.done();
   }
 
   function showChosen() {
@@ -238,7 +240,37 @@ export function mount(
     });
   }
 
-  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. Random assignment makes every server an M/M/1 queue whatever their number, so its line is exact; for two and three choices the fixed point is the limit of infinitely many servers, and at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle), so at the top of the slider a run of ${formatCount(ARRIVALS)} arrivals falls well short of 1/(1 − λ). In the table, the shares of long queues for two and three choices on ${servers} servers sit above the limit too, the more so the longer the queue. ${INTERVAL_NOTE}`;
+  // The chart answers the pointer and the keyboard (web/touch.js): the exact values at the
+  // nearest λ (the fixed points' grid and the dots), and the λ = marker moves the λ slider.
+  touchChart(ui.canvas, {
+    xs: () =>
+      [
+        ...new Set([
+          ...xs.map((v) => Number(v.toFixed(3))),
+          ...[...results.values()].map((x) => x.lambda),
+        ]),
+      ].sort((a, b) => a - b),
+    read: (l) => ({
+      lines: [
+        `λ = ${Number(l.toFixed(3))}`,
+        ...CHOICES.map((ch) => {
+          const x = results.get(key(l, ch.d));
+          const theory = api.fixedPointMeanTime(l, ch.d);
+          const sim = x?.stable ? `, simulated ${formatNumber(x.meanTime)}` : "";
+          return `${ch.label}: ${ch.d === 1 ? "1/(1 − λ)" : "fixed point"} ${formatNumber(theory)}${sim}`;
+        }),
+      ],
+      marks: CHOICES.map((ch) => ({ y: api.fixedPointMeanTime(l, ch.d) ?? NaN, color: ch.color })),
+    }),
+    marker: {
+      input: lambda.input,
+      value: chosenLambda,
+      toControl: (v) => String(Math.min(0.99, Math.max(0.1, Math.round(v * 100) / 100))),
+    },
+    redraw: perFrame(draw),
+  });
+
+  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. Random assignment makes every server an M/M/1 queue whatever their number, so its line is exact; for two and three choices the fixed point is the limit of infinitely many servers, and at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle), so at the top of the slider a run of ${formatCount(ARRIVALS)} arrivals falls well short of 1/(1 − λ). In the table, the shares of long queues for two and three choices on ${servers} servers sit above the limit too, the more so the longer the queue. ${INTERVAL_NOTE} A bar narrower than its marker shows as the two caps either side of it.`;
   exportBar(ui.tools, {
     link,
     name: "balance",

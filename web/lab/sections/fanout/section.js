@@ -5,6 +5,7 @@
 
 import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
+import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import { fanoutInterval } from "../../api.js";
 import {
@@ -31,6 +32,44 @@ export const latencyRequests = (n) => Math.min(100_000, Math.floor(LATENCY_LEAVE
 /** The log slider's value (log10 p, 0.001 steps) → p, rounded to 3 significant digits. */
 const pOf = (v) => Number((10 ** v).toPrecision(3));
 
+/**
+ * The fan-out slider's stops: every n to 10, then 1-1.2-1.5-2-2.5-3-4-5-6-7-8 per decade to
+ * 1000, evenly spaced on the slider (a log slider: each decade about a third of its length, so
+ * n = 5 is one stop among ten, not a fifth of a pixel). The slider holds a stop's index; a value
+ * between two stops (a link's `fanout-n=37`) is held exactly as a fractional index, log-linear
+ * between its neighbours, and read back as the same integer.
+ */
+export const FANOUT_STOPS = [
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 50, 60, 70, 80, 100, 120, 150, 200, 250,
+  300, 400, 500, 600, 700, 800, 1000,
+];
+/** The slider's value (a stop index, fractional between stops) → n. */
+export function fanoutOf(v) {
+  const last = FANOUT_STOPS.length - 1;
+  const i = Math.min(last, Math.max(0, Math.floor(v + 1e-9)));
+  const f = v - i;
+  if (i === last || f < 1e-9) return FANOUT_STOPS[i];
+  const a = FANOUT_STOPS[i],
+    b = FANOUT_STOPS[i + 1];
+  return Math.round(a * (b / a) ** f);
+}
+/** n → the slider's value: a stop's index, or the fractional index that reads back as n. */
+export function fanoutControl(n) {
+  const i = FANOUT_STOPS.filter((s) => s <= n).length - 1;
+  if (i < 0) return "0";
+  if (FANOUT_STOPS[i] === n || i === FANOUT_STOPS.length - 1) return String(i);
+  const a = FANOUT_STOPS[i],
+    b = FANOUT_STOPS[i + 1];
+  return String(Number((i + Math.log(n / a) / Math.log(b / a)).toFixed(4)));
+}
+/** The stop nearest `n` on the slider (in log), as the slider's value. */
+const nearestStop = (n) => {
+  let best = 0;
+  for (const [i, s] of FANOUT_STOPS.entries())
+    if (Math.abs(Math.log(s / n)) < Math.abs(Math.log(FANOUT_STOPS[best] / n))) best = i;
+  return best;
+};
+
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
   // The slider holds log10 p.
@@ -42,7 +81,8 @@ export const params = [
     default: 0.01,
     control: (p) => Math.log10(p).toFixed(3),
   },
-  { name: "fanout-n", type: "int", min: 1, max: 1000, default: 100 },
+  // The slider holds a stop's index (FANOUT_STOPS); the URL the plain integer n.
+  { name: "fanout-n", type: "int", min: 1, max: 1000, default: 100, control: fanoutControl },
 ];
 
 /**
@@ -67,14 +107,26 @@ export function mount(
     step: 0.001,
     value: Math.log10(start["fanout-p"]).toFixed(3),
     format: (v) => formatPct(pOf(v), pOf(v) < 0.01 ? 2 : 1),
+    valuetext: (v) => `p = ${formatPct(pOf(v), pOf(v) < 0.01 ? 2 : 1)}`,
   });
   const n = slider(ui.controls, {
     id: `${prefix}fanout-n`,
     label: "fan-out n",
-    min: 1,
-    max: 1000,
-    step: 1,
-    value: start["fanout-n"],
+    min: 0,
+    max: FANOUT_STOPS.length - 1,
+    // Fine enough to hold a link's n between two stops exactly; the reader's moves snap to stops.
+    step: 0.0001,
+    value: fanoutControl(start["fanout-n"]),
+    format: (v) => String(fanoutOf(v)),
+    valuetext: (v) => `n = ${fanoutOf(v)}`,
+    // A small move (a key, assistive technology's increment) goes to the next stop its way; a
+    // drag to the nearest stop.
+    snap: (v, prev) =>
+      Math.abs(v - prev) >= 0.5
+        ? Math.round(v)
+        : v > prev
+          ? Math.ceil(v - 1e-9)
+          : Math.floor(v + 1e-9),
   });
   const share = readout(ui.readouts, {
     name: "slow-share",
@@ -96,12 +148,16 @@ export function mount(
   const { body, slow } = api.labDefaults().service;
   /** @type {import("../../api.js").FanoutLatencyResult | null} */
   let latencyResult = null;
-  const dotNote = `Each dot is ${formatCount(REQUESTS)} simulated requests whose leaves are each slow with probability p, independently; the bar is its 95% binomial interval.`;
+  const dotNote = `Each dot is ${formatCount(REQUESTS)} simulated requests whose leaves are each slow with probability p, independently; the bar is its 95% binomial interval (narrower than the dot, it shows as the two caps either side of it).`;
   const dots = new Map();
   let theoryCurve = { xs: [], ys: [] };
 
   function draw(canvas = ui.canvas) {
     const c = chart(canvas, {
+      legend: [
+        { label: "1 − (1 − p)ⁿ", color: "theory" },
+        { label: "simulated, 95% interval", color: "duplicate", shape: "square" },
+      ],
       x: { type: "log", min: 1, max: 1000, label: "fan-out n (leaves per request)" },
       y: {
         type: "linear",
@@ -117,20 +173,20 @@ export function mount(
       const [lo, hi] = fanoutInterval(d);
       return { x: d.n, y: d.sim, lo, hi };
     });
-    c.dots(points, { color: "duplicate", r: 4, shape: "square" });
-    const chosen = Number(n.input.value);
+    c.dots(points, { color: "duplicate", r: 5, shape: "square" });
+    const chosen = nValue();
     c.vline(chosen, `n = ${chosen}`);
-    c.legend([
-      { label: "1 − (1 − p)^n", color: "theory" },
-      { label: "simulated, 95% interval", color: "duplicate", shape: "square" },
-    ]);
+    c.done();
   }
+
+  /** The chosen fan-out. */
+  const nValue = () => fanoutOf(Number(n.input.value));
 
   const redraw = perFrame(() => draw());
 
   function update() {
     const pv = pOf(Number(p.input.value));
-    const nv = Number(n.input.value);
+    const nv = nValue();
     onChange({ "fanout-p": pv, "fanout-n": nv });
     // The line depends on p alone: recomputed when p moves, not on every fan-out step.
     if (theoryCurve.p !== pv) {
@@ -186,6 +242,41 @@ export function mount(
       redraw,
     });
   }
+
+  // The chart answers the pointer and the keyboard (web/touch.js): the exact values at the
+  // nearest n, and the n = marker dragged or stepped moves the fan-out slider itself.
+  touchChart(ui.canvas, {
+    xs: () => [...new Set([...theoryCurve.xs, ...dots.keys()])].sort((a, b) => a - b),
+    read: (k) => {
+      const pv = pOf(Number(p.input.value));
+      const theory = api.slowShare(pv, k);
+      const d = dots.get(k);
+      return {
+        lines: [
+          `n = ${k}`,
+          `1 − (1 − p)ⁿ ${formatPct(theory)}`,
+          ...(d ? [`simulated ${formatPct(d.sim)}`] : []),
+        ],
+        marks: [{ y: theory, color: "theory" }, ...(d ? [{ y: d.sim, color: "duplicate" }] : [])],
+      };
+    },
+    marker: {
+      input: n.input,
+      value: nValue,
+      toControl: (x) => String(nearestStop(x)),
+      step: (k) => {
+        const v = Number(n.input.value);
+        const i = k > 0 ? Math.floor(v + 1e-9) : Math.ceil(v - 1e-9);
+        return String(
+          Math.min(
+            FANOUT_STOPS.length - 1,
+            Math.max(0, i + (Number.isFinite(k) ? k : k > 0 ? 1e9 : -1e9)),
+          ),
+        );
+      },
+    },
+    redraw,
+  });
 
   /** A dot at full size, or nothing: an export never writes a draft's numbers. */
   const full = (k) => {

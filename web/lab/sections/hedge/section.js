@@ -3,6 +3,7 @@
 
 import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
+import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import {
   LabSeed,
@@ -132,17 +133,19 @@ export function mount(
 
   function draw(canvas = ui.canvas) {
     const c = chart(canvas, {
+      legend: [
+        { label: "simulated, no hedge", color: "none", width: 3 },
+        { label: "simulated, hedged", color: "hedge", width: 3 },
+        { label: "S(t)", color: "theory", dash: [5, 4], width: 1.5 },
+        { label: "S(t)·S(t − d)", color: "theory", dash: [2, 3], width: 1.5 },
+      ],
+      legendCorner: "right",
       x: { type: "log", min: 1, max: 10_000, label: "latency t", format: formatTickMs },
-      y: {
-        type: "log",
-        min: 1e-5,
-        max: 1,
-        label: "P(latency > t)",
-        format: (v) => (v >= 0.01 ? String(v) : `1e${Math.round(Math.log10(v))}`),
-      },
+      // Ticks as powers of ten, all of them (plot.js's one log format).
+      y: { type: "log", min: 1e-5, max: 1, label: "P(latency > t)" },
     });
     c.axes();
-    if (!result) return;
+    if (!result) return c.done();
     const { tMs, before, after, theoryBefore, theoryAfter } = result.curves;
     // Below a handful of samples the empirical tail is noise: drawn down to 5 / requests.
     const floor = 5 / result.requests;
@@ -152,15 +155,10 @@ export function mount(
     c.line(tMs, theoryBefore, { color: "theory", width: 1.5, dash: [5, 4] });
     c.line(tMs, theoryAfter, { color: "theory", width: 1.5, dash: [2, 3] });
     c.vline(result.delayMs, `d = ${formatMs(result.delayMs)}`, { color: "hedge" });
-    c.legend(
-      [
-        { label: "simulated, no hedge", color: "none", width: 3 },
-        { label: "simulated, hedged", color: "hedge", width: 3 },
-        { label: "S(t)", color: "theory", dash: [5, 4], width: 1.5 },
-        { label: "S(t)·S(t − d)", color: "theory", dash: [2, 3], width: 1.5 },
-      ],
-      { corner: "right" },
-    );
+    // Named on the curves too: the two simulated colours are close under deuteranopia.
+    c.lineLabel(tMs, clip(before), "no hedge", { color: "none" });
+    c.lineLabel(tMs, clip(after), "hedged", { color: "hedge" });
+    c.done();
   }
 
   function options() {
@@ -209,6 +207,55 @@ export function mount(
       redraw: redrawSoon,
     });
   }
+
+  /** A survival probability as the crosshair reads it: "4.71%", "0.0012%". */
+  const prob = (v) => (Number.isFinite(v) ? `${Number((100 * v).toPrecision(3))}%` : "—");
+  // The chart answers the pointer and the keyboard (web/touch.js): the four curves' values at
+  // the nearest t, and the d = marker dragged or stepped moves the hedge quantile's slider.
+  touchChart(ui.canvas, {
+    xs: () => (result ? Array.from(result.curves.tMs) : []),
+    read: (t) => {
+      if (!result) return null;
+      const cv = result.curves;
+      const i = Array.prototype.indexOf.call(cv.tMs, t);
+      if (i < 0) return null;
+      const floor = 5 / result.requests;
+      const sim = (v) => (v >= floor ? prob(v) : "below the sample's floor");
+      return {
+        lines: [
+          `t = ${formatMs(t)}`,
+          `no hedge ${sim(cv.before[i])}`,
+          `hedged ${sim(cv.after[i])}`,
+          `S(t) ${prob(cv.theoryBefore[i])}`,
+          `S(t)·S(t − d) ${prob(cv.theoryAfter[i])}`,
+        ],
+        marks: [
+          { y: cv.before[i], color: "none" },
+          { y: cv.after[i], color: "hedge" },
+        ],
+      };
+    },
+    marker: {
+      input: delayQ.input,
+      value: () => result?.delayMs ?? NaN,
+      // The quantile whose delay is t: 1 − S(t), on the core's S(t) for this service, log-linear
+      // between its grid points, snapped to the slider's 0.001 steps.
+      toControl: (t) => {
+        if (!result) return delayQ.input.value;
+        const { tMs, theoryBefore } = result.curves;
+        let j = 1;
+        while (j < tMs.length - 1 && tMs[j] < t) j++;
+        const f = Math.min(
+          1,
+          Math.max(0, Math.log(t / tMs[j - 1]) / Math.log(tMs[j] / tMs[j - 1])),
+        );
+        const s = theoryBefore[j - 1] + f * (theoryBefore[j] - theoryBefore[j - 1]);
+        const q = Math.min(0.999, Math.max(0.5, Math.round((1 - s) * 1000) / 1000));
+        return String(q);
+      },
+    },
+    redraw: redrawSoon,
+  });
 
   ui.note.textContent = `${formatCount(REQUESTS)} requests on idle replicas. Extra work is the backups' service time until they answered or were cancelled, over the primaries' full service time. The product S(t)·S(t − d) holds for any service model as long as the two copies are slow independently of each other, as they are here, so it stays exact with your numbers too.`;
   exportBar(ui.tools, {

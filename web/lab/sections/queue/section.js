@@ -4,6 +4,7 @@
 import { exportBar } from "../../../export.js";
 import { formatCount, formatNumber, formatPct } from "../../../format.js";
 import { chart } from "../../plot.js";
+import { touchChart } from "../../../touch.js";
 import {
   LabSeed,
   choice,
@@ -89,7 +90,17 @@ export function mount(
   let curves = curvesFor(chosenServers());
 
   function draw(canvas = ui.canvas) {
+    const k = chosenServers();
     const c = chart(canvas, {
+      legend: [
+        { label: `mean, simulated (c = ${k}), 95% interval`, color: "hedge", shape: "circle" },
+        { label: `p99, simulated (c = ${k}), 95% interval`, color: "duplicate", shape: "square" },
+        { label: "mean, exact", color: "theory", width: 1.5 },
+        { label: "p99, exact", color: "theory", width: 1.5, dash: [6, 3] },
+        ...(k !== 1
+          ? [{ label: "one server (M/M/1)", color: "none", width: 1, dash: [2, 3] }]
+          : []),
+      ],
       x: {
         type: "linear",
         min: 0,
@@ -100,7 +111,6 @@ export function mount(
       y: { type: "log", min: 0.5, max: 500, label: "time in system (mean service times)" },
     });
     c.axes();
-    const k = chosenServers();
     if (k !== 1) {
       c.line(xs, oneServer.mean, { color: "none", width: 1, dash: [2, 3] });
       c.line(xs, oneServer.p99, { color: "none", width: 1, dash: [2, 3] });
@@ -110,29 +120,23 @@ export function mount(
     const pts = [...results.values()].filter((x) => x.servers === k);
     c.dots(
       pts.map((x) => ({ x: x.load, y: x.mean, lo: x.meanLow, hi: x.meanHigh })),
-      { color: "hedge", shape: "circle", r: 3.5 },
+      { color: "hedge", shape: "circle", r: 5 },
     );
     c.dots(
       pts.map((x) => ({ x: x.load, y: x.p99, lo: x.p99Low, hi: x.p99High })),
-      { color: "duplicate", shape: "square", r: 3.5 },
+      { color: "duplicate", shape: "square", r: 5 },
     );
     c.vline(chosenLoad(), `ρ = ${chosenLoad().toFixed(2)}`);
     const x = results.get(key(chosenLoad(), k));
     if (x) {
-      c.dots([{ x: x.load, y: x.p99 }], { color: "duplicate", shape: "square", r: 6.5 });
+      c.dots([{ x: x.load, y: x.p99 }], { color: "duplicate", shape: "square", r: 7.5 });
       c.label(x.load, x.p99, `p99 ${formatNumber(x.p99)}`, {
         color: "duplicate",
         align: x.load > 0.6 ? "right" : "left",
         dy: -10,
       });
     }
-    c.legend([
-      { label: `mean, simulated (c = ${k}), 95% interval`, color: "hedge", shape: "circle" },
-      { label: `p99, simulated (c = ${k}), 95% interval`, color: "duplicate", shape: "square" },
-      { label: "mean, exact", color: "theory", width: 1.5 },
-      { label: "p99, exact", color: "theory", width: 1.5, dash: [6, 3] },
-      ...(k !== 1 ? [{ label: "one server (M/M/1)", color: "none", width: 1, dash: [2, 3] }] : []),
-    ]);
+    c.done();
   }
 
   function showChosen() {
@@ -183,7 +187,41 @@ export function mount(
     refresh();
   }
 
-  ui.note.textContent = `${formatCount(REQUESTS)} requests per dot, Poisson arrivals and exponential service; the first tenth are warm-up. Times are in mean service times: with a 1 ms service, read them as milliseconds. The dotted lines are one server at the same utilisation. ${INTERVAL_NOTE}`;
+  // The chart answers the pointer and the keyboard (web/touch.js): the exact values at the
+  // nearest ρ (the closed forms' grid and the dots), and the ρ = marker moves the load slider.
+  touchChart(ui.canvas, {
+    xs: () =>
+      [
+        ...new Set([
+          ...xs.map((v) => Number(v.toFixed(2))),
+          ...[...results.values()].filter((x) => x.servers === chosenServers()).map((x) => x.load),
+        ]),
+      ].sort((a, b) => a - b),
+    read: (rho) => {
+      const k = chosenServers();
+      const exact = api.queueTheory(k, rho);
+      const x = results.get(key(rho, k));
+      return {
+        lines: [
+          `ρ = ${rho.toFixed(2)}, c = ${k}`,
+          `mean: exact ${formatNumber(exact.mean)}${x ? `, simulated ${formatNumber(x.mean)}` : ""}`,
+          `p99: exact ${formatNumber(exact.p99)}${x ? `, simulated ${formatNumber(x.p99)}` : ""}`,
+        ],
+        marks: [
+          { y: exact.mean, color: "hedge" },
+          { y: exact.p99, color: "duplicate" },
+        ],
+      };
+    },
+    marker: {
+      input: load.input,
+      value: chosenLoad,
+      toControl: (v) => String(Math.min(0.95, Math.max(0.05, Math.round(v * 100) / 100))),
+    },
+    redraw: perFrame(draw),
+  });
+
+  ui.note.textContent = `${formatCount(REQUESTS)} requests per dot, Poisson arrivals and exponential service; the first tenth are warm-up. Times are in mean service times: with a 1 ms service, read them as milliseconds. The dotted lines are one server at the same utilisation. ${INTERVAL_NOTE} A bar narrower than its dot shows as the two caps either side of it.`;
   exportBar(ui.tools, {
     link,
     name: "queue",

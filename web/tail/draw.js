@@ -307,9 +307,12 @@ export function drawStrip(canvas, { p50, p99, leafP50, leafP99, fanout, crossove
       );
     }
   }
+  let lastLabel = -Infinity;
   for (const n of [1, 32, 64, 96, 128, 160, 192, 224, 256]) {
-    if (n > maxN) continue;
-    labels.place(String(n), [{ x: x(n), y: bottom + 14, align: "center" }], muted);
+    // Thinned to fit the width: never closer than 34 px, so they read as separate numbers.
+    if (n > maxN || x(n) - lastLabel < 34) continue;
+    if (labels.place(String(n), [{ x: x(n), y: bottom + 14, align: "center" }], muted))
+      lastLabel = x(n);
   }
   labels.place("fan-out", [{ x: (left + right) / 2, y: height - 1, align: "center" }], muted);
   // The marker lines first: the current fan-out and the crossover, which no text may cross.

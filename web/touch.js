@@ -21,7 +21,8 @@
 // The canvas becomes focusable (tabindex 0) with role slider: its value is the marker's (or the
 // reading position's) and its `aria-valuetext` the exact values there, so a screen reader reads a
 // change once. A visually hidden caption under the chart (`data-crosshair`, not live) holds the
-// same text and describes the chart; `canvas.dataset.guide` is the guide's data x, for tests.
+// same text and describes the chart; `canvas.dataset.guide` is the guide's data x and
+// `data-marker-px` where the marker is drawn, for tests.
 // Pointer moves change only the drawing; the caption and valuetext change on focus, keys and the
 // end of a drag. Pointer: a ±10 px hit zone around the marker (cursor ew-resize), `touch-action:
 // pan-y`, so a vertical swipe still scrolls the page.
@@ -269,6 +270,9 @@ export function paintGuide(canvas, ctx, pal) {
   const t = touches.get(canvas);
   const frame = frames.get(canvas);
   if (!t || !frame) return;
+  // Where the marker is drawn (CSS px from the canvas's left), for tests that drag it.
+  const mv = t.options.marker?.value();
+  if (Number.isFinite(mv)) canvas.dataset.markerPx = frame.toPx(mv).toFixed(1);
   const x = t.at();
   delete canvas.dataset.guide;
   if (x === null) return;

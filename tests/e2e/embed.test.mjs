@@ -222,7 +222,8 @@ test("an attribute changed after mount is applied, checked like a link's paramet
   await set(lab, "fanout-n", "20");
   const n20 = pkg.simulateFanout({ p: 0.01, n: 20, requests: 100_000, seed: 1 });
   await waitIn(lab, '[data-readout="slow-share"]', formatPct(n20.sim), "text");
-  assert.equal(await inShadow(lab, 'input[id$="fanout-n"]'), "20");
+  // The fan-out slider holds a stop's index (a log slider); its output shows n.
+  assert.equal(await inShadow(lab, 'input[id$="fanout-n"] + output', "text"), "20");
   await set(lab, "fanout-p", "0.05");
   await waitIn(
     lab,

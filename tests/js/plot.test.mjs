@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { scale, ticks } from "../../web/lab/plot.js";
+import { clipSegment, logFormat, scale, ticks } from "../../web/lab/plot.js";
 
 const close = (a, b, what) =>
   assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} ≠ ${b}`);
@@ -88,5 +88,45 @@ test("linear ticks: steps of 1, 2, 2.5 or 5 times a power of ten, at most maxCou
     const mantissa = Number((step / 10 ** Math.floor(Math.log10(step))).toPrecision(6));
     assert.ok([1, 2, 2.5, 5].includes(mantissa), `step ${step}`);
     for (const v of out) assert.equal(v, Number(v.toPrecision(12)), "no float noise");
+  }
+});
+
+test("a line leaving the y range is cut at the edge, not drawn along it", () => {
+  // Inside all the way: the whole segment.
+  assert.deepEqual(clipSegment(1, 2, 0, 3), [0, 1]);
+  // From inside to below the minimum: it stops where it crosses the minimum (halfway here).
+  assert.deepEqual(clipSegment(1, -1, 0, 3), [0, 0.5]);
+  // From below to inside: it starts at the crossing.
+  assert.deepEqual(clipSegment(-1, 1, 0, 3), [0.5, 1]);
+  // Wholly below or above: nothing is drawn (the old line ran flat along the edge).
+  assert.equal(clipSegment(-2, -1, 0, 3), null);
+  assert.equal(clipSegment(4, 5, 0, 3), null);
+  // Through the whole range: both ends cut.
+  assert.deepEqual(clipSegment(-1, 4, 0, 3), [0.2, 0.8]);
+});
+
+test("a log axis has one tick format: decimals, or powers of ten for every tick", () => {
+  const small = logFormat(1e-5, 1);
+  assert.deepEqual([1e-5, 1e-4, 1e-3, 0.01, 0.1, 1].map(small), [
+    "10⁻⁵",
+    "10⁻⁴",
+    "10⁻³",
+    "10⁻²",
+    "10⁻¹",
+    "10⁰",
+  ]);
+  assert.equal(small(0.002), "2×10⁻³");
+  const plain = logFormat(0.5, 500);
+  assert.deepEqual([0.5, 1, 2, 10, 300].map(plain), ["0.5", "1", "2", "10", "300"]);
+  // Never both kinds on one axis.
+  for (const [min, max] of [
+    [1e-5, 1],
+    [0.5, 500],
+    [1, 1000],
+    [1, 1e6],
+  ]) {
+    const f = logFormat(min, max);
+    const kinds = new Set(ticks("log", min, max, 12).map((v) => /10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]/.test(f(v))));
+    assert.equal(kinds.size, 1, `${min}..${max}`);
   }
 });

@@ -33,7 +33,15 @@ const reducedMotion = () =>
 /** The piece's settings, as URL parameters and embed attributes. */
 /** The names of the Tail settings, in `tailParams`'s order: known before the core loads (an
  * embed observes these attributes from its first moment). */
-export const TAIL_SETTING_NAMES = ["fanout", "profile", "fix", "speed", "seed", "requests"];
+export const TAIL_SETTING_NAMES = [
+  "fanout",
+  "profile",
+  "fix",
+  "speed",
+  "seed",
+  "requests",
+  "request",
+];
 
 export function tailParams(api) {
   return [
@@ -53,6 +61,8 @@ export function tailParams(api) {
     },
     { name: "seed", type: "seed", default: 1 },
     { name: "requests", type: "int", min: 1000, max: MAX_REQUESTS, default: MAX_REQUESTS },
+    // The request on screen in the arena (#31): a link shows the same one, paused or not.
+    { name: "request", type: "int", min: 0, max: MAX_REQUESTS - 1, default: 0 },
   ];
 }
 
@@ -381,6 +391,11 @@ export async function mountTail(
 
   function show(k, now) {
     state.shown = k;
+    // The request on screen goes into the link (`request`), so a reload shows the same one.
+    if (settings.request !== k) {
+      settings.request = k;
+      onChange({ ...settings });
+    }
     state.request = life.run.requestAt(k);
     state.since = now;
     state.dirty = true;
@@ -610,7 +625,7 @@ export async function mountTail(
   );
 
   refreshCurves();
-  show(0, performance.now());
+  show(settings.request ?? 0, performance.now());
   onChange({ ...settings });
 
   return {
@@ -631,6 +646,9 @@ export async function mountTail(
       }
       const recount = "requests" in values && values.requests !== settings.requests;
       if (recount) settings.requests = values.requests;
+      if ("request" in values && values.request !== state.shown) {
+        show(values.request, performance.now());
+      }
       showInControls(shown);
       if (Object.keys(options).length > 0) {
         // Starts the run again from request 0, with the new cap.

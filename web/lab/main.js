@@ -13,6 +13,7 @@ import { showNotice } from "../notice.js";
 import { fromUrl, parseSeed, quoted, readParams, writeUrl } from "../params.js";
 import { nextTask } from "../scheduler.js";
 import { loadCore } from "../wasm.js";
+import { followClaims } from "../claims.js";
 import { closedForms } from "./api.js";
 import { LabSeed, SEED_PARAM, settingsOf } from "./section.js";
 import { loadSections } from "./sections.js";
@@ -78,6 +79,24 @@ function seedField(seed) {
   });
 }
 
+/**
+ * The section's prose numbers that follow its controls (web/claims.js's `followClaims`, from the
+ * `live` its claims.js exports), as `follow(values)`; a section without one, or whose claims
+ * cannot load, keeps its text as it is.
+ */
+async function proseFollower(section, root, api, specs) {
+  try {
+    const { live } = await import(
+      new URL(`./sections/${section.name}/claims.js`, import.meta.url).href
+    );
+    if (typeof live !== "function") return () => {};
+    const defaults = readParams(specs, () => null).values;
+    return followClaims(root, section.name, live, api, defaults);
+  } catch {
+    return () => {};
+  }
+}
+
 async function main() {
   // The workers load their core while this page loads its own (they answer the first points
   // sooner).
@@ -99,8 +118,12 @@ async function main() {
     writeUrl(url);
   });
   for (const [i, section] of sections.entries()) {
-    const { values, notices: n } = readParams(settingsOf(section.params, api), fromUrl());
+    const specs = settingsOf(section.params, api);
+    const { values, notices: n } = readParams(specs, fromUrl());
     notices.push(...n);
+    const follow = await proseFollower(section, roots[i], api, specs);
+    const current = { ...values };
+    follow(current);
     section.mount(roots[i], {
       client: new SimClient({
         onTrouble: (message) => showNotice(`The Lab's numbers could not be computed: ${message}.`),
@@ -111,6 +134,8 @@ async function main() {
       onChange: (changed) => {
         Object.assign(url, changed);
         writeUrl(url);
+        Object.assign(current, changed);
+        follow(current);
       },
       seed,
     });

@@ -12,6 +12,7 @@ import { el } from "../dom.js";
 import { showNotice } from "../notice.js";
 import { fromUrl, parseSeed, quoted, readParams, writeUrl } from "../params.js";
 import { nextTask } from "../scheduler.js";
+import { mountTail, tailParams } from "../tail/piece.js";
 import { loadCore } from "../wasm.js";
 import { followClaims } from "../claims.js";
 import { closedForms } from "./api.js";
@@ -97,6 +98,29 @@ async function proseFollower(section, root, api, specs) {
   }
 }
 
+/**
+ * The picture in the page's header (`#hero`): one live request of the Tail piece, its arena and
+ * its counter, at the piece's defaults. It accumulates only a few requests (the arena needs
+ * none), on the main thread: the workers are the sections'. Without it the page still works.
+ * @param {typeof import("../pkg/tail_lab.js")} core
+ */
+function mountHero(core) {
+  const root = document.getElementById("hero");
+  if (!root) return;
+  const { values } = readParams(tailParams(core), () => null);
+  mountTail(root, {
+    api: core,
+    values: { ...values, requests: HERO_REQUESTS },
+    parts: ["arena", "counter"],
+    prefix: "hero-",
+    workers: 0,
+  }).catch(() => {
+    root.hidden = true;
+  });
+}
+/** The header's run stops accumulating here (the Tail parameter's minimum). */
+const HERO_REQUESTS = 1000;
+
 async function main() {
   // The workers load their core while this page loads its own (they answer the first points
   // sooner).
@@ -107,6 +131,7 @@ async function main() {
   const sections = await loadSections();
   const roots = await Promise.all(sections.map(sectionElement));
   document.querySelector("main").append(...roots);
+  mountHero(await core);
   const api = closedForms(await core);
   const read = readParams([SEED_PARAM], fromUrl());
   const seed = new LabSeed(read.values.seed);

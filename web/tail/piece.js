@@ -532,6 +532,8 @@ export async function mountTail(
   }
 
   function settleIfDone() {
+    // Settled means nothing more to compute, the first screen's counter included.
+    if (counting()) return;
     const digest = life.settle();
     if (digest === null) return;
     root.dataset.settled = "true";
@@ -624,10 +626,10 @@ export async function mountTail(
       // their own slice (measured from the timestamp, the first would use everyone's).
       if (!first) {
         life.accumulate(performance.now(), budget);
+        countMore();
         settleIfDone();
       }
       const sweep = moving() ? sweepAt(now) : null;
-      if (!first) countMore();
       draw(sweep);
       state.dirty = false;
       if (!root.dataset.ready) {

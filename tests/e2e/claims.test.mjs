@@ -243,3 +243,32 @@ test("the fan-out prose's numbers follow p and n, and read as the defaults' agai
   );
   await page.close();
 });
+
+test("the Tail page's prose follows the fan-out slider, and reads as the defaults' at the defaults", async () => {
+  const core = await loadPackage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(new URL("tail.html?speed=paused&fanout=64", server.url).href);
+  await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+  const prose = (key) =>
+    page.$$eval(`main [data-claim="tail.${key}"]`, (els) => [
+      ...new Set(els.map((e) => e.textContent)),
+    ]);
+  const pause = core.profiles().find((p) => p.name === "default").pause.probability;
+  assert.deepEqual(await prose("n"), ["64"]);
+  assert.deepEqual(await prose("median-rank"), [formatClaim(core.parentLevel(0.5, 64), "rank", 2)]);
+  assert.deepEqual(await prose("pause-share"), [
+    formatClaim(core.slowShare(pause, 64), "percent", 1),
+  ]);
+  // The constants stay.
+  assert.deepEqual(await prose("crossover-n"), ["69"]);
+  await page.$eval("#fanout", (input) => {
+    input.value = "100";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await page.waitForFunction(
+    () => document.querySelector('main [data-claim="tail.median-rank"]').textContent === "99.31st",
+  );
+  assert.deepEqual(await prose("n"), ["100"]);
+  assert.deepEqual(await prose("pause-share"), ["39.4%"]);
+  await page.close();
+});

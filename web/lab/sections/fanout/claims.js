@@ -14,7 +14,7 @@ export const claims = {
   p: { doc: "The default chance (fraction) that one leaf is slow.", value: () => P },
   n: { doc: "The default fan-out: leaves per request.", value: () => N },
   "slow-share": {
-    doc: "The share of requests that meet at least one slow leaf, 1 − (1 − p)^n, at the defaults.",
+    doc: "The share of requests that meet at least one slow leaf, 1 − (1 − p)ⁿ, at the defaults.",
     value: (core) => core.slowShare(P, N),
   },
   "parent-mean-ms": {

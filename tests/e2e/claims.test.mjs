@@ -272,3 +272,47 @@ test("the Tail page's prose follows the fan-out slider, and reads as the default
   assert.deepEqual(await prose("pause-share"), ["39.4%"]);
   await page.close();
 });
+
+test("the queue and balance prose follow their sliders too", async () => {
+  const core = await loadPackage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(new URL("index.html", server.url).href);
+  await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+  const prose = (section, key) =>
+    page.$$eval(`[data-section=${section}] [data-claim="${section}.${key}"]`, (els) => [
+      ...new Set(els.map((e) => e.textContent)),
+    ]);
+  const setSlider = (id, value) =>
+    page.$eval(
+      `#${id}`,
+      (input, v) => {
+        input.value = v;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      },
+      value,
+    );
+  await setSlider("balance-lambda", "0.55");
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-section=balance] [data-claim="balance.lambda"]').textContent ===
+      "0.55",
+  );
+  assert.deepEqual(await prose("balance", "random-mean"), [
+    formatClaim(core.fixedPointMeanTime(0.55, 1), "number", 1),
+  ]);
+  assert.deepEqual(await prose("balance", "two-deep-share"), [
+    formatClaim(core.fixedPointShare(0.55, 2, 5), "percent", 1),
+  ]);
+  await setSlider("queue-load", "0.5");
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-section=queue] [data-claim="queue.load"]').textContent ===
+      "50%",
+  );
+  assert.deepEqual(await prose("queue", "shared-mean"), [
+    formatClaim(core.queueTheory(4, 0.5).mean, "number", 2),
+  ]);
+  // The example loads are the prose's, not the slider's.
+  assert.deepEqual(await prose("queue", "high-load"), ["90%"]);
+  await page.close();
+});

@@ -135,3 +135,31 @@ test("the Tail link names the request on screen, and a reload shows the same one
   assert.match(await page.textContent("#url-notice"), /request/);
   await page.close();
 });
+
+test("the arena's text names only the speeds the reader has: no slow sweep under reduced motion", async () => {
+  for (const reducedMotion of ["reduce", "no-preference"]) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.emulateMedia({ reducedMotion });
+    await page.goto(new URL("tail.html", server.url).href);
+    await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+    // The text that is rendered, which is what a screen reader is given (display: none is neither).
+    const text = await page.$eval("#tail", (root) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      const parts = [];
+      for (let n = walker.nextNode(); n; n = walker.nextNode())
+        if (n.parentElement?.checkVisibility()) parts.push(n.textContent);
+      return parts.join("").replace(/\s+/g, " ");
+    });
+    const speeds = await page.$$eval("#speed option", (os) => os.map((o) => o.value));
+    await page.close();
+    if (reducedMotion === "reduce") {
+      assert.ok(!speeds.includes("slow"), speeds.join());
+      assert.doesNotMatch(text, /slow the speed down/i);
+      assert.match(text, /press next request/);
+    } else {
+      assert.ok(speeds.includes("slow"), speeds.join());
+      assert.match(text, /Slow the speed down/);
+      assert.doesNotMatch(text, /With reduced motion/);
+    }
+  }
+});

@@ -27,12 +27,13 @@ export { LabSeed, SEED_PARAM } from "./seed.js";
  * }} SectionContext
  */
 
-/** The section's heading as a reader hears it ("Fan-out turns…"), without its number. */
-const heading = (root) =>
+/** The section's heading as a reader hears it ("Fan-out turns…"), without its number, or (an
+ * embedded section has none) the chart's label. */
+const heading = (root, chartLabel) =>
   root
     .querySelector("h2")
     ?.textContent.replace(/^\s*\d+\s*/, "")
-    .trim() || "The chart";
+    .trim() || chartLabel;
 
 /**
  * A one-line summary of a finished sweep from the section's readouts: the first three that
@@ -116,11 +117,11 @@ export function panel(root, { chartHeight = 300, chartLabel, summary = undefined
       box.toggleAttribute("data-draft", done < total && drafted > 0);
       if (done < total && !computing) {
         computing = true;
-        announce.textContent = `${heading(root)}: computing…`;
+        announce.textContent = `${heading(root, chartLabel)}: computing…`;
       } else if (done >= total) {
         // Also when every point came from the cache (no "computing" first): the new result.
         computing = false;
-        const text = `${heading(root)}: ${summary?.() || readoutSummary(readouts)}`;
+        const text = `${heading(root, chartLabel)}: ${summary?.() || readoutSummary(readouts)}`;
         if (announce.textContent !== text) announce.textContent = text;
       }
     },

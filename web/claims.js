@@ -10,8 +10,9 @@
 // nowhere, and when a digit in the prose stands outside a claim, a formula (`.math`), a citation
 // (`cite`) or a quotation of a source (`q`).
 //
-// This module imports nothing that needs a page: node loads it, and so will the pages when their
-// prose follows the controls.
+// This module imports nothing that needs a page: node loads it, and the Lab page uses
+// `followClaims` to make the prose follow the controls: a section's claims.js may export
+// `live(values, api)`, the claims that are closed forms of its settings.
 
 import { SECTIONS } from "./lab/sections.js";
 import { ordinalSuffix } from "./tail/rank.js";
@@ -84,4 +85,88 @@ export async function loadClaims() {
     }
   }
   return all;
+}
+
+/**
+ * The decimals a claim shows once it has moved away from its default (`followClaims`): the
+ * span's own, or more for a small percentage, so that it keeps two significant digits ("3.2%",
+ * "0.32%", never "0%"), up to three decimals; a share too small for those reads at the span's.
+ */
+export function liveDigits(value, format, digits) {
+  if (format !== "percent" || !(value > 0)) return digits;
+  const pct = value * 100;
+  // Large enough, or too small to show in three decimals (it reads as the text's "0.0%").
+  if (pct >= 10 || pct < 0.0005) return digits;
+  return Math.min(3, Math.max(digits, Math.ceil(-Math.log10(pct)) + 1));
+}
+
+/**
+ * Makes the prose's claims in `root` follow a section's controls, Tangle-style. `live(values,
+ * api)` (a section's claims.js may export it) gives, for the settings `values`, the value of each
+ * claim of `scope` that is a closed form of them (`{ name: number }`, through the page's closed
+ * forms `api`; or `{ name: { value, digits } }` where a moved value needs more decimals than the
+ * text's, such as a slider's λ = 0.55); the other claims stay the default's. Returns `follow(values)`, to call with the
+ * section's settings whenever they change.
+ *
+ * A span that follows gets `data-live` (styled as a value the controls move); one that has moved
+ * away from its default also gets `data-moved`. At the default value a span reads exactly its
+ * default text (what the claims test checks), elsewhere its format with `liveDigits`. A value
+ * that cannot be written (not finite) reads "—", never NaN.
+ * @param {ParentNode} root
+ * @param {string} scope
+ * @param {(values: Record<string, any>, api: any) =>
+ *   Record<string, number | { value: number, digits?: number }>} live
+ * @param {any} api
+ * @param {Record<string, any>} defaults the section's default settings
+ * @returns {(values: Record<string, any>) => void}
+ */
+export function followClaims(root, scope, live, api, defaults) {
+  /** `live` as `{ name: { value, digits? } }`; null when it cannot be computed. */
+  const at = (values) => {
+    try {
+      return Object.fromEntries(
+        Object.entries(live(values, api)).map(([k, v]) => [
+          k,
+          typeof v === "number" ? { value: v } : v,
+        ]),
+      );
+    } catch {
+      return null;
+    }
+  };
+  const base = at(defaults);
+  if (base === null) return () => {};
+  const spans = [];
+  for (const span of root.querySelectorAll("[data-claim]")) {
+    const el = /** @type {HTMLElement} */ (span);
+    const [s, name] = (el.dataset.claim ?? "").split(".");
+    if (s !== scope || !Object.hasOwn(base, name)) continue;
+    el.dataset.live = "";
+    spans.push({
+      el,
+      name,
+      text: el.textContent,
+      format: el.dataset.format ?? "number",
+      digits: el.dataset.digits === undefined ? 0 : Number(el.dataset.digits),
+    });
+  }
+  return (values) => {
+    if (spans.length === 0) return;
+    const now = at(values);
+    for (const { el, name, text, format, digits } of spans) {
+      const v = now?.[name]?.value;
+      const moved = v !== base[name].value;
+      let shown = text;
+      if (moved) {
+        try {
+          const d = Math.max(digits, now?.[name]?.digits ?? 0);
+          shown = formatClaim(v, format, liveDigits(v, format, d));
+        } catch {
+          shown = "—";
+        }
+      }
+      if (el.textContent !== shown) el.textContent = shown;
+      el.toggleAttribute("data-moved", moved);
+    }
+  };
 }

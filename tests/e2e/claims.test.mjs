@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { WEB, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { SITE, WEB, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const { SECTIONS } = await import("../../web/lab/sections.js");
 const { formatClaim, loadClaims } = await import("../../web/claims.js");
@@ -32,7 +32,7 @@ const NAMES = /\bp\d+(?:\.\d+)?\b|\bM\/[MGD]\/(?:\d+|c)\b/g;
 let browser, server;
 before(async () => {
   browser = await launchChromium();
-  server = await serveWeb();
+  server = await serveWeb(SITE);
 });
 after(async () => {
   await browser?.close();
@@ -180,4 +180,139 @@ test("the corrected passages read as intended on the live pages", async () => {
   assert.match(sources, /99\.9th-percentile latency/);
   assert.match(sources, /from 1,800ms to 74ms/);
   assert.match(sources, /1\.54/);
+});
+
+test("the fan-out prose's numbers follow p and n, and read as the defaults' again at the defaults", async () => {
+  const core = await loadPackage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(new URL("index.html", server.url).href);
+  await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+  const prose = (key, within = "[data-section=fanout]") =>
+    page.$eval(`${within} [data-claim="${key}"]`, (e) => e.textContent);
+  const setSlider = (id, value) =>
+    page.$eval(
+      `#${id}`,
+      (input, v) => {
+        input.value = v;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      },
+      value,
+    );
+  /** Waits until the section's slow share reads `text`. */
+  const reads = (text) =>
+    page.waitForFunction(
+      (t) =>
+        document.querySelector('[data-section=fanout] [data-claim="fanout.slow-share"]')
+          .textContent === t,
+      text,
+      { timeout: 10_000 },
+    );
+  assert.equal(await prose("fanout.slow-share"), "63.4%");
+  assert.equal(
+    await page.$eval('[data-section=fanout] [data-claim="fanout.slow-share"]', (e) =>
+      e.hasAttribute("data-live"),
+    ),
+    true,
+  );
+  // p = 10^-1.5, as the slider rounds it (3 significant digits): 3.16%.
+  await setSlider("fanout-p", "-1.5");
+  const moved = formatClaim(core.slowShare(0.0316, 100), "percent", 1);
+  assert.equal(moved, "96.0%");
+  await reads(moved);
+  assert.equal(await prose("fanout.p"), "3.2%");
+  assert.equal(await prose("fanout.n"), "100");
+  // n follows too, and a small share keeps two significant digits.
+  await setSlider("fanout-n", "3");
+  await reads(formatClaim(core.slowShare(0.0316, 3), "percent", 1));
+  assert.equal(await prose("fanout.n"), "3");
+  // The opening and the aside quote the defaults, and stay as they are.
+  assert.equal(await prose("fanout.slow-share", "aside.sources"), "63.4%");
+  assert.equal(await prose("fanout.slow-share", "header"), "63%");
+  // The latencies of the second paragraph are the defaults' ("At the defaults").
+  assert.equal(await prose("fanout.leaf-p50-ms"), "7.7 ms");
+  // Back at the defaults, the text is the default text again.
+  await setSlider("fanout-p", "-2");
+  await setSlider("fanout-n", "100");
+  await reads("63.4%");
+  assert.equal(await prose("fanout.p"), "1%");
+  assert.equal(
+    await page.$eval('[data-section=fanout] [data-claim="fanout.p"]', (e) =>
+      e.hasAttribute("data-moved"),
+    ),
+    false,
+  );
+  await page.close();
+});
+
+test("the Tail page's prose follows the fan-out slider, and reads as the defaults' at the defaults", async () => {
+  const core = await loadPackage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(new URL("tail.html?speed=paused&fanout=64", server.url).href);
+  await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+  const prose = (key) =>
+    page.$$eval(`main [data-claim="tail.${key}"]`, (els) => [
+      ...new Set(els.map((e) => e.textContent)),
+    ]);
+  const pause = core.profiles().find((p) => p.name === "default").pause.probability;
+  assert.deepEqual(await prose("n"), ["64"]);
+  assert.deepEqual(await prose("median-rank"), [formatClaim(core.parentLevel(0.5, 64), "rank", 2)]);
+  assert.deepEqual(await prose("pause-share"), [
+    formatClaim(core.slowShare(pause, 64), "percent", 1),
+  ]);
+  // The constants stay.
+  assert.deepEqual(await prose("crossover-n"), ["69"]);
+  await page.$eval("#fanout", (input) => {
+    input.value = "100";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await page.waitForFunction(
+    () => document.querySelector('main [data-claim="tail.median-rank"]').textContent === "99.31st",
+  );
+  assert.deepEqual(await prose("n"), ["100"]);
+  assert.deepEqual(await prose("pause-share"), ["39.4%"]);
+  await page.close();
+});
+
+test("the queue and balance prose follow their sliders too", async () => {
+  const core = await loadPackage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(new URL("index.html", server.url).href);
+  await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+  const prose = (section, key) =>
+    page.$$eval(`[data-section=${section}] [data-claim="${section}.${key}"]`, (els) => [
+      ...new Set(els.map((e) => e.textContent)),
+    ]);
+  const setSlider = (id, value) =>
+    page.$eval(
+      `#${id}`,
+      (input, v) => {
+        input.value = v;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      },
+      value,
+    );
+  await setSlider("balance-lambda", "0.55");
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-section=balance] [data-claim="balance.lambda"]').textContent ===
+      "0.55",
+  );
+  assert.deepEqual(await prose("balance", "random-mean"), [
+    formatClaim(core.fixedPointMeanTime(0.55, 1), "number", 1),
+  ]);
+  assert.deepEqual(await prose("balance", "two-deep-share"), [
+    formatClaim(core.fixedPointShare(0.55, 2, 5), "percent", 1),
+  ]);
+  await setSlider("queue-load", "0.5");
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-section=queue] [data-claim="queue.load"]').textContent ===
+      "50%",
+  );
+  assert.deepEqual(await prose("queue", "shared-mean"), [
+    formatClaim(core.queueTheory(4, 0.5).mean, "number", 2),
+  ]);
+  // The example loads are the prose's, not the slider's.
+  assert.deepEqual(await prose("queue", "high-load"), ["90%"]);
+  await page.close();
 });

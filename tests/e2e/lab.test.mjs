@@ -265,12 +265,12 @@ test("the snippet's output equals the sections' readouts", async () => {
   assert.equal(await text("code", "snippet-extra-work"), await text("hedge", "extra-work"));
   assert.equal(await text("code", "snippet-mean-time"), await text("balance", "mean-time"));
   assert.equal(await text("code", "snippet-queue-p99"), await text("queue", "queue-p99"));
-  await setSelect("loaded-policy", "duplicate");
+  // The snippet's loaded call is the section's default, a hedge (issue 20): no setting to change.
   assert.equal(await text("code", "snippet-loaded-p50"), await text("loaded", "p50"));
   assert.equal(await text("code", "snippet-loaded-p99"), await text("loaded", "p99"));
   assert.match(
     await page.textContent("[data-section=code] pre"),
-    /simulateLoaded\(\{ load: 0\.6, delay: 0 \}\)/,
+    /simulateLoaded\(\{ load: 0\.6, policy: "hedge" \}\)/,
   );
 });
 

@@ -189,6 +189,9 @@ test("a link reproduces the view: controls go into the URL and come back on relo
   await page.selectOption("#speed", "paused");
   // URL writes are coalesced while a reader drags (one every 150 ms).
   await page.waitForFunction(() => location.search.includes("speed=paused"));
+  // The link also names the request on screen (issue 20), wherever the live view had got to.
+  const shown = await page.$eval("#arena", (c) => c.dataset.request);
+  await page.waitForFunction((k) => location.search.includes(`request=${k}`), shown);
   const url = new URL(page.url());
   assert.deepEqual(Object.fromEntries(url.searchParams), {
     fanout: "64",
@@ -197,6 +200,7 @@ test("a link reproduces the view: controls go into the URL and come back on relo
     speed: "paused",
     seed: "7",
     requests: "2000000",
+    request: shown,
   });
   // A new seed is calibrated over several tasks: read the request once it is on screen.
   await page.waitForFunction(() => document.querySelector("#tail").dataset.preparing !== "true");

@@ -12,7 +12,9 @@ import { el } from "../dom.js";
 import { showNotice } from "../notice.js";
 import { fromUrl, parseSeed, quoted, readParams, writeUrl } from "../params.js";
 import { nextTask } from "../scheduler.js";
+import { mountTail, tailParams } from "../tail/piece.js";
 import { loadCore } from "../wasm.js";
+import { followClaims } from "../claims.js";
 import { closedForms } from "./api.js";
 import { LabSeed, SEED_PARAM, settingsOf } from "./section.js";
 import { loadSections } from "./sections.js";
@@ -78,6 +80,47 @@ function seedField(seed) {
   });
 }
 
+/**
+ * The section's prose numbers that follow its controls (web/claims.js's `followClaims`, from the
+ * `live` its claims.js exports), as `follow(values)`; a section without one, or whose claims
+ * cannot load, keeps its text as it is.
+ */
+async function proseFollower(section, root, api, specs) {
+  try {
+    const { live } = await import(
+      new URL(`./sections/${section.name}/claims.js`, import.meta.url).href
+    );
+    if (typeof live !== "function") return () => {};
+    const defaults = readParams(specs, () => null).values;
+    return followClaims(root, section.name, live, api, defaults);
+  } catch {
+    return () => {};
+  }
+}
+
+/**
+ * The picture in the page's header (`#hero`): one live request of the Tail piece, its arena and
+ * its counter, at the piece's defaults. It accumulates only a few requests (the arena needs
+ * none), on the main thread: the workers are the sections'. Without it the page still works.
+ * @param {typeof import("../pkg/tail_lab.js")} core
+ */
+function mountHero(core) {
+  const root = document.getElementById("hero");
+  if (!root) return;
+  const { values } = readParams(tailParams(core), () => null);
+  mountTail(root, {
+    api: core,
+    values: { ...values, requests: HERO_REQUESTS },
+    parts: ["arena", "counter"],
+    prefix: "hero-",
+    workers: 0,
+  }).catch(() => {
+    root.hidden = true;
+  });
+}
+/** The header's run stops accumulating here (the Tail parameter's minimum). */
+const HERO_REQUESTS = 1000;
+
 async function main() {
   // The workers load their core while this page loads its own (they answer the first points
   // sooner).
@@ -88,6 +131,7 @@ async function main() {
   const sections = await loadSections();
   const roots = await Promise.all(sections.map(sectionElement));
   document.querySelector("main").append(...roots);
+  mountHero(await core);
   const api = closedForms(await core);
   const read = readParams([SEED_PARAM], fromUrl());
   const seed = new LabSeed(read.values.seed);
@@ -99,8 +143,12 @@ async function main() {
     writeUrl(url);
   });
   for (const [i, section] of sections.entries()) {
-    const { values, notices: n } = readParams(settingsOf(section.params, api), fromUrl());
+    const specs = settingsOf(section.params, api);
+    const { values, notices: n } = readParams(specs, fromUrl());
     notices.push(...n);
+    const follow = await proseFollower(section, roots[i], api, specs);
+    const current = { ...values };
+    follow(current);
     section.mount(roots[i], {
       client: new SimClient({
         onTrouble: (message) => showNotice(`The Lab's numbers could not be computed: ${message}.`),
@@ -111,6 +159,8 @@ async function main() {
       onChange: (changed) => {
         Object.assign(url, changed);
         writeUrl(url);
+        Object.assign(current, changed);
+        follow(current);
       },
       seed,
     });

@@ -27,18 +27,64 @@ export { LabSeed, SEED_PARAM } from "./seed.js";
  * }} SectionContext
  */
 
-/** The skeleton of a section: controls, readouts, progress and a chart, appended to `root`. */
-export function panel(root, { chartHeight = 300, chartLabel }) {
+/** The section's heading as a reader hears it ("Fan-out turns…"), without its number, or (an
+ * embedded section has none) the chart's label. */
+const heading = (root, chartLabel) =>
+  root
+    .querySelector("h2")
+    ?.textContent.replace(/^\s*\d+\s*/, "")
+    .trim() || chartLabel;
+
+/**
+ * A one-line summary of a finished sweep from the section's readouts: the first three that
+ * have a value, each as "label value (theory)".
+ * @param {HTMLElement} readouts
+ */
+function readoutSummary(readouts) {
+  const parts = [];
+  for (const box of readouts.querySelectorAll(".lab-readout")) {
+    const value = box.querySelector(".v")?.textContent ?? "";
+    if (!value || value === "—" || value === "…") continue;
+    const theory = box.querySelector(".t")?.textContent;
+    const label = box.querySelector(".k")?.textContent ?? "";
+    parts.push(`${label} ${value}${theory ? ` (${theory})` : ""}`);
+    if (parts.length === 3) break;
+  }
+  return parts.length ? `${parts.join("; ")}.` : "done.";
+}
+
+/**
+ * The skeleton of a section: controls, readouts, progress and a chart, appended to `root`.
+ * `summary()`, if given, is the line announced when a sweep is done (else the first readouts).
+ * @param {HTMLElement} root
+ * @param {{ chartHeight?: number, chartLabel: string, summary?: () => string }} options
+ */
+export function panel(root, { chartHeight = 300, chartLabel, summary = undefined }) {
   const controls = el("div", { class: "lab-controls" });
   const readouts = el("div", { class: "lab-readouts" });
-  const status = el("p", { class: "lab-progress", "data-progress": "", role: "status" });
+  // The visible progress line moves with every point; what a screen reader hears is `announce`
+  // (see progress): "computing" once, then the result, at most twice a sweep.
+  const status = el("p", { class: "lab-progress", "data-progress": "" });
+  const announce = el("p", { class: "visually-hidden", role: "status", "data-announce": "" });
   const canvas = el("canvas", { height: chartHeight, role: "img", "aria-label": chartLabel });
   // A fixed CSS height: resizing the backing store must never change the layout (no resize loop).
   canvas.style.height = `${chartHeight}px`;
   const note = el("p", { class: "lab-note" });
   const tools = el("div", { class: "lab-tools" });
-  const box = el("div", { class: "lab-panel" }, controls, readouts, status, canvas, tools, note);
+  const box = el(
+    "div",
+    { class: "lab-panel" },
+    controls,
+    readouts,
+    status,
+    announce,
+    canvas,
+    tools,
+    note,
+  );
   root.append(box);
+  /** Whether a sweep is under way: "computing" has been announced and its result has not. */
+  let computing = false;
   return {
     controls,
     readouts,
@@ -50,6 +96,10 @@ export function panel(root, { chartHeight = 300, chartLabel }) {
      * shown, refining k of n points" once every point has at least a draft (`drafted`), and
      * nothing when every point is at full size. `data-done` counts full-size points only,
      * `data-tenth` points at a tenth of their sample or more, `data-drafted` points with any answer.
+     * That line is not a live region: the separate `[data-announce]` status says "Computing…"
+     * when a sweep starts (once, however many sweeps a drag starts before one finishes) and a
+     * one-line summary of the result when it is done (`summary`, or the section's first
+     * readouts): at most two announcements a sweep.
      */
     progress(done, total, drafted = done, tenth = drafted) {
       status.dataset.done = String(done);
@@ -65,6 +115,15 @@ export function panel(root, { chartHeight = 300, chartLabel }) {
             : `draft shown; refining to the full sample: ${done} of ${total} points`;
       status.classList.toggle("busy", done < total);
       box.toggleAttribute("data-draft", done < total && drafted > 0);
+      if (done < total && !computing) {
+        computing = true;
+        announce.textContent = `${heading(root, chartLabel)}: computing…`;
+      } else if (done >= total) {
+        // Also when every point came from the cache (no "computing" first): the new result.
+        computing = false;
+        const text = `${heading(root, chartLabel)}: ${summary?.() || readoutSummary(readouts)}`;
+        if (announce.textContent !== text) announce.textContent = text;
+      }
     },
   };
 }

@@ -1,5 +1,7 @@
-// The Lab's API as seed 000 writes it. The "In code" section shows this file as it stands and
-// runs it in the page's worker; a test compares what it returns with the sections' readouts.
+// The Lab's API in a few calls, one for each section, at the sections' default settings (what a
+// call leaves out is the API's default, which is the section's). The "In code" section shows this
+// file as it stands and runs it in the page's worker; a test compares what it returns with the
+// sections' readouts.
 import {
   simulateBalance,
   simulateHedge,
@@ -10,10 +12,10 @@ import {
 
 export function snippet() {
   return {
-    share: slowShare(0.01, 100), //                         1 − 0.99^100
-    hedge: simulateHedge({ delayQ: 0.95 }), //               p99.9 and extra work
-    queue: simulateQueue({ servers: 4, load: 0.8 }), //       one queue, four servers
-    loaded: simulateLoaded({ load: 0.6, delay: 0 }), //       duplicate every request
+    share: slowShare(0.01, 100), //                          1 − 0.99¹⁰⁰
+    hedge: simulateHedge({ delayQ: 0.95 }), //                backup after the leaf's p95
+    queue: simulateQueue({ servers: 4, load: 0.8 }), //        one queue, four servers
+    loaded: simulateLoaded({ load: 0.6, policy: "hedge" }), // hedge on busy replicas
     balance: simulateBalance({ lambda: 0.9, policy: "two" }), // best of two queues
   };
 }

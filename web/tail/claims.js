@@ -53,10 +53,31 @@ export const claims = {
     value: (core) => firstDroppingFanout(core, "drop-5"),
   },
   "hump-ratio": {
-    doc: "The fast hump's share over the slow hump's (source 002 calls 0.995^100 the ratio).",
+    doc: "The fast hump's share over the slow hump's (source 002 calls 0.995¹⁰⁰ the ratio).",
     value: (core) => {
       const slow = core.slowShare(defaults(core).pause, defaults(core).n);
       return (1 - slow) / slow;
     },
   },
 };
+
+/**
+ * The claims that follow the page's fan-out slider (web/claims.js's followClaims), at the
+ * settings `values`: the fan-out itself, the shares of requests with and without a paused leaf
+ * (the prose says "on the default profile", so its pause probability stays the default's) and
+ * the leaf percentiles the parent's median and p99 sit at. The rest are constants of the core.
+ * @param {Record<string, any>} values
+ * @param {any} api the core
+ */
+export function live(values, api) {
+  const n = Number(values.fanout);
+  const pause = defaults(api).pause;
+  const slow = api.slowShare(pause, n);
+  return {
+    n,
+    "pause-share": slow,
+    "fast-share": 1 - slow,
+    "median-rank": api.parentLevel(0.5, n),
+    "p99-rank": api.parentLevel(0.99, n),
+  };
+}

@@ -33,7 +33,15 @@ const reducedMotion = () =>
 /** The piece's settings, as URL parameters and embed attributes. */
 /** The names of the Tail settings, in `tailParams`'s order: known before the core loads (an
  * embed observes these attributes from its first moment). */
-export const TAIL_SETTING_NAMES = ["fanout", "profile", "fix", "speed", "seed", "requests"];
+export const TAIL_SETTING_NAMES = [
+  "fanout",
+  "profile",
+  "fix",
+  "speed",
+  "seed",
+  "requests",
+  "request",
+];
 
 export function tailParams(api) {
   return [
@@ -53,6 +61,8 @@ export function tailParams(api) {
     },
     { name: "seed", type: "seed", default: 1 },
     { name: "requests", type: "int", min: 1000, max: MAX_REQUESTS, default: MAX_REQUESTS },
+    // The request on screen in the arena (#31): a link shows the same one, paused or not.
+    { name: "request", type: "int", min: 0, max: MAX_REQUESTS - 1, default: 0 },
   ];
 }
 
@@ -62,6 +72,10 @@ const PART_LABELS = {
   histograms: "Leaf and parent latency histograms",
   strip: "Parent percentiles against fan-out",
 };
+
+/** The first-screen counter counts this many requests a frame, up to COUNT_MAX (countMore). */
+const COUNT_BATCH = 100;
+const COUNT_MAX = 10_000;
 
 /** How often the histograms redraw while requests accumulate (ms). */
 const HISTOGRAM_REDRAW_MS = 100;
@@ -155,6 +169,8 @@ export async function mountTail(
     : null;
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   root.append(live);
+  // The first screen's counter (`counter`, asked for by the Tail page and the Lab's header).
+  const counter = part("counter", () => el("p", { class: "tail-counter", "data-part": "counter" }));
 
   // ---- controls (each with a real label)
   const inputs = {};
@@ -276,6 +292,7 @@ export async function mountTail(
     root.querySelector(`#${CSS.escape(id("reset"))}`).addEventListener("click", () => {
       life.reset();
       unsettle();
+      restartCount();
       show(0, performance.now());
       changed();
     });
@@ -385,6 +402,11 @@ export async function mountTail(
 
   function show(k, now) {
     state.shown = k;
+    // The request on screen goes into the link (`request`), so a reload shows the same one.
+    if (settings.request !== k) {
+      settings.request = k;
+      onChange({ ...settings });
+    }
     state.request = life.run.requestAt(k);
     state.since = now;
     state.dirty = true;
@@ -411,6 +433,45 @@ export async function mountTail(
     canvases.arena?.setAttribute("aria-label", `One request on a log-millisecond axis. ${text}`);
   }
 
+  // ---- the counter: of the run's requests 0, 1, 2, … (the ones the arena shows, one at a time,
+  // and the ones after), how many met a leaf slower than the leaf's p99 (the core's measured
+  // quantile), beside the closed form 1 − 0.99ⁿ at the same n. It counts COUNT_BATCH requests a
+  // frame up to COUNT_MAX, and starts again when the run does (new settings, or reset).
+  const tally = { counted: 0, slow: 0 };
+  const counting = () => counter !== null && state.curves !== null && tally.counted < COUNT_MAX;
+  function restartCount() {
+    Object.assign(tally, { counted: 0, slow: 0 });
+  }
+  function countMore() {
+    if (!counting()) return;
+    const p99 = state.curves.leafP99;
+    const end = Math.min(COUNT_MAX, tally.counted + COUNT_BATCH);
+    for (let k = tally.counted; k < end; k++) {
+      if (life.run.requestAt(k).leaves.originalMs.some((ms) => ms > p99)) tally.slow += 1;
+    }
+    tally.counted = end;
+    showCount();
+  }
+  function showCount() {
+    if (!counter) return;
+    const n = state.facts.fanout;
+    const theory = api.slowShare(0.01, n);
+    const share = tally.counted > 0 ? tally.slow / tally.counted : null;
+    Object.assign(counter.dataset, {
+      counted: String(tally.counted),
+      slow: String(tally.slow),
+      theory: String(theory),
+    });
+    counter.replaceChildren(
+      el("strong", { "data-count": "", text: share === null ? "—" : formatPct(share, 1) }),
+      ` of ${formatCount(tally.counted)} requests simulated so far met a leaf slower than the leaf's p99 (${formatMs(state.curves.leafP99)}); at n = ${n} the formula 1 − 0.99`,
+      el("sup", { text: "n" }),
+      " gives ",
+      el("strong", { text: formatPct(theory, 1) }),
+      ".",
+    );
+  }
+
   function changed() {
     invalidate();
     onChange({ ...settings });
@@ -430,6 +491,7 @@ export async function mountTail(
     if (!(await applied)) return;
     if (recalibrating) root.dataset.preparing = "false";
     state.announced = 0;
+    restartCount();
     refreshCurves();
     show(state.shown, performance.now());
     unsettle();
@@ -461,7 +523,8 @@ export async function mountTail(
     // Announce politely, and rarely: once a change has 100,000 requests behind it, and when settled.
     const milestone =
       life.run.requests >= settings.requests ? 2 : life.run.requests >= 100_000 ? 1 : 0;
-    if (milestone > state.announced) {
+    // (Only where the numbers it reads are shown: a lone arena, such as the Lab's header, is quiet.)
+    if (milestone > state.announced && (readouts || canvases.histograms)) {
       state.announced = milestone;
       live.textContent = `After ${formatCount(life.run.requests)} requests: leaf p99 ${formatMs(m.leafP99)}, parent p99 ${formatMs(m.parentP99)}.`;
     }
@@ -473,6 +536,8 @@ export async function mountTail(
   }
 
   function settleIfDone() {
+    // Settled means nothing more to compute, the first screen's counter included.
+    if (counting()) return;
     const digest = life.settle();
     if (digest === null) return;
     root.dataset.settled = "true";
@@ -551,7 +616,7 @@ export async function mountTail(
     element: root,
     hasWork: () => life.hasWork,
     want(now) {
-      if (state.dirty || life.hasWork) return true;
+      if (state.dirty || life.hasWork || counting()) return true;
       if (!moving()) return null;
       const speed = SPEEDS[settings.speed];
       const sweepEnd = state.since + (speed.sweepMs ?? 0);
@@ -569,6 +634,7 @@ export async function mountTail(
       // their own slice (measured from the timestamp, the first would use everyone's).
       if (!first) {
         life.accumulate(performance.now(), budget);
+        countMore();
         settleIfDone();
       }
       const sweep = moving() ? sweepAt(now) : null;
@@ -630,7 +696,8 @@ export async function mountTail(
   });
 
   refreshCurves();
-  show(0, performance.now());
+  show(settings.request ?? 0, performance.now());
+  showCount();
   onChange({ ...settings });
 
   return {
@@ -651,6 +718,9 @@ export async function mountTail(
       }
       const recount = "requests" in values && values.requests !== settings.requests;
       if (recount) settings.requests = values.requests;
+      if ("request" in values && values.request !== state.shown) {
+        show(values.request, performance.now());
+      }
       showInControls(shown);
       if (Object.keys(options).length > 0) {
         // Starts the run again from request 0, with the new cap.

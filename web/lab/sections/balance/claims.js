@@ -35,3 +35,21 @@ export const claims = {
     value: (core) => core.fixedPointShare(LAMBDA, 2, DEEP),
   },
 };
+
+/**
+ * The claims that are closed forms of the section's λ, at `values` (web/claims.js's
+ * followClaims): λ itself (two decimals once moved, as the slider steps), the fixed point's
+ * mean times and the shares of deep queues. The server count and the depth stay.
+ * @param {Record<string, any>} values
+ * @param {import("../../api.js").ClosedForms} api
+ */
+export function live(values, api) {
+  const lambda = Number(values["balance-lambda"]);
+  return {
+    lambda: { value: lambda, digits: 2 },
+    "random-mean": api.fixedPointMeanTime(lambda, 1),
+    "two-mean": api.fixedPointMeanTime(lambda, 2),
+    "random-deep-share": api.fixedPointShare(lambda, 1, DEEP),
+    "two-deep-share": api.fixedPointShare(lambda, 2, DEEP),
+  };
+}

@@ -1,13 +1,14 @@
-// In code: the real API as the seed writes it. Shows `snippet.js` as it stands, runs
-// it in the worker, and prints what each line returned.
+// In code: the real API, one call for each section at its default settings. Shows `snippet.js`
+// as it stands, runs it in the worker, and prints what each line returned, each readout labelled
+// with the settings its call uses.
 
 import { countWord, formatMs, formatNumber, formatPct } from "../../../format.js";
 import { LabSeed, el, readout } from "../../section.js";
 import { SECTIONS } from "../../sections.js";
 
 /**
- * The seed the snippet's calls run at: they name none (the calls as seed 000 writes them), so the
- * API's default, whatever the page's seed is.
+ * The seed the snippet's calls run at: they name none, so the API's default, whatever the page's
+ * seed is.
  */
 const SNIPPET_SEED = 1;
 
@@ -33,13 +34,28 @@ export function mount(root, { client, seed = new LabSeed(), signal }) {
     share: readout(outputs, { name: "snippet-slow-share", label: "slowShare(0.01, 100)" }),
     hedge: readout(outputs, {
       name: "snippet-p999-after",
-      label: "simulateHedge: p99.9 with hedge",
+      label: "simulateHedge (backup at the p95): p99.9 with hedge",
     }),
-    work: readout(outputs, { name: "snippet-extra-work", label: "simulateHedge: extra work" }),
-    queue: readout(outputs, { name: "snippet-queue-p99", label: "simulateQueue: p99" }),
-    loadedP50: readout(outputs, { name: "snippet-loaded-p50", label: "simulateLoaded: p50" }),
-    loadedP99: readout(outputs, { name: "snippet-loaded-p99", label: "simulateLoaded: p99" }),
-    balance: readout(outputs, { name: "snippet-mean-time", label: "simulateBalance: mean time" }),
+    work: readout(outputs, {
+      name: "snippet-extra-work",
+      label: "simulateHedge (backup at the p95): extra work",
+    }),
+    queue: readout(outputs, {
+      name: "snippet-queue-p99",
+      label: "simulateQueue (4 servers, load 80%): p99",
+    }),
+    loadedP50: readout(outputs, {
+      name: "snippet-loaded-p50",
+      label: "simulateLoaded (hedge, load 60%): p50",
+    }),
+    loadedP99: readout(outputs, {
+      name: "snippet-loaded-p99",
+      label: "simulateLoaded (hedge, load 60%): p99",
+    }),
+    balance: readout(outputs, {
+      name: "snippet-mean-time",
+      label: "simulateBalance (λ = 0.9, best of two): mean time",
+    }),
     seed: readout(outputs, { name: "snippet-seed", label: "seed" }),
   };
   const seedNote = el("p", { class: "lab-note", "data-seed-note": "" });

@@ -14,7 +14,7 @@ export const claims = {
   p: { doc: "The default chance (fraction) that one leaf is slow.", value: () => P },
   n: { doc: "The default fan-out: leaves per request.", value: () => N },
   "slow-share": {
-    doc: "The share of requests that meet at least one slow leaf, 1 − (1 − p)^n, at the defaults.",
+    doc: "The share of requests that meet at least one slow leaf, 1 − (1 − p)ⁿ, at the defaults.",
     value: (core) => core.slowShare(P, N),
   },
   "parent-mean-ms": {
@@ -38,3 +38,17 @@ export const claims = {
     value: (core) => latency(core).leafMean / latency(core).leafP50,
   },
 };
+
+/**
+ * The claims the prose's first paragraph states that are closed forms of the section's
+ * settings, at `values` (its p and n): the page's text follows the sliders (web/claims.js).
+ * The second paragraph's latencies stay the defaults' (the text says so): their sentence
+ * compares them, and at other settings the comparison can turn.
+ * @param {Record<string, any>} values
+ * @param {import("../../api.js").ClosedForms} api
+ */
+export function live(values, api) {
+  const p = Number(values["fanout-p"]);
+  const n = Number(values["fanout-n"]);
+  return { p, n, "slow-share": api.slowShare(p, n) };
+}

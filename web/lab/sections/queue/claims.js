@@ -31,3 +31,21 @@ export const claims = {
     value: (core) => core.queueTheory(SERVERS, LOAD).mean,
   },
 };
+
+/**
+ * The claims that are closed forms of the section's load and servers, at `values`
+ * (web/claims.js's followClaims): the load, the servers and the two mean times of the
+ * sentence that compares them. The example loads and their ratio stay.
+ * @param {Record<string, any>} values
+ * @param {import("../../api.js").ClosedForms} api
+ */
+export function live(values, api) {
+  const load = Number(values["queue-load"]);
+  const servers = Number(values["queue-servers"]);
+  return {
+    load,
+    servers,
+    "one-server-mean": api.queueTheory(1, load).mean,
+    "shared-mean": api.queueTheory(servers, load).mean,
+  };
+}

@@ -138,7 +138,8 @@ export function drawLoaded(canvas, view) {
   // The legend's rows are measured before the chart is drawn: the canvas grows by them, so the
   // plot keeps its height whatever the width.
   const width = canvas.clientWidth || 600;
-  const measure = canvas.getContext("2d");
+  // (An SVG export measures on the canvas on screen, so its legend has the same rows.)
+  const measure = (canvas.svg && canvas.source?.getContext?.("2d")) || canvas.getContext("2d");
   const { placed, rows } = legend ? layout(measure, legend, width) : { placed: [], rows: 0 };
   const top = compact ? 8 : 10 + rows * ROW;
   const total = height + (top - 14);
@@ -240,9 +241,14 @@ export function drawLoaded(canvas, view) {
         marker(ctx, p.shape, px, py, hollow ? r - 0.5 : r, hollow);
       }
     }
-    if (!compact)
-      for (const x of pts.filter((x) => x?.atCapacity))
-        c.label(x.load, x.p50, "at capacity", { color: p.color, align: "left", dy: 14 });
+    // "at capacity" once per policy, at its first such load (a draft may have several).
+    const capacity = pts.find((x) => x?.atCapacity);
+    if (!compact && capacity)
+      c.label(capacity.load, capacity.p50, "at capacity", {
+        color: p.color,
+        align: "left",
+        dy: 14,
+      });
     ctx.restore();
   }
 

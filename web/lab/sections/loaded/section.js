@@ -406,6 +406,7 @@ export function mount(
       ],
       rows: results
         .finals()
+        .filter((x) => x.cancellation === cancel.value)
         .sort((a, b) => a.load - b.load || a.policy.localeCompare(b.policy))
         .map((x) => [
           x.load,

@@ -4,9 +4,10 @@
 // queue: the no-backup mean is drawn against its closed form (Pollaczek–Khinchine, the core's
 // `noBackupMeanMs`).
 
-import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
-import { chart } from "../../plot.js";
+import { formatCount, formatMs, formatPct } from "../../../format.js";
 import { exportBar } from "../../../export.js";
+import { POLICY_STYLE, drawLoaded } from "./draw.js";
+import { mountMultiples } from "./multiples.js";
 import {
   LabSeed,
   choice,
@@ -24,19 +25,27 @@ import {
 
 /** The sweep's loads: 0.05 to 0.95 in steps of 0.05 (the slider's steps). */
 export const LOADS = Array.from({ length: 19 }, (_, i) => Number((0.05 * (i + 1)).toFixed(2)));
-/** How each policy is drawn and named; the policies themselves are the core's (`labDefaults()`). */
-const POLICY_STYLE = {
-  none: { label: "no backups", color: "none", shape: "circle" },
-  hedge: { label: "hedge at p95", color: "hedge", shape: "square" },
-  duplicate: { label: "duplicate all", color: "duplicate", shape: "triangle" },
+/**
+ * Each cancellation rule's name in the select and on its small multiple, short enough to be read
+ * whole in a 320 px column; the rules themselves are the core's, and what each does in full is
+ * `CANCELLATION_MEANINGS` (the section's note).
+ */
+export const CANCELLATION_LABELS = {
+  backup: "cancel the backup (seed)",
+  either: "cancel the loser, not mid-hiccup",
+  "either-any": "cancel the loser, even mid-hiccup",
+  queued: "remove a queued loser only",
+  never: "never cancel",
 };
-/** What each cancellation rule means, in words; the rules themselves are the core's. */
-const CANCELLATION_LABELS = {
-  backup: "backup cancelled when the primary answers (seed)",
-  either: "loser cancelled; a hiccup holds its replica",
-  "either-any": "loser cancelled, even mid-hiccup",
-  queued: "only a queued loser is removed",
-  never: "never cancelled",
+/** What each cancellation rule does, in full. */
+export const CANCELLATION_MEANINGS = {
+  backup:
+    "the backup is removed from its queue, or stopped even mid-hiccup, once the primary answers; the primary always runs to completion",
+  either:
+    "whichever copy loses is removed from its queue or stopped, except a copy in a hiccup, which holds its replica until the hiccup ends",
+  "either-any": "whichever copy loses is removed from its queue or stopped, even mid-hiccup",
+  queued: "a losing copy still waiting in a queue is removed; one in service runs to completion",
+  never: "both copies always run to completion",
 };
 const BASIS_LABELS = {
   loaded: () => "p95 of latency at this load",
@@ -45,8 +54,12 @@ const BASIS_LABELS = {
 /** The loads the M/G/1 mean is drawn at: 0.01 to 0.99 (it has no value at 1). */
 const THEORY_LOADS = Array.from({ length: 99 }, (_, i) => (i + 1) / 100);
 /** A name the section has no words for is shown as it is. */
-const labelOf = (labels, name) => (Object.hasOwn(labels, name) ? labels[name] : name);
+export const labelOf = (labels, name) => (Object.hasOwn(labels, name) ? labels[name] : name);
 export const REQUESTS = 200_000;
+/** Added to the ranks of the other rules' points: after every full-size point on screen. */
+const BACKGROUND = 3;
+/** A small multiple's height (CSS px). */
+const MULTIPLE_HEIGHT = 150;
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
@@ -83,6 +96,7 @@ export function mount(
       ? POLICY_STYLE[name]
       : { label: name, color: ["none", "hedge", "duplicate", "third"][i % 4], shape: "circle" }),
   }));
+  const policyLabel = (name) => POLICIES.find((p) => p.name === name)?.label ?? name;
   const ui = panel(root, {
     chartHeight: 340,
     chartLabel: `Latency against load for ${POLICIES.length === 3 ? "three" : POLICIES.length} policies`,
@@ -134,62 +148,85 @@ export function mount(
   let results = new SweepResults();
   /** Why the points are missing, when no worker could compute them (shown as "—", not "…"). */
   let failure = null;
+  const RULES = lab.loaded.cancellations;
+  const multiples = mountMultiples(ui.canvas, {
+    rules: RULES,
+    label: (rule) => labelOf(CANCELLATION_LABELS, rule),
+    height: MULTIPLE_HEIGHT,
+    onChoose: (rule) => {
+      if (cancel.value === rule) return;
+      cancel.value = rule;
+      cancel.dispatchEvent(new Event("change"));
+    },
+  });
 
-  const key = (l, p) => `${l}|${p}`;
+  const key = (l, p, rule) => `${rule}|${l}|${p}`;
   const chosenLoad = () => Number(Number(load.input.value).toFixed(2));
 
+  /** The answer at (load, policy) under rule `rule` (the chosen one by default), if any. */
+  const at = (l, p, rule = cancel.value) => results.get(key(l, p, rule));
+
   function draw(canvas = ui.canvas) {
-    const c = chart(canvas, {
-      x: {
-        type: "linear",
-        min: 0,
-        max: 1,
-        label: "load (offered work over capacity, before backups)",
-        format: (v) => formatPct(v, 0),
-      },
-      y: { type: "log", min: 2, max: 100_000, label: "latency", format: formatTickMs },
+    drawLoaded(canvas, {
+      loads: LOADS,
+      policies: POLICIES,
+      get: (l, p) => at(l, p),
+      highlight: policy.value,
+      marker: chosenLoad(),
+      theory: { xs: THEORY_LOADS, ys: theoryMeans },
+      means: true,
     });
-    c.axes();
-    // Unstable regions: from the first unstable load upward, one labelled band per policy.
-    const bands = [];
-    for (const p of POLICIES) {
-      const first = LOADS.find((l) => results.get(key(l, p.name))?.stable === false);
-      if (first === undefined) continue;
-      c.band(first - 0.025, 1, `${"\n".repeat(bands.length)}${p.label}: unstable`);
-      bands.push(`${p.label}: unstable from ${formatPct(first, 0)} load`);
-    }
-    // The bands in words, for screen readers and tests (the canvas itself is pixels).
-    canvas.dataset.bands = bands.join("; ");
-    for (const p of POLICIES) {
-      const pts = LOADS.map((l) => results.get(key(l, p.name))).filter(Boolean);
-      const xs = pts.map((x) => x.load);
-      const ys = (f) => pts.map((x) => (x.stable ? x[f] : NaN));
-      c.line(xs, ys("p50"), { color: p.color, width: 2 });
-      c.line(xs, ys("p99"), { color: p.color, width: 1.5, dash: [5, 4] });
-      // Each mark carries its 95% batch-means interval (narrow at full size; wide on a draft).
-      const marks = (f) =>
-        pts
-          .filter((x) => x.stable)
-          .map((x) => ({ x: x.load, y: x[f], lo: x[`${f}Low`], hi: x[`${f}High`] }));
-      c.dots(marks("p50"), { color: p.color, shape: p.shape, r: 3.5 });
-      c.dots(marks("p99"), { color: p.color, shape: p.shape, r: 3, hollow: true });
-      for (const x of pts.filter((x) => x.atCapacity))
-        c.label(x.load, x.p50, "at capacity", { color: p.color, align: "left", dy: 14 });
-    }
-    // Without backups each replica is M/G/1: its mean against Pollaczek–Khinchine's.
-    c.line(THEORY_LOADS, theoryMeans, { color: "theory", width: 1.5, dash: [2, 3] });
-    const means = LOADS.map((l) => results.get(key(l, "none"))).filter((x) => x?.stable);
-    c.dots(
-      means.map((x) => ({ x: x.load, y: x.mean })),
-      { color: "none", shape: "square", r: 2.5 },
-    );
-    c.vline(chosenLoad(), `load ${formatPct(chosenLoad(), 0)}`);
-    c.legend([
-      ...POLICIES.map((p) => ({ label: p.label, color: p.color, shape: p.shape })),
-      { label: "p50 (solid), p99 (dashed)", color: "ink", dash: [5, 4], width: 1.5 },
-      { label: "no backups: mean", color: "none", shape: "square" },
-      { label: "M/G/1 mean (Pollaczek–Khinchine)", color: "theory", dash: [2, 3], width: 1.5 },
-    ]);
+  }
+
+  /** One rule's points: at full size, with any answer, of all. */
+  function progressOf(rule) {
+    let done = 0,
+      drafted = 0;
+    for (const l of LOADS)
+      for (const p of POLICIES) {
+        const k = key(l, p.name, rule);
+        if (!results.get(k)) continue;
+        drafted++;
+        if (!results.drafts.has(k)) done++;
+      }
+    return { done, drafted, total: LOADS.length * POLICIES.length };
+  }
+
+  /** One rule's key numbers at the chosen load, in words (a small multiple's description). */
+  function describe(rule) {
+    const l = chosenLoad();
+    const parts = POLICIES.map((p) => {
+      const x = at(l, p.name, rule);
+      if (!x) return `${p.label} pending`;
+      return x.stable
+        ? `${p.label} p50 ${formatMs(x.p50)}, p99 ${formatMs(x.p99)}`
+        : `${p.label} unstable`;
+    });
+    const unstable = POLICIES.map((p) => {
+      const first = LOADS.find((x) => at(x, p.name, rule)?.stable === false);
+      return first === undefined ? "" : `${p.label} unstable from ${formatPct(first, 0)} load`;
+    }).filter(Boolean);
+    return `at load ${formatPct(l, 0)}, ${parts.join("; ")}.${unstable.length ? ` ${unstable.join("; ")}.` : ""}`;
+  }
+
+  /** The small multiple of `rule`, on its own canvas. */
+  function drawMultiple(rule) {
+    const canvas = multiples.canvas(rule);
+    if (!canvas) return;
+    drawLoaded(canvas, {
+      loads: LOADS,
+      policies: POLICIES,
+      get: (l, p) => at(l, p, rule),
+      highlight: policy.value,
+      marker: chosenLoad(),
+      compact: true,
+      height: MULTIPLE_HEIGHT,
+    });
+  }
+
+  function drawMultiples() {
+    for (const rule of RULES) drawMultiple(rule);
+    multiples.show(cancel.value, progressOf, describe);
   }
 
   function showChosen() {
@@ -200,13 +237,13 @@ export function mount(
       "loaded-basis": basis.value,
     });
     const pending = failure ? "—" : "…";
-    const none = results.get(key(chosenLoad(), "none"));
+    const none = at(chosenLoad(), "none");
     const theoryMean = api.noBackupMeanMs(chosenLoad());
     r.noneMean.set(
       !none ? pending : none.stable ? formatMs(none.mean) : "unstable",
       `M/G/1 theory ${formatMs(theoryMean)}`,
     );
-    const x = results.get(key(chosenLoad(), policy.value));
+    const x = at(chosenLoad(), policy.value);
     if (!x) {
       for (const k of ["p50", "p99", "work", "delay", "state"]) r[k].set(pending);
       return;
@@ -222,7 +259,7 @@ export function mount(
     );
     ui.canvas.setAttribute(
       "aria-label",
-      `${ui.canvas.dataset.bands ? `${ui.canvas.dataset.bands}. ` : ""}p50 and p99 against load for no backups, a hedge and duplicates (cancellation: ${cancel.value}). At load ${formatPct(x.load, 0)}, ${policy.value}: ` +
+      `${ui.canvas.dataset.bands ? `${ui.canvas.dataset.bands}. ` : ""}p50 and p99 against load for no backups, a hedge and duplicates (cancellation: ${labelOf(CANCELLATION_LABELS, cancel.value)}), highlighted: ${policyLabel(policy.value)}. At load ${formatPct(x.load, 0)}, ${policyLabel(policy.value)}: ` +
         (x.stable
           ? `p50 ${formatMs(x.p50)}, p99 ${formatMs(x.p99)}, extra work ${formatPct(x.extraWork, 1)}.`
           : "unstable.") +
@@ -234,11 +271,11 @@ export function mount(
     updateNote();
     showChosen();
     draw();
+    drawMultiples();
   });
 
-  function sweep() {
-    results = new SweepResults();
-    failure = null;
+  /** The calls of one rule's sweep, the chosen load first. */
+  function callsOf(rule) {
     const chosen = chosenLoad();
     const order = [chosen, ...LOADS.filter((l) => l !== chosen)];
     /** @type {import("../../sim.js").Call<"simulateLoaded">[]} */
@@ -249,7 +286,7 @@ export function mount(
           {
             load: l,
             policy: p.name,
-            cancellation: cancel.value,
+            cancellation: rule,
             delayBasis: basis.value,
             requests: REQUESTS,
             seed: seed.value,
@@ -257,27 +294,84 @@ export function mount(
         ],
       })),
     );
-    runSweep(client, ui, calls, {
-      size: "requests",
-      onResult: (x, final) => results.set(key(x.load, x.policy), x, final),
-      onDiscard: (i) => results.discard(key(calls[i].args[0].load, calls[i].args[0].policy)),
-      onError: (error) => {
-        failure = error;
-        r.state.set("error", error);
+    return calls;
+  }
+  /** A point's key, from its call (its result does not name its rule). */
+  const keyOf = (call) => key(call.args[0].load, call.args[0].policy, call.args[0].cancellation);
+
+  /**
+   * The other rules' sweeps (the small multiples) run behind everything on screen: their ranks
+   * come after every other section's full-size points, before any section out of view.
+   */
+  const background = {
+    cached: (call) => client.cached(call),
+    run: (calls, handlers) =>
+      client.run(calls, {
+        ...handlers,
+        ranks: (handlers.ranks ?? []).map((rank) => rank + BACKGROUND),
+      }),
+  };
+  let generation = 0;
+
+  /**
+   * Runs the chosen rule's sweep (drafts, then full size; its progress is the section's), then,
+   * once it is complete, the other rules' sweeps for the small multiples, with their own
+   * drafts. A point already computed is answered from the client's cache, not recomputed.
+   */
+  function sweep() {
+    results = new SweepResults();
+    failure = null;
+    const mine = ++generation;
+    const rule = cancel.value;
+    const calls = callsOf(rule);
+    let started = false;
+    const others = () => {
+      if (started || mine !== generation) return;
+      started = true;
+      const rest = lab.loaded.cancellations.filter((c) => c !== rule).flatMap(callsOf);
+      runSweep(/** @type {any} */ (background), multiples, rest, {
+        size: "requests",
+        onResult: (x, final, i) => results.set(keyOf(rest[i]), x, final),
+        onDiscard: (i) => results.discard(keyOf(rest[i])),
+        onError: (error, i) => multiples.fail(rest[i].args[0].cancellation, error),
+        redraw: refresh,
+      });
+    };
+    multiples.reset();
+    runSweep(
+      client,
+      {
+        progress: (done, total, drafted, tenth) => {
+          ui.progress(done, total, drafted, tenth);
+          // The chosen rule is complete: the others start (after this answer's handling).
+          if (done >= total) queueMicrotask(others);
+        },
       },
-      redraw: refresh,
-    });
+      calls,
+      {
+        size: "requests",
+        onResult: (x, final, i) => results.set(keyOf(calls[i]), x, final),
+        onDiscard: (i) => results.discard(keyOf(calls[i])),
+        onError: (error) => {
+          failure = error;
+          r.state.set("error", error);
+        },
+        redraw: refresh,
+      },
+    );
   }
 
-  const NOTE = `${formatCount(REQUESTS)} requests per point on ${lab.loaded.replicas} FIFO replicas; the hedge's delay is recalibrated at every load. Where a policy is at capacity its median keeps growing with the length of the run, so a longer run gives a larger median: read such a point as "enormous", not as one number. Without backups each replica is an M/G/1 queue: the dotted line is its mean, Pollaczek–Khinchine's E[S] + λE[S²]/(2(1 − ρ)), and the small squares are the simulated no-backup means.`;
+  const RULES_NOTE = `The cancellation rules: ${RULES.map((c) => `${labelOf(CANCELLATION_LABELS, c)}: ${labelOf(CANCELLATION_MEANINGS, c)}`).join("; ")}. The small charts show every rule on the same axes (the chosen one is the large chart; choose another by its small chart); the other rules are computed after the chosen one.`;
+  const NOTE = `${formatCount(REQUESTS)} requests per point on ${lab.loaded.replicas} FIFO replicas; the hedge's delay is recalibrated at every load. The chosen policy is drawn thick, the others faded; each policy has its own marker (no backups a circle, the hedge a square, duplicates a triangle). A line joins two loads only once both are computed. Where a policy is at capacity its median keeps growing with the length of the run, so a longer run gives a larger median: read such a point as "enormous", not as one number. Without backups each replica is an M/G/1 queue: the dotted line is its mean, Pollaczek–Khinchine's E[S] + λE[S²]/(2(1 − ρ)), and the plus signs are the simulated no-backup means. ${RULES_NOTE}`;
+  const BARS_NOTE =
+    "A bar is drawn only where the interval reaches past its marker; a marker with no bar holds its whole interval.";
   function updateNote() {
-    const at = LOADS.map((l) => [
-      results.get(key(l, "duplicate")),
-      results.get(key(l, "none")),
-    ]).find(([dup, none]) => dup?.atCapacity && none?.stable);
-    ui.note.textContent = at
-      ? `${NOTE} ${INTERVAL_NOTE} In this run, at ${formatPct(at[0].load, 0)} load, duplicating's median is ${(at[0].p50 / at[1].p50).toFixed(1)}× the no-backup median.`
-      : `${NOTE} ${INTERVAL_NOTE}`;
+    const found = LOADS.map((l) => [at(l, "duplicate"), at(l, "none")]).find(
+      ([dup, none]) => dup?.atCapacity && none?.stable,
+    );
+    ui.note.textContent = found
+      ? `${NOTE} ${INTERVAL_NOTE} ${BARS_NOTE} In this run, at ${formatPct(found[0].load, 0)} load, duplicating's median is ${(found[0].p50 / found[1].p50).toFixed(1)}× the no-backup median.`
+      : `${NOTE} ${INTERVAL_NOTE} ${BARS_NOTE}`;
   }
   updateNote();
   exportBar(ui.tools, {
@@ -312,6 +406,7 @@ export function mount(
       ],
       rows: results
         .finals()
+        .filter((x) => x.cancellation === cancel.value)
         .sort((a, b) => a.load - b.load || a.policy.localeCompare(b.policy))
         .map((x) => [
           x.load,
@@ -335,10 +430,13 @@ export function mount(
   policy.addEventListener("change", () => {
     showChosen();
     draw();
+    drawMultiples();
   });
   cancel.addEventListener("change", sweep);
   basis.addEventListener("change", sweep);
   seed.watch(sweep, signal);
   redrawOnResize(ui.canvas, draw, signal);
+  for (const rule of RULES)
+    redrawOnResize(multiples.canvas(rule), () => drawMultiple(rule), signal);
   sweep();
 }

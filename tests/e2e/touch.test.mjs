@@ -76,6 +76,7 @@ const LAB_MARKERS = [
   ["hedge", "hedge-delayq", "hedge-delayq", 80],
   ["queue", "queue-load", "queue-load", -120],
   ["balance", "balance-lambda", "balance-lambda", -120],
+  ["loaded", "loaded-load", "loaded-load", -120],
 ];
 
 for (const [section, id, name, dx] of LAB_MARKERS) {

@@ -14,7 +14,6 @@
 //   without colour;
 // - an error bar is drawn only where it reaches past its marker (`data-bars` counts them).
 
-import { Labels } from "../../../labels.js";
 import { chart } from "../../plot.js";
 import { formatPct, formatTickMs } from "../../../format.js";
 
@@ -146,7 +145,6 @@ export function drawLoaded(canvas, view) {
   // (svg.js's stand-in keeps a copy of the dataset, and its size from the canvas on screen.)
   canvas.dataset.cssHeight = String(total);
   if (!canvas.svg && canvas.style.height !== `${total}px`) canvas.style.height = `${total}px`;
-  if (canvas.dataset.labels !== undefined) delete canvas.dataset.labels;
   const c = chart(canvas, {
     x: {
       ...X_AXIS,
@@ -266,9 +264,10 @@ export function drawLoaded(canvas, view) {
   if (view.marker !== null && view.marker !== undefined)
     c.vline(view.marker, compact ? "" : `load ${formatPct(view.marker, 0)}`);
 
-  // The legend: a strip above the plot, so it never covers a point.
+  // The legend: a strip above the plot, so it never covers a point. Its text goes through the
+  // chart's own `Labels`, so `done()` publishes it with the plot's ticks, bands and markers.
   if (legend) {
-    const labels = new Labels(ctx, width, total);
+    const labels = c.labels;
     for (const { item, x, row } of placed) {
       const y = 6 + row * ROW + 11;
       ctx.save();
@@ -293,14 +292,9 @@ export function drawLoaded(canvas, view) {
         color: pal.ink,
       });
     }
-    // The boxes plot.js published in this drawing (if it does), and the legend's.
-    let before = [];
-    try {
-      before = JSON.parse(canvas.dataset.labels ?? "[]");
-    } catch {}
-    labels.placed.unshift(...before);
-    labels.publish(canvas);
   }
+  // Places the band, marker and "at capacity" labels, draws the crosshair, publishes the boxes.
+  c.done();
 
   if (canvas.dataset) {
     canvas.dataset.bands = bands.join("; ");

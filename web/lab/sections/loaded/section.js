@@ -8,6 +8,7 @@ import { formatCount, formatMs, formatPct } from "../../../format.js";
 import { exportBar } from "../../../export.js";
 import { POLICY_STYLE, drawLoaded } from "./draw.js";
 import { mountMultiples } from "./multiples.js";
+import { touchChart } from "../../../touch.js";
 import {
   LabSeed,
   choice,
@@ -374,6 +375,32 @@ export function mount(
       : `${NOTE} ${INTERVAL_NOTE} ${BARS_NOTE}`;
   }
   updateNote();
+  // The chart answers the pointer and the keyboard (web/touch.js): every policy's p50 and p99 at
+  // the nearest computed load, and the load marker moves the load slider.
+  touchChart(ui.canvas, {
+    xs: () => LOADS.filter((l) => POLICIES.some((p) => at(l, p.name))),
+    read: (l) => {
+      const lines = [`load ${formatPct(l, 0)} (${cancel.value})`];
+      const marks = [];
+      for (const p of POLICIES) {
+        const x = at(l, p.name);
+        if (!x) lines.push(`${p.label}: pending`);
+        else if (!x.stable) lines.push(`${p.label}: unstable`);
+        else {
+          lines.push(`${p.label}: p50 ${formatMs(x.p50)}, p99 ${formatMs(x.p99)}`);
+          marks.push({ y: x.p50, color: p.color }, { y: x.p99, color: p.color });
+        }
+      }
+      return { lines, marks };
+    },
+    marker: {
+      input: load.input,
+      value: chosenLoad,
+      toControl: (v) => String(Math.min(0.95, Math.max(0.05, Math.round(v * 20) / 20))),
+    },
+    redraw: perFrame(draw),
+  });
+
   exportBar(ui.tools, {
     link,
     name: "loaded",

@@ -95,6 +95,13 @@ export async function loadClaims() {
 export function liveDigits(value, format, digits) {
   if (format !== "percent" || !(value > 0)) return digits;
   const pct = value * 100;
+  // Near 100%, enough decimals that a share short of all never reads "100.0%" (99.996% at
+  // n = 1000), up to three; exactly 1 keeps the text's digits.
+  if (value < 1 && pct >= 90) {
+    const gap = 100 - pct;
+    if (gap >= 0.0005) return Math.min(3, Math.max(digits, Math.floor(-Math.log10(2 * gap)) + 1));
+    return digits;
+  }
   // Large enough, or too small to show in three decimals (it reads as the text's "0.0%").
   if (pct >= 10 || pct < 0.0005) return digits;
   return Math.min(3, Math.max(digits, Math.ceil(-Math.log10(pct)) + 1));

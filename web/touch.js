@@ -83,6 +83,11 @@ class Touch {
     this.guide = /** @type {null | "marker" | number} */ (null);
     this.dragging = false;
     this.focused = false;
+    /** Where the pointer was pressed on the marker (CSS px), until it moves. */
+    this.pressedAt = NaN;
+    /** The latest dragged value not yet applied, and the frame that applies it. */
+    this.dragValue = /** @type {string | undefined} */ (undefined);
+    this.dragFrame = 0;
     const id = `${canvas.id || `chart-${Math.random().toString(36).slice(2, 9)}`}-reading`;
     this.caption = document.createElement("p");
     this.caption.className = "visually-hidden chart-reading";
@@ -139,6 +144,20 @@ class Touch {
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
+  /**
+   * A drag's value, applied once a frame: pointer moves can outnumber frames, and each applied
+   * value is a new setting (a recompute, a URL, the prose), so only the latest one of a frame is.
+   */
+  dragTo(value) {
+    this.dragValue = value;
+    if (this.dragFrame) return;
+    this.dragFrame = requestAnimationFrame(() => {
+      this.dragFrame = 0;
+      if (this.dragValue !== undefined) this.setControl(this.dragValue);
+      this.dragValue = undefined;
+    });
+  }
+
   listen() {
     const c = this.canvas;
     const px = (e) => e.clientX - c.getBoundingClientRect().left - c.clientLeft;
@@ -149,30 +168,48 @@ class Touch {
       const v = m.value();
       return Number.isFinite(v) && Math.abs(frame.toPx(v) - p) <= HIT;
     };
+    // A drag moves the marker by as much as the pointer moved: the marker keeps its offset from
+    // the pointer (the press need not be exactly on the line), and a press alone changes nothing.
+    let grab = 0;
     const follow = (p) => {
       const frame = frames.get(c);
       if (!frame) return;
       const x = frame.toX(Math.min(Math.max(p, frame.left), frame.right));
-      if (this.dragging) this.setControl(this.options.marker.toControl(x));
+      if (this.dragging) {
+        const to = frame.toX(Math.min(Math.max(p + grab, frame.left), frame.right));
+        this.dragTo(this.options.marker.toControl(to));
+      }
       this.guide = x;
       this.options.redraw();
     };
     c.addEventListener("pointerdown", (e) => {
       const p = px(e);
       if (!nearMarker(p)) return;
+      const frame = frames.get(c);
+      grab = frame ? frame.toPx(this.options.marker.value()) - p : 0;
       this.dragging = true;
+      this.pressedAt = p;
       c.setPointerCapture?.(e.pointerId);
       e.preventDefault();
-      follow(p);
     });
     c.addEventListener("pointermove", (e) => {
       const p = px(e);
       c.style.cursor = this.dragging || nearMarker(p) ? "ew-resize" : "crosshair";
+      // (A press that has not moved yet is not a drag: a click on the marker changes nothing.)
+      if (this.dragging && p === this.pressedAt) return;
+      this.pressedAt = NaN;
       follow(p);
     });
     const end = () => {
       if (!this.dragging) return;
       this.dragging = false;
+      // The drag's last value applies now, before the reading is described.
+      if (this.dragFrame) {
+        cancelAnimationFrame(this.dragFrame);
+        this.dragFrame = 0;
+        if (this.dragValue !== undefined) this.setControl(this.dragValue);
+        this.dragValue = undefined;
+      }
       this.describe();
     };
     c.addEventListener("pointerup", end);

@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { fanoutControl } from "../../web/lab/sections/fanout/section.js";
 import { SITE, WEB, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const { SECTIONS } = await import("../../web/lab/sections.js");
@@ -222,7 +223,8 @@ test("the fan-out prose's numbers follow p and n, and read as the defaults' agai
   assert.equal(await prose("fanout.p"), "3.2%");
   assert.equal(await prose("fanout.n"), "100");
   // n follows too, and a small share keeps two significant digits.
-  await setSlider("fanout-n", "3");
+  // (The fan-out slider holds a stop index: fanoutControl(n) is n's position on it.)
+  await setSlider("fanout-n", fanoutControl(3));
   await reads(formatClaim(core.slowShare(0.0316, 3), "percent", 1));
   assert.equal(await prose("fanout.n"), "3");
   // The opening and the aside quote the defaults, and stay as they are.
@@ -232,7 +234,7 @@ test("the fan-out prose's numbers follow p and n, and read as the defaults' agai
   assert.equal(await prose("fanout.leaf-p50-ms"), "7.7 ms");
   // Back at the defaults, the text is the default text again.
   await setSlider("fanout-p", "-2");
-  await setSlider("fanout-n", "100");
+  await setSlider("fanout-n", fanoutControl(100));
   await reads("63.4%");
   assert.equal(await prose("fanout.p"), "1%");
   assert.equal(

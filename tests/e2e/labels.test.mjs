@@ -38,6 +38,8 @@ const charts = (page) =>
       .map((c) => ({
         name: c.closest("[data-section]")?.dataset.section ?? c.id ?? c.dataset.chart,
         labels: c.dataset.labels ?? null,
+        // A Lab section's main chart (not a small multiple): it has a y axis title.
+        titled: c.matches(".lab-panel > canvas"),
         width: c.clientWidth,
         height: c.clientHeight,
         backing: [c.width, c.height],
@@ -52,6 +54,9 @@ function check(chart, width) {
   if (chart.labels === null) return [`${where}: no data-labels`];
   const boxes = JSON.parse(chart.labels);
   if (boxes.length === 0) out.push(`${where}: no text placed`);
+  // A label left out for want of room is silent: the y title (the one rotated box) must be there.
+  if (chart.titled && !boxes.some((b) => b.h > 2 * b.w))
+    out.push(`${where}: the y axis title was left out`);
   for (const b of boxes) {
     if (b.x < -0.1 || b.y < -0.1 || b.x + b.w > chart.width + 0.1 || b.y + b.h > chart.height + 0.1)
       out.push(`${where}: "${b.text}" outside the canvas ${JSON.stringify(b)}`);

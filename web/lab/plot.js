@@ -144,11 +144,20 @@ export function chart(
   const labels = new Labels(ctx, width, cssHeight);
   ctx.font = font();
   const m = { ...margin };
+  // The left margin holds the widest y tick label and, beside it, the rotated y title: with
+  // less, the title collides with a tick and is left out (the loaded chart lost "latency").
+  const yTickFormat = y.format ?? (y.type === "log" ? logFormat(y.min, y.max) : String);
+  const widest = Math.max(
+    0,
+    ...ticks(y.type, y.min, y.max, 12).map((v) => ctx.measureText(yTickFormat(v)).width),
+  );
+  const needed = Math.ceil(widest + 7 + (y.label ? 15 : 2));
   if (width < 420) {
-    // A narrow screen: the y axis title and ticks take less room.
-    m.left = Math.min(m.left, 54);
+    // A narrow screen: the y axis title and ticks take no more room than they need.
+    m.left = Math.min(m.left, Math.max(54, needed));
     m.right = Math.min(m.right, 12);
   }
+  m.left = Math.max(m.left, needed);
   let legendAbove = false;
   if (legend) {
     const { w, h } = legendSize(ctx, legend);

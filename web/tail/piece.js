@@ -401,6 +401,8 @@ export async function mountTail(
   }
 
   function show(k, now) {
+    // Live play goes on past the last request a link can name, so it wraps to #0 there.
+    k = ((k % MAX_REQUESTS) + MAX_REQUESTS) % MAX_REQUESTS;
     state.shown = k;
     // The request on screen goes into the link (`request`), so a reload shows the same one.
     if (settings.request !== k) {
@@ -464,7 +466,7 @@ export async function mountTail(
     });
     counter.replaceChildren(
       el("strong", { "data-count": "", text: share === null ? "—" : formatPct(share, 1) }),
-      ` of ${formatCount(tally.counted)} requests simulated so far met a leaf slower than the leaf's p99 (${formatMs(state.curves.leafP99)}); at n = ${n} the formula 1 − 0.99`,
+      ` of the first ${formatCount(tally.counted)} requests met a leaf slower than the leaf's p99 (${formatMs(state.curves.leafP99)}); at n = ${n} the formula 1 − 0.99`,
       el("sup", { text: "n" }),
       " gives ",
       el("strong", { text: formatPct(theory, 1) }),

@@ -252,7 +252,8 @@ export function mount(
       ].sort((a, b) => a - b),
     read: (l) => ({
       lines: [
-        `λ = ${Number(l.toFixed(3))}`,
+        // Two decimals as the slider shows λ, three on the fixed points' finer grid.
+        `λ = ${Math.abs(l * 100 - Math.round(l * 100)) < 1e-6 ? l.toFixed(2) : l.toFixed(3)}`,
         ...CHOICES.map((ch) => {
           const x = results.get(key(l, ch.d));
           const theory = api.fixedPointMeanTime(l, ch.d);
@@ -380,7 +381,7 @@ function shareTable(before, choices, servers, prefix) {
     show(lambda, theory, result, pending) {
       set(
         caption,
-        `Share of servers holding at least i jobs at λ = ${lambda.toFixed(2)}: Mitzenmacher's fixed point sᵢ = λ^((dⁱ − 1)/(d − 1)) (λ^i for d = 1, exact at any number of servers) beside the time-averaged share in each run on ${servers} servers.`,
+        `Share of servers holding at least i jobs at λ = ${lambda.toFixed(2)}: Mitzenmacher's fixed point sᵢ = λ^((dⁱ − 1)/(d − 1)) (λⁱ for d = 1, exact at any number of servers) beside the time-averaged share in each run on ${servers} servers.`,
       );
       for (const c of choices) {
         const run = result(c.d);

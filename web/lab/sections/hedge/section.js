@@ -253,6 +253,16 @@ export function mount(
         const q = Math.min(0.999, Math.max(0.5, Math.round((1 - s) * 1000) / 1000));
         return String(q);
       },
+      // Keys step the tail share 1 − q by a factor of 10^(1/20) an arrow (ten arrows, one
+      // PageUp, a factor of √10), so each press moves the marker about as far on the log axis
+      // from p50 to p99.9; at least one of the slider's 0.001 steps.
+      step: (k) => {
+        const q = Number(delayQ.input.value);
+        const to = !Number.isFinite(k) ? (k < 0 ? 0.5 : 0.999) : 1 - (1 - q) * 10 ** (-k / 20);
+        let r = Math.round(to * 1000) / 1000;
+        if (Number.isFinite(k) && r === q) r = q + Math.sign(k) * 0.001;
+        return String(Math.min(0.999, Math.max(0.5, Number(r.toFixed(3)))));
+      },
     },
     redraw: redrawSoon,
   });

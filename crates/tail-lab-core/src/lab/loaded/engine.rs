@@ -323,7 +323,7 @@ impl<'a> Simulation<'a> {
     }
 
     /// Processes the next event, and says which it was (`None` when none is left).
-    #[inline]
+    #[cfg(test)]
     fn step(&mut self) -> Option<Event> {
         self.step_timed().map(|(_, event)| event)
     }
@@ -371,14 +371,10 @@ impl<'a> Simulation<'a> {
         self.arrival = (EventKey::new(first, seq), 0);
     }
 
-    pub(super) fn run(self) -> LoadedResult {
-        self.run_observed(|_, _, _| {})
-    }
-
-    /// [`Self::run`], showing `observe` the simulation after each event and the event's time
-    /// (ms) (the hook a trace
-    /// records through, [`super::trace`]; an ordinary run's observer does nothing, and no
-    /// observer can change the run: it only reads).
+    /// Runs the simulation to its end, showing `observe` the simulation after each event and
+    /// the event's time (ms): the hook a trace records through ([`super::trace`]). An ordinary
+    /// run's observer, in [`LoadedConfig::run`], does nothing, and no observer can change the
+    /// run: it only reads.
     #[inline(always)]
     pub(super) fn run_observed(
         mut self,
@@ -810,7 +806,7 @@ mod tests {
                             .unwrap()
                             .with_service(service);
                         let want = Simulation::new(&config, DELAY_CALIBRATION_STREAM, None)
-                            .run()
+                            .run_observed(|_, _, _| {})
                             .latency
                             .map(|p| p.p95);
                         let got = no_backup_p95(&config, DELAY_CALIBRATION_STREAM);

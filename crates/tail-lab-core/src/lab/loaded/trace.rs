@@ -211,7 +211,7 @@ mod tests {
             };
             let t = trace_of(params, |c| c.with_service(exponential(mean).unwrap())).unwrap();
             let span = t.times[t.events() - 1] - t.times[0];
-            let var = 2.0 * rho * (1.0 + rho) * mean / ((1.0 - rho).powi(4) * 10.0 * span);
+            let var = 2.0 * rho * (1.0 + rho) * mean / (libm::pow(1.0 - rho, 4.0) * 10.0 * span);
             let got = mean_in_system(&t);
             assert!(
                 (got - want).abs() < 5.0 * var.sqrt(),

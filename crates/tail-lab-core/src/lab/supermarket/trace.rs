@@ -244,7 +244,7 @@ mod tests {
             })
             .unwrap();
             let span = t.times[t.events() - 1] - t.times[0];
-            let tau = 1.0 / (1.0 - f64::sqrt(lambda)).powi(2);
+            let tau = 1.0 / libm::pow(1.0 - f64::sqrt(lambda), 2.0);
             for k in 1..=4 {
                 let p = libm::pow(lambda, f64::from(k));
                 let sd = (2.0 * p * (1.0 - p) * tau / (10.0 * span)).sqrt();

@@ -8,12 +8,12 @@ use js_sys::{Float64Array, Uint8Array, Uint32Array};
 use tail_lab_core::lab::loaded::trace::{
     LoadedTraceParams, TRACE_REPLICAS, TRACE_REQUESTS, TRACE_WARMUP, trace,
 };
-use tail_lab_core::lab::loaded::{DelayBasis, LoadedPolicy};
+use tail_lab_core::lab::loaded::{Cancellation, DelayBasis, LoadedPolicy};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const LOADED_TRACE_TS: &str = r#"
-/** Options of `traceLoaded` (the Lab's service model and cancellation rule). */
+/** Options of `traceLoaded` (the Lab's service model). */
 export interface LoadedTraceOptions {
   /** Offered utilisation before backups, 0.001..=0.99. Default 0.7. */
   load?: number;
@@ -23,6 +23,8 @@ export interface LoadedTraceOptions {
   delay?: number;
   /** What the "hedge" policy's p95 delay is measured on. Default "loaded". */
   delayBasis?: "loaded" | "idle";
+  /** What happens to the copy that did not answer first. Default "backup". */
+  cancellation?: "backup" | "either" | "either-any" | "queued" | "never";
   /** FIFO replicas, 2..=16. Default 10. */
   replicas?: number;
   /** Requests whose arrivals the window spans, 1..=20000. Default 300. */
@@ -61,6 +63,7 @@ pub fn trace_loaded(
             "policy",
             "delay",
             "delayBasis",
+            "cancellation",
             "replicas",
             "requests",
             "warmup",
@@ -82,6 +85,9 @@ pub fn trace_loaded(
     let basis = o.optional("delayBasis", DelayBasis::Loaded, |v| {
         DelayBasis::from_name(&string("delayBasis", v)?).map_err(range)
     })?;
+    let cancellation = o.optional("cancellation", Cancellation::Backup, |v| {
+        Cancellation::from_name(&string("cancellation", v)?).map_err(range)
+    })?;
     let policy = match o.get("delay") {
         Some(v) => LoadedPolicy::after_delay(number("delay", &v)?).map_err(range)?,
         None => {
@@ -93,6 +99,7 @@ pub fn trace_loaded(
         replicas,
         load,
         policy,
+        cancellation,
         requests,
         warmup,
         seed,

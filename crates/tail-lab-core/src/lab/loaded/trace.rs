@@ -9,7 +9,7 @@
 
 use super::config::{LoadedConfig, LoadedParams, LoadedResult, MIN_LOAD};
 use super::engine::Event;
-use super::policy::LoadedPolicy;
+use super::policy::{Cancellation, LoadedPolicy};
 use crate::error::{CountRange, ParamError};
 
 /// Replicas a trace may have (the Lab's are 10).
@@ -31,6 +31,8 @@ pub struct LoadedTraceParams {
     pub load: f64,
     /// What a request sends besides its primary.
     pub policy: LoadedPolicy,
+    /// What happens to the copy that did not answer first.
+    pub cancellation: Cancellation,
     /// Requests whose arrivals the window spans, in [`TRACE_REQUESTS`].
     pub requests: u64,
     /// Requests run (from empty) before the window opens, in [`TRACE_WARMUP`].
@@ -46,6 +48,7 @@ impl Default for LoadedTraceParams {
             replicas: 10,
             load: 0.7,
             policy: LoadedPolicy::None,
+            cancellation: Cancellation::Backup,
             requests: 300,
             warmup: 2000,
             seed: 1,
@@ -87,7 +90,7 @@ impl LoadedTrace {
     }
 }
 
-/// Runs `params`' loaded run (the Lab's service model) and records its window. Each argument
+/// Runs `params`' loaded run (the Lab's service model, `params.cancellation`) and records its window. Each argument
 /// is checked by name: `replicas` in [`TRACE_REPLICAS`], `load` in
 /// [`MIN_LOAD`]..=[`TRACE_MAX_LOAD`], `requests` in [`TRACE_REQUESTS`], `warmup` in
 /// [`TRACE_WARMUP`]. The vectors are bounded: a request makes at most four events (its
@@ -115,6 +118,7 @@ fn trace_of(
         replicas,
         load,
         policy,
+        cancellation,
         requests,
         warmup,
         seed,
@@ -132,10 +136,13 @@ fn trace_of(
         requests: 1000,
         seed,
     })?;
-    let config = adjust(LoadedConfig {
-        requests: total,
-        ..base
-    });
+    let config = adjust(
+        LoadedConfig {
+            requests: total,
+            ..base
+        }
+        .with_cancellation(cancellation),
+    );
     let n = replicas as usize;
     let (mut primaries, mut backups) = (vec![0u32; n], vec![0u32; n]);
     let (mut times, mut kinds) = (Vec::new(), Vec::new());
@@ -205,6 +212,7 @@ mod tests {
                 replicas: 10,
                 load: rho,
                 policy: LoadedPolicy::None,
+                cancellation: Cancellation::Backup,
                 requests: 20_000,
                 warmup: 2_000,
                 seed,
@@ -235,6 +243,7 @@ mod tests {
             let params = LoadedTraceParams {
                 load: 0.4,
                 policy,
+                cancellation: Cancellation::Backup,
                 requests: 1_500,
                 warmup: 500,
                 seed: i as u64 + 1,

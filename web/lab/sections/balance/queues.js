@@ -72,7 +72,7 @@ export function queuePlayer(root, { name, caption, times, describe, paint, signa
   setPlaying(playing);
 
   function draw() {
-    const width = Math.max(200, Math.round(canvas.clientWidth || 300));
+    const width = canvas.clientWidth || 300;
     const dpr = globalThis.devicePixelRatio || 1;
     if (canvas.width !== Math.round(width * dpr)) canvas.width = Math.round(width * dpr);
     if (canvas.height !== Math.round(HEIGHT * dpr)) canvas.height = Math.round(HEIGHT * dpr);
@@ -88,6 +88,8 @@ export function queuePlayer(root, { name, caption, times, describe, paint, signa
       const label = describe(trace, index);
       if (canvas.getAttribute("aria-label") !== label) canvas.setAttribute("aria-label", label);
       canvas.dataset.event = String(index);
+    } else {
+      labels.place("loading the trace…", [{ x: 8, y: 16 }], { color: colors.muted });
     }
     labels.publish(canvas);
   }
@@ -159,7 +161,10 @@ export function queuePlayer(root, { name, caption, times, describe, paint, signa
           }
           status.textContent = "";
           trace = /** @type {T} */ (result);
-          canvas.dataset.trace = JSON.stringify(call.args[0]);
+          // The arguments, for tests and readers of the page (a BigInt seed as its digits).
+          canvas.dataset.trace = JSON.stringify(call.args[0], (_, v) =>
+            typeof v === "bigint" ? String(v) : v,
+          );
           show(0);
           if (playing) setPlaying(true);
         },
@@ -314,7 +319,7 @@ export function bars(ctx, labels, { width, height }, colors, what) {
     const cx = x + barW / 2;
     if (s === marked) triangle(ctx, cx, pad.t - 8, 6, colors.ink, "down");
     if (s === left) triangle(ctx, cx, base + 10, 6, colors.muted, "up");
-    labels.place(String(solid + hatched), [{ x: cx, y: base - h - 4, align: "center" }], {
+    labels.place(String(solid + hatched), [{ x: cx, y: base - h - 6, align: "center" }], {
       color: colors.ink,
     });
   }

@@ -72,19 +72,21 @@ export function queuePlayer(root, { name, caption, times, describe, paint, signa
   setPlaying(playing);
 
   function draw() {
+    // The drawn box (inside the canvas's border) times the pixel ratio: sharp text.
     const width = canvas.clientWidth || 300;
+    const height = canvas.clientHeight || HEIGHT;
     const dpr = globalThis.devicePixelRatio || 1;
     if (canvas.width !== Math.round(width * dpr)) canvas.width = Math.round(width * dpr);
-    if (canvas.height !== Math.round(HEIGHT * dpr)) canvas.height = Math.round(HEIGHT * dpr);
+    if (canvas.height !== Math.round(height * dpr)) canvas.height = Math.round(height * dpr);
     const ctx = canvas.getContext("2d");
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const colors = palette(canvas);
     ctx.fillStyle = colors.bg;
-    ctx.fillRect(0, 0, width, HEIGHT);
-    const labels = new Labels(ctx, width, HEIGHT);
+    ctx.fillRect(0, 0, width, height);
+    const labels = new Labels(ctx, width, height);
     if (trace && times(trace).length > 0) {
-      paint(ctx, labels, trace, index, { width, height: HEIGHT }, colors);
+      paint(ctx, labels, trace, index, { width, height }, colors);
       const label = describe(trace, index);
       if (canvas.getAttribute("aria-label") !== label) canvas.setAttribute("aria-label", label);
       canvas.dataset.event = String(index);

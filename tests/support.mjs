@@ -230,6 +230,7 @@ export function unresolvedTypes(type, dts) {
     "undefined",
     "Float64Array",
     "Uint8Array",
+    "Uint32Array",
   ]);
   const declared = new Set([...dts.matchAll(/export (?:interface|type) (\w+)/g)].map((m) => m[1]));
   const names = type
@@ -241,7 +242,7 @@ export function unresolvedTypes(type, dts) {
 
 /**
  * Whether `value` has the declared TypeScript `type` (as `dtsInterfaces` gives it): the
- * primitives, `null`, string literals, `Float64Array`, unions of those, and interface names
+ * primitives, `null`, string literals, `Float64Array`, `Uint8Array`, `Uint32Array`, unions of those, and interface names
  * (checked field by field through `interfaces`, no key missing and none extra). Returns a list
  * of problems, empty when it conforms; `path` names where.
  */
@@ -259,6 +260,8 @@ export function conforms(value, type, interfaces, path = "value") {
   if (t === "null") return ok(value === null);
   if (/^"[^"]*"$/.test(t)) return ok(value === JSON.parse(t));
   if (t === "Float64Array") return ok(value instanceof Float64Array);
+  if (t === "Uint8Array") return ok(value instanceof Uint8Array);
+  if (t === "Uint32Array") return ok(value instanceof Uint32Array);
   const shape = interfaces[t];
   if (!shape) return [`${path}: the type ${t} is not one this check knows`];
   if (value === null || typeof value !== "object") return [`${path}: ${show(value)} is not ${t}`];

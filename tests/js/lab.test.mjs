@@ -423,8 +423,10 @@ test("every section in lab/sections.js is a folder: section.js, calls.js, prose.
     Object.keys(calls).filter((name) => !simulations.includes(name)),
     ["snippet"],
   );
+  // A simulation's result, or a trace of one (the queue animations' traceSupermarket and
+  // traceLoaded).
   assert.ok(
-    simulations.every((name) => name.startsWith("simulate")),
+    simulations.every((name) => /^(simulate|trace)[A-Z]/.test(name)),
     simulations.join(),
   );
 });

@@ -5,9 +5,11 @@ pub mod fanout;
 pub mod fanout_latency;
 pub mod hedge_idle;
 pub mod loaded;
+pub mod loaded_trace;
 pub mod queue;
 pub mod service;
 pub mod supermarket;
+pub mod supermarket_trace;
 
 use crate::convert::object;
 use tail_lab_core::lab::loaded::{

@@ -2,4 +2,7 @@
 // section's calls): call name → function, given the core's module. Runs in a worker, never on
 // the main thread.
 
-export const calls = (core) => ({ simulateBalance: core.simulateBalance });
+export const calls = (core) => ({
+  simulateBalance: core.simulateBalance,
+  traceSupermarket: core.traceSupermarket,
+});

@@ -7,6 +7,7 @@ import { formatCount, formatNumber } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
+import { mountBalanceQueues } from "./queues.js";
 import {
   LabSeed,
   choice,
@@ -301,6 +302,13 @@ export function mount(
   }, signal);
   redrawOnResize(ui.canvas, draw, signal);
   update();
+  // The queues themselves, animated (queues.js): a trace of ten servers at the chosen λ and d.
+  const queues = mountBalanceQueues(root, signal);
+  const followQueues = () => queues.follow(chosenLambda(), Number(d.value), seed.value);
+  lambda.input.addEventListener("change", followQueues);
+  d.addEventListener("change", followQueues);
+  seed.watch(followQueues, signal);
+  followQueues();
 }
 
 /**

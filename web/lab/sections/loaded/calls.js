@@ -2,4 +2,7 @@
 // section's calls): call name → function, given the core's module. Runs in a worker, never on
 // the main thread.
 
-export const calls = (core) => ({ simulateLoaded: core.simulateLoaded });
+export const calls = (core) => ({
+  simulateLoaded: core.simulateLoaded,
+  traceLoaded: core.traceLoaded,
+});

@@ -8,6 +8,7 @@ import { formatCount, formatMs, formatPct } from "../../../format.js";
 import { exportBar } from "../../../export.js";
 import { POLICY_STYLE, drawLoaded } from "./draw.js";
 import { mountMultiples } from "./multiples.js";
+import { mountLoadedQueues } from "./queues.js";
 import { touchChart } from "../../../touch.js";
 import {
   LabSeed,
@@ -466,4 +467,18 @@ export function mount(
   for (const rule of RULES)
     redrawOnResize(multiples.canvas(rule), () => drawMultiple(rule), signal);
   sweep();
+  // The replicas' queues, animated (queues.js): a trace at the chosen load, policy and rule.
+  const queues = mountLoadedQueues(root, signal);
+  const followQueues = () =>
+    queues.follow({
+      load: chosenLoad(),
+      policy: policy.value,
+      cancellation: cancel.value,
+      delayBasis: basis.value,
+      seed: seed.value,
+    });
+  load.input.addEventListener("change", followQueues);
+  for (const control of [policy, cancel, basis]) control.addEventListener("change", followQueues);
+  seed.watch(followQueues, signal);
+  followQueues();
 }

@@ -350,8 +350,16 @@ impl LoadedConfig {
 
     /// Simulates the run (calibrating its hedge delay first when it has one).
     pub fn run(&self) -> LoadedResult {
+        self.run_observed(|_, _, _| {})
+    }
+
+    /// [`Self::run`] with an observer of each event (the trace's hook; see `engine`).
+    pub(super) fn run_observed(
+        &self,
+        observe: impl FnMut(&Simulation<'_>, f64, super::engine::Event),
+    ) -> LoadedResult {
         let delay = self.delay_ms();
-        let mut result = Simulation::new(self, STREAM, delay).run();
+        let mut result = Simulation::new(self, STREAM, delay).run_observed(observe);
         if matches!(self.policy, LoadedPolicy::Hedge(_)) && delay.is_none() {
             // No finite delay to wait for: the no-backup queue it is set from diverges.
             result.stable = false;

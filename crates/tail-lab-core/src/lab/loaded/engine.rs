@@ -40,9 +40,9 @@ const ONCE: u32 = 0;
 /// Requests whose arrival draws are computed together.
 const BLOCK: usize = 64;
 
-/// What happened at one step of a run (for stepping it in tests).
+/// What happened at one step of a run (for stepping it in tests, and for a trace's observer).
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Event {
+pub(super) enum Event {
     Arrival(u64),
     HedgeTimer(u64),
     Completion { replica: u32 },
@@ -323,8 +323,14 @@ impl<'a> Simulation<'a> {
     }
 
     /// Processes the next event, and says which it was (`None` when none is left).
-    #[inline]
+    #[cfg(test)]
     fn step(&mut self) -> Option<Event> {
+        self.step_timed().map(|(_, event)| event)
+    }
+
+    /// [`Self::step`], with the event's time (ms).
+    #[inline(always)]
+    fn step_timed(&mut self) -> Option<(f64, Event)> {
         // A timer whose request has been answered (or retired) would do nothing when it
         // fires, so it is dropped now: the events left pop in the same order.
         while let Some(&(_, k)) = self.timers.front() {
@@ -342,18 +348,18 @@ impl<'a> Simulation<'a> {
         if completion < key {
             let replica = replica as u32;
             self.complete(completion.time(), replica);
-            Some(Event::Completion { replica })
+            Some((completion.time(), Event::Completion { replica }))
         } else if !key.is_some() {
             None
         } else if timer_first {
             let (_, k) = self.timers.pop_front().expect("a timer is due");
             self.hedge(key.time(), k);
-            Some(Event::HedgeTimer(k))
+            Some((key.time(), Event::HedgeTimer(k)))
         } else {
             let k = self.arrival.1;
             self.arrival.0 = EventKey::NONE;
             self.arrive(key.time(), k);
-            Some(Event::Arrival(k))
+            Some((key.time(), Event::Arrival(k)))
         }
     }
 
@@ -365,11 +371,38 @@ impl<'a> Simulation<'a> {
         self.arrival = (EventKey::new(first, seq), 0);
     }
 
-    pub(super) fn run(mut self) -> LoadedResult {
+    /// Runs the simulation to its end, showing `observe` the simulation after each event and
+    /// the event's time (ms): the hook a trace records through ([`super::trace`]). An ordinary
+    /// run's observer, in [`LoadedConfig::run`], does nothing, and no observer can change the
+    /// run: it only reads.
+    #[inline(always)]
+    pub(super) fn run_observed(
+        mut self,
+        mut observe: impl FnMut(&Self, f64, Event),
+    ) -> LoadedResult {
         self.start();
-        while self.step().is_some() {}
+        while let Some((now, event)) = self.step_timed() {
+            observe(&self, now, event);
+        }
         self.result()
     }
+
+    /// Counts each replica's live copies (queued, in service or draining: what holds a queue
+    /// place or its server; a cancelled copy still in the queue is not counted) into
+    /// `primaries` and `backups`, one slot a replica.
+    pub(super) fn live_copies(&self, primaries: &mut [u32], backups: &mut [u32]) {
+        primaries.fill(0);
+        backups.fill(0);
+        for i in 0..self.requests.len() {
+            let r = &self.requests[i];
+            for (attempt, counts) in [&mut *primaries, &mut *backups].into_iter().enumerate() {
+                if r.copies[attempt].state.live() {
+                    counts[r.replica(attempt) as usize] += 1;
+                }
+            }
+        }
+    }
+
 
     /// Stability known in closed form: no backups → ρ < 1; every request duplicated and never
     /// cancelled → (1 + h)ρ < 1 with h = 1; nothing is stable at ρ ≥ 1. Everything else is
@@ -773,7 +806,7 @@ mod tests {
                             .unwrap()
                             .with_service(service);
                         let want = Simulation::new(&config, DELAY_CALIBRATION_STREAM, None)
-                            .run()
+                            .run_observed(|_, _, _| {})
                             .latency
                             .map(|p| p.p95);
                         let got = no_backup_p95(&config, DELAY_CALIBRATION_STREAM);

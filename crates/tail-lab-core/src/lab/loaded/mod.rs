@@ -42,6 +42,7 @@
 pub mod config;
 pub mod policy;
 pub mod theory;
+pub mod trace;
 
 mod engine;
 mod model;

@@ -131,10 +131,39 @@ fn grow(q: &mut Queue, arena: &mut Vec<f64>) {
     };
 }
 
+/// What a run tells an observer, event by event: the hook a trace ([`super::trace`]) records
+/// through. Every method does nothing by default, and an ordinary run's [`NoRecord`] keeps the
+/// defaults, so it compiles to the code it had without the hook and gives the same bits (the
+/// observer only reads: it draws nothing and changes no state of the chain).
+pub(super) trait Recorder {
+    /// An arrival sampled `server` (called `d` times an arrival, in draw order, before
+    /// [`Recorder::arrived`]).
+    #[inline(always)]
+    fn sampled(&mut self, _server: u32) {}
+    /// An arrival at `now` joined `server`, whose queue now holds `len` jobs.
+    #[inline(always)]
+    fn arrived(&mut self, _now: f64, _server: u32, _len: u32) {}
+    /// A job left `server` at `now`, which now holds `len` jobs.
+    #[inline(always)]
+    fn departed(&mut self, _now: f64, _server: u32, _len: u32) {}
+}
+
+/// The observer of an ordinary run: nothing.
+pub(super) struct NoRecord;
+
+impl Recorder for NoRecord {}
+
 /// How an arrival picks its server among `d` sampled ones.
 trait Choose {
-    /// The server a new arrival joins: the first shortest among its samples, in draw order.
-    fn choose(&mut self, rng: &mut SampleStream, queues: &Queues, servers: u32) -> u32;
+    /// The server a new arrival joins: the first shortest among its samples, in draw order;
+    /// each sample is shown to `rec`.
+    fn choose<R: Recorder>(
+        &mut self,
+        rng: &mut SampleStream,
+        queues: &Queues,
+        servers: u32,
+        rec: &mut R,
+    ) -> u32;
 }
 
 /// `D` ≤ [`REJECTION_MAX`] distinct samples by rejection, `D` known when compiled.
@@ -142,11 +171,18 @@ struct Fixed<const D: usize>;
 
 impl<const D: usize> Choose for Fixed<D> {
     #[inline(always)]
-    fn choose(&mut self, rng: &mut SampleStream, queues: &Queues, servers: u32) -> u32 {
+    fn choose<R: Recorder>(
+        &mut self,
+        rng: &mut SampleStream,
+        queues: &Queues,
+        servers: u32,
+        rec: &mut R,
+    ) -> u32 {
         let mut picks = [0u32; D];
         let mut best = below(rng.next_bits(), servers);
         let mut best_len = queues.len(best);
         picks[0] = best;
+        rec.sampled(best);
         for chosen in 1..D {
             let s = loop {
                 let s = below(rng.next_bits(), servers);
@@ -155,6 +191,7 @@ impl<const D: usize> Choose for Fixed<D> {
                 }
             };
             picks[chosen] = s;
+            rec.sampled(s);
             let len = queues.len(s);
             // Strictly shorter only: the first shortest in draw order (a select, not a branch).
             let shorter = len < best_len;
@@ -172,11 +209,18 @@ struct Rejection {
 
 impl Choose for Rejection {
     #[inline(always)]
-    fn choose(&mut self, rng: &mut SampleStream, queues: &Queues, servers: u32) -> u32 {
+    fn choose<R: Recorder>(
+        &mut self,
+        rng: &mut SampleStream,
+        queues: &Queues,
+        servers: u32,
+        rec: &mut R,
+    ) -> u32 {
         let mut picks = [0u32; REJECTION_MAX];
         let mut best = below(rng.next_bits(), servers);
         let mut best_len = queues.len(best);
         picks[0] = best;
+        rec.sampled(best);
         for chosen in 1..self.d.min(REJECTION_MAX) {
             let s = loop {
                 let s = below(rng.next_bits(), servers);
@@ -185,6 +229,7 @@ impl Choose for Rejection {
                 }
             };
             picks[chosen] = s;
+            rec.sampled(s);
             let len = queues.len(s);
             let shorter = len < best_len;
             best = if shorter { s } else { best };
@@ -204,7 +249,13 @@ struct Floyd {
 }
 
 impl Choose for Floyd {
-    fn choose(&mut self, rng: &mut SampleStream, queues: &Queues, servers: u32) -> u32 {
+    fn choose<R: Recorder>(
+        &mut self,
+        rng: &mut SampleStream,
+        queues: &Queues,
+        servers: u32,
+        rec: &mut R,
+    ) -> u32 {
         let mut best = u32::MAX;
         let mut best_len = 0;
         let mut ties = 0u32;
@@ -213,6 +264,7 @@ impl Choose for Floyd {
             let s = if self.marked[t as usize] { j } else { t };
             self.marked[s as usize] = true;
             self.marked_list.push(s);
+            rec.sampled(s);
             let len = queues.len(s);
             if best == u32::MAX || len < best_len {
                 best = s;
@@ -235,12 +287,17 @@ impl Choose for Floyd {
 impl SupermarketConfig {
     /// The chain with the choice its `d` calls for (λ < 1).
     pub(super) fn simulate(&self) -> SupermarketResult {
+        self.simulate_with(NoRecord).0
+    }
+
+    /// [`Self::simulate`] told to `rec` event by event, and `rec` after the run.
+    pub(super) fn simulate_with<R: Recorder>(&self, rec: R) -> (SupermarketResult, R) {
         let d = self.choices as usize;
         match d {
-            1 => Chain::new(self, Fixed::<1>).finish(),
-            2 => Chain::new(self, Fixed::<2>).finish(),
-            3 => Chain::new(self, Fixed::<3>).finish(),
-            _ if d <= REJECTION_MAX => Chain::new(self, Rejection { d }).finish(),
+            1 => Chain::new(self, Fixed::<1>, rec).finish(),
+            2 => Chain::new(self, Fixed::<2>, rec).finish(),
+            3 => Chain::new(self, Fixed::<3>, rec).finish(),
+            _ if d <= REJECTION_MAX => Chain::new(self, Rejection { d }, rec).finish(),
             _ => Chain::new(
                 self,
                 Floyd {
@@ -248,6 +305,7 @@ impl SupermarketConfig {
                     marked: vec![false; self.servers as usize],
                     marked_list: Vec::with_capacity(d),
                 },
+                rec,
             )
             .finish(),
         }
@@ -261,9 +319,11 @@ impl SupermarketConfig {
 const EVENTS_PER_ADVANCE: u32 = 1 << 16;
 
 /// A run in progress.
-struct Chain<'a, C> {
+struct Chain<'a, C, R> {
     config: &'a SupermarketConfig,
     choice: C,
+    /// The observer ([`NoRecord`] in an ordinary run).
+    recorder: R,
     rng: SampleStream,
     queues: Queues,
     /// The busy servers (the first `busy_len`), in the order a departure indexes them, and a
@@ -288,12 +348,13 @@ struct Chain<'a, C> {
     done: bool,
 }
 
-impl<'a, C: Choose> Chain<'a, C> {
-    fn new(config: &'a SupermarketConfig, choice: C) -> Self {
+impl<'a, C: Choose, R: Recorder> Chain<'a, C, R> {
+    fn new(config: &'a SupermarketConfig, choice: C, recorder: R) -> Self {
         let n = config.servers as usize;
         Chain {
             config,
             choice,
+            recorder,
             rng: SampleStream::at(config.seed, STREAM, 0, 0, 0),
             queues: Queues::new(n),
             busy: vec![0; n + 1],
@@ -311,8 +372,8 @@ impl<'a, C: Choose> Chain<'a, C> {
         }
     }
 
-    /// Runs the chain to its end and reads the result.
-    fn finish(mut self) -> SupermarketResult {
+    /// Runs the chain to its end and reads the result (and the observer).
+    fn finish(mut self) -> (SupermarketResult, R) {
         // Two call sites, so that no optimiser inlines the loop into this function (binaryen
         // inlines a function called once): the first call is short, the rest are chunks.
         self.advance(EVENTS_PER_ADVANCE / 16);
@@ -322,7 +383,7 @@ impl<'a, C: Choose> Chain<'a, C> {
         let config = self.config;
         let measured = self.measured;
         let histogram = self.tally.merged();
-        SupermarketResult {
+        let result = SupermarketResult {
             lambda: config.lambda,
             d: config.choices,
             stable: true,
@@ -332,7 +393,8 @@ impl<'a, C: Choose> Chain<'a, C> {
             measured,
             share_at_least: self.shares,
             intervals: Some(self.tally.intervals(shared_bins(), &histogram)),
-        }
+        };
+        (result, self.recorder)
     }
 
     /// Runs up to `events` events; sets `done` when the last measured job has left.
@@ -351,6 +413,7 @@ impl<'a, C: Choose> Chain<'a, C> {
         let bins: &LogBins = shared_bins();
         let Chain {
             choice,
+            recorder,
             rng,
             queues,
             busy,
@@ -366,8 +429,9 @@ impl<'a, C: Choose> Chain<'a, C> {
         // An arrival: the chosen server's queue grows by a job stamped `now + stamp_offset`.
         macro_rules! arrive {
             () => {
-                let best = choice.choose(&mut rng, queues, servers);
+                let best = choice.choose(&mut rng, queues, servers, recorder);
                 let len = queues.push(best, now + stamp_offset);
+                recorder.arrived(now, best, len);
                 levels.rise(len, now);
                 // Listed as busy if it was idle: the write is unconditional (the list has a
                 // spare slot past the last server), the count moves by 0 or 1, no branch.
@@ -408,6 +472,7 @@ impl<'a, C: Choose> Chain<'a, C> {
                 let s = busy[at as usize];
                 let (arrived_at, before) = queues.pop(s);
                 levels.fall(before, now);
+                recorder.departed(now, s, before.wrapping_sub(1));
                 // If the server is now idle, the last busy one takes its place (a select, no
                 // branch: otherwise the place keeps its server).
                 let idle = before == 1;

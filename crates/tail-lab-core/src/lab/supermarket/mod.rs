@@ -35,6 +35,7 @@ use crate::sampling::address::Stream;
 use crate::sampling::batch::RunIntervals;
 
 mod chain;
+pub mod trace;
 
 /// The random stream of the supermarket model (id 8).
 pub const STREAM: Stream = Stream::new(8);

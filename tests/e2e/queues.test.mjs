@@ -1,0 +1,134 @@
+// The queue animations (web/lab/sections/{balance,loaded}/queues.js): each is on the Lab, its
+// text alternative shows the queue lengths of the core's trace for the same arguments (the
+// built package in node) at the event it shows, "step" moves it one event, under reduced
+// motion it does not advance by itself, and without it it does. A change of d re-requests.
+//
+// It can fail: the lengths are compared number for number with node's trace (a view drawing
+// the wrong row, or a stale trace after a change, differs), and the "does not advance" check
+// is paired with one that the same page, without reduced motion, does advance.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
+
+const pkg = await loadPackage();
+let server, browser;
+
+before(async () => {
+  server = await serveWeb();
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** `n` animation frames. */
+const frames = (page, n) =>
+  page.evaluate(
+    (n) =>
+      new Promise((resolve) => {
+        let left = n;
+        const tick = () => (--left <= 0 ? resolve(undefined) : requestAnimationFrame(tick));
+        requestAnimationFrame(tick);
+      }),
+    n,
+  );
+
+/** A view's state: its trace's arguments, the event shown and its text alternative. */
+const view = (page, name) =>
+  page.$eval(`[data-queues=${name}]`, (c) => ({
+    args: JSON.parse(c.dataset.trace ?? "null"),
+    event: Number(c.dataset.event),
+    label: c.getAttribute("aria-label") ?? "",
+    playing: c.dataset.playing,
+  }));
+
+/** The lengths node's trace holds at event `i` of `name`'s view, as the label lists them. */
+function expected(name, args, i) {
+  if (name === "balance") {
+    const t = pkg.traceSupermarket(args);
+    return [...t.lengths.subarray(i * t.servers, (i + 1) * t.servers)].join(",");
+  }
+  const t = pkg.traceLoaded(args);
+  const n = t.replicas;
+  return [...t.primaries.subarray(i * n, (i + 1) * n)]
+    .map((p, r) => p + t.backups[i * n + r])
+    .join(",");
+}
+
+/** The lengths a label lists ("queue lengths 1,2,…" or "copies at each 1,2,…"). */
+const listed = (label) => /(?:queue lengths|copies at each) ([\d,]+);/.exec(label)?.[1];
+
+async function open(reducedMotion) {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.emulateMedia({ reducedMotion });
+  await page.goto(`${server.url}index.html`);
+  await page.waitForFunction(
+    () => document.querySelectorAll("[data-queues][data-event]").length === 2,
+    null,
+    { timeout: 120_000 },
+  );
+  return { page, problems };
+}
+
+test("under reduced motion each view holds still, and step moves it through the core's trace", async () => {
+  const { page, problems } = await open("reduce");
+  for (const name of ["balance", "loaded"]) {
+    await page.locator(`[data-queues-figure=${name}]`).scrollIntoViewIfNeeded();
+    const first = await view(page, name);
+    assert.equal(first.playing, "false", `${name} starts paused`);
+    assert.equal(first.event, 0);
+    assert.equal(listed(first.label), expected(name, first.args, 0), first.label);
+    // It does not advance by itself.
+    await frames(page, 40);
+    assert.equal((await view(page, name)).event, 0, `${name} held still`);
+    const step = page.locator(`[data-queues-figure=${name}] [data-queues-step]`);
+    for (let k = 0; k < 3; k++) await step.click();
+    const after = await view(page, name);
+    assert.equal(after.event, 3);
+    assert.equal(listed(after.label), expected(name, after.args, 3), after.label);
+    assert.match(after.label, /event 4 of \d+/);
+  }
+  // The balance view follows d: random assignment samples one server.
+  await page.selectOption("#balance-d", "1");
+  await page.waitForFunction(
+    () =>
+      JSON.parse(document.querySelector("[data-queues=balance]")?.dataset.trace ?? "{}").d === 1,
+  );
+  await page.waitForFunction(() =>
+    /sampled server \d+, joined|a job left/.test(
+      document.querySelector("[data-queues=balance]")?.getAttribute("aria-label") ?? "",
+    ),
+  );
+  const random = await view(page, "balance");
+  assert.equal(listed(random.label), expected("balance", random.args, random.event));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("without reduced motion the views play, and pause holds them", async () => {
+  const { page, problems } = await open("no-preference");
+  for (const name of ["balance", "loaded"]) {
+    await page.locator(`[data-queues-figure=${name}]`).scrollIntoViewIfNeeded();
+    assert.equal((await view(page, name)).playing, "true");
+    await page.waitForFunction(
+      (name) => Number(document.querySelector(`[data-queues=${name}]`)?.dataset.event) > 1,
+      name,
+      { timeout: 60_000 },
+    );
+    const pause = page.locator(`[data-queues-figure=${name}] [data-queues-play]`);
+    assert.equal(await pause.getAttribute("aria-pressed"), "true");
+    await pause.click();
+    assert.equal(await pause.textContent(), "play");
+    const held = await view(page, name);
+    await frames(page, 40);
+    const later = await view(page, name);
+    assert.equal(later.event, held.event, `${name} paused`);
+    assert.equal(listed(later.label), expected(name, later.args, later.event));
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -10,8 +10,7 @@
 // missing, the network is down), each panel says so in plain words instead of staying 0 px
 // tall. It has no `import`, `export` or `import.meta`, so it runs as a classic script (which a
 // browser loads from another origin without CORS, so the message can show) or as a module
-// (`type="module"`, as panel.html imports it); a dynamic import resolves against this file's
-// address either way.
+// (`type="module"`, as panel.html imports it).
 
 {
   const NAME = "tail-lab-panel";
@@ -24,8 +23,13 @@
   let loading = null;
   /** The module once it has loaded, else null. */
   let loaded = null;
+  // As a classic script from another origin, a relative import() would resolve against
+  // about:blank (Chromium: "import() is called from a CORS-cross-origin script"), so the module
+  // is named by its absolute address; as a module, relative to this file.
   const load = () => {
-    loading ??= import("./embed-panel.js").then((m) => {
+    loading ??= (
+      base ? import(new URL("embed-panel.js", base).href) : import("./embed-panel.js")
+    ).then((m) => {
       loaded = m;
       return m;
     });

@@ -91,13 +91,17 @@ const exactly = (text) => `^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 
 test("in a 320 px column of a hostile page, every readout and control is inside the panel, sized from the panel, readable on its own surface", async () => {
   const page = await newPage();
-  const html = hostPage(lab.url, [
-    { kind: "tail", theme: "dark", requests: "2000" },
-    { kind: "histograms", theme: "dark", requests: "2000" },
-    { kind: "fanout", theme: "dark" },
-    { kind: "hedge", theme: "light" },
-    { kind: "strip" },
-  ]);
+  const html = hostPage(
+    lab.url,
+    [
+      { kind: "tail", theme: "dark", requests: "2000" },
+      { kind: "histograms", theme: "dark", requests: "2000" },
+      { kind: "fanout", theme: "dark" },
+      { kind: "hedge", theme: "light" },
+      { kind: "strip" },
+    ],
+    { script: "module" },
+  );
   await page.route("**/host.html", (route) =>
     route.fulfill({ contentType: "text/html", body: html }),
   );
@@ -133,6 +137,10 @@ test("in a 320 px column of a hostile page, every readout and control is inside 
         overflow: embed.scrollWidth - embed.clientWidth,
         items,
         readouts: root.querySelectorAll(".readouts > div, .lab-readout").length,
+        // Readouts whose text runs past their box.
+        spilled: [...root.querySelectorAll(".readouts > div, .lab-readout")]
+          .filter((e) => e.scrollWidth > e.clientWidth)
+          .map((e) => e.textContent),
         embedFont: getComputedStyle(embed).fontSize,
         tailValueFont: style(".readouts [data-readout]")?.fontSize ?? null,
         labValueFont: style(".lab-readout .v")?.fontSize ?? null,
@@ -151,6 +159,7 @@ test("in a 320 px column of a hostile page, every readout and control is inside 
       `${panel.kind}: its root scrolls sideways by ${panel.overflow} px`,
     );
     assert.equal(panel.embedFont, "15px", `${panel.kind}: the panel's font is its own`);
+    assert.deepEqual(panel.spilled, [], `${panel.kind}: readouts whose text spills`);
     // (Controls a section hides, such as another policy's own settings, take no room.)
     for (const item of panel.items.filter((i) => i.width > 0)) {
       assert.ok(

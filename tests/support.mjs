@@ -66,11 +66,27 @@ const MIME = {
 };
 
 /**
- * Serves `dir` (default web/) on an ephemeral localhost port; resolves to { url, close }.
- * `wasmType` is the Content-Type given to `.wasm` files, to play a host that does not know it.
+ * Serves `dir` (default web/) on an ephemeral port; resolves to { url, close }. `wasmType` is the
+ * Content-Type given to `.wasm` files, to play a host that does not know it. `cors: true` adds
+ * `Access-Control-Allow-Origin: *` to every answer (a lab that other sites may embed); `host` is
+ * the address to listen on and name in `url` ("127.0.0.1", or "localhost" for a second origin
+ * of the same machine). `files` maps a path ("/host.html") to `[type, body]` served in place of
+ * a file (a host page written by the test).
+ * @param {string} [dir]
+ * @param {{ wasmType?: string, cors?: boolean, host?: string, files?: Record<string, [string, string]> }} [options]
  */
-export function serveWeb(dir = WEB, { wasmType = "application/wasm" } = {}) {
+export function serveWeb(
+  dir = WEB,
+  { wasmType = "application/wasm", cors = false, host = "127.0.0.1", files = {} } = {},
+) {
   const server = createServer((req, res) => {
+    const extra = cors ? { "Access-Control-Allow-Origin": "*" } : {};
+    const own = new URL(req.url, "http://x").pathname;
+    if (Object.hasOwn(files, own)) {
+      const [type, body] = files[own];
+      res.writeHead(200, { "Content-Type": type, ...extra }).end(body);
+      return;
+    }
     const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
     const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
     if (!file.startsWith(dir)) {
@@ -81,15 +97,15 @@ export function serveWeb(dir = WEB, { wasmType = "application/wasm" } = {}) {
       const body = readFileSync(file);
       const type =
         extname(file) === ".wasm" ? wasmType : (MIME[extname(file)] ?? "application/octet-stream");
-      res.writeHead(200, { "Content-Type": type }).end(body);
+      res.writeHead(200, { "Content-Type": type, ...extra }).end(body);
     } catch {
-      res.writeHead(404).end("not found");
+      res.writeHead(404, extra).end("not found");
     }
   });
   return new Promise((ok) =>
-    server.listen(0, "127.0.0.1", () =>
+    server.listen(0, host === "localhost" ? "127.0.0.1" : host, () =>
       ok({
-        url: `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}/`,
+        url: `http://${host}:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}/`,
         close: () => new Promise((done) => server.close(done)),
       }),
     ),

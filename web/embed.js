@@ -1,325 +1,101 @@
 // <tail-lab-panel>: any Lab or Tail panel in someone else's page, with one script tag and one
-// element. Attributes are the panel's settings, named like the Lab's URL parameters:
+// element (embed-panel.js says what a panel is and what a host page can rely on):
 //
-//   <script type="module" src="https://…/embed.js"></script>
+//   <script src="https://…/embed.js" defer></script>
 //   <tail-lab-panel kind="histograms" fanout="100" profile="gc-pause"></tail-lab-panel>
 //
-// kind: "tail" (the whole Tail piece with its controls), "arena", "histograms", "strip" (one of
-// its charts), or a Lab section by its name in lab/sections.js ("fanout", "hedge", …). Every panel on a
-// page shares one wasm instance and one frame scheduler; each sits in its own shadow root, so
-// the host page's styles and ids never collide with it. `seed` (0 to 2^64 − 1, default 1) is
-// either kind's: the Tail piece's seed, or the seed of a Lab section's runs.
-//
-// What a host page can rely on:
-// - only the panel's own settings are read (`kind` and that kind's parameters), each checked as
-//   a URL parameter is (clamped or dropped, with a notice); no outside text becomes markup, an
-//   attribute name or code;
-// - a setting changed after the panel is on the page (`setAttribute("fanout", "1")`) is applied,
-//   and a new `kind` mounts the new panel;
-// - a removed panel releases everything: its frame task, observers, workers' jobs and wasm
-//   objects (the page's live wasm heap goes back to what it was); added again, it mounts again;
-// - panels mount one after another, a task at a time, so thirty panels start without a long task.
-//
-// `panel.source = (name) => string | null` (set before the element is added) makes the panel read
-// its settings from there instead of its attributes: panel.html passes its URL query this way.
+// This file is the bootstrap: it defines the element, gives each panel a visible box at once,
+// and loads the panel's code (embed-panel.js and what it imports) with a dynamic import. When
+// that cannot load (the lab's host sends no CORS headers to this page's origin, a file is
+// missing, the network is down), each panel says so in plain words instead of staying 0 px
+// tall. It has no `import`, `export` or `import.meta`, so it runs as a classic script (which a
+// browser loads from another origin without CORS, so the message can show) or as a module
+// (`type="module"`, as panel.html imports it).
 
-import { exportBar } from "./export.js";
-import { quoted, readParams } from "./params.js";
-import { closedForms } from "./lab/api.js";
-import { SECTIONS, loadSections, sectionNamed } from "./lab/sections.js";
-import { LabSeed, SEED_PARAM, applyValues, settingsOf } from "./lab/section.js";
-import { SimClient } from "./lab/sim.js";
-import { nextTask } from "./scheduler.js";
-import { TAIL_SETTING_NAMES, mountTail, tailParams } from "./tail/piece.js";
-import { loadCore } from "./wasm.js";
+{
+  const NAME = "tail-lab-panel";
+  /** This script's address, when it runs as a classic script (for the message's link). */
+  const script =
+    document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
+  const base = script?.src ? new URL("./", script.src) : null;
 
-const TAIL_PARTS = {
-  tail: ["controls", "readouts", "arena", "histograms", "strip"],
-  arena: ["arena"],
-  histograms: ["readouts", "histograms"],
-  strip: ["strip"],
-};
-const TITLES = {
-  arena: "One request",
-  histograms: "Leaf and parent histograms",
-  strip: "Parent percentiles against fan-out",
-};
-const KINDS = [...Object.keys(TAIL_PARTS), ...SECTIONS];
-const STYLE = new URL("./style.css", import.meta.url);
-const HOME = new URL("./", import.meta.url);
-let count = 0;
-const labelsInUse = new Set();
-
-/** A landmark label no other panel on the page has ("…", then "… (2)"); `release` frees it. */
-function uniqueLabel(label) {
-  let n = 1;
-  while (labelsInUse.has(n === 1 ? label : `${label} (${n})`)) n++;
-  const unique = n === 1 ? label : `${label} (${n})`;
-  labelsInUse.add(unique);
-  return { label: unique, release: () => labelsInUse.delete(unique) };
-}
-
-/**
- * The attributes a panel watches: `kind` and every setting any kind reads. The Lab sections'
- * names join when their modules have loaded, which a panel awaits before it reads a setting.
- */
-const WATCHED = new Set(["kind", ...TAIL_SETTING_NAMES, SEED_PARAM.name]);
-/** The Lab's sections (their modules), in lab/sections.js's order. */
-const labSections = () =>
-  loadSections().then((sections) => {
-    for (const s of sections) for (const p of s.params ?? []) WATCHED.add(p.name);
-    return sections;
-  });
-
-/** The iframe URL that shows the same panel with the same settings. */
-export function panelUrl(kind, settings) {
-  const url = new URL("./panel.html", import.meta.url);
-  url.searchParams.set("kind", kind);
-  for (const [k, v] of Object.entries(settings))
-    if (k !== "requests") url.searchParams.set(k, String(v));
-  return url.href;
-}
-
-/** Panels mount one at a time, each starting in a task of its own (see `mount`). */
-let queue = Promise.resolve();
-function inTurn(job) {
-  const turn = queue.then(job);
-  queue = turn.catch(() => {}).then(nextTask);
-  return turn;
-}
-
-const aborted = (e) => e?.name === "AbortError";
-
-/**
- * Reads `specs` through `get` into `notice`, and returns the values with an `update()` that
- * reads them again (an attribute changed) and hands what changed to `apply(changed)`.
- */
-function watchSettings(specs, get, notice, apply) {
-  let { values, notices } = readParams(specs, get);
-  notice.textContent = notices.join("; ");
-  const update = () => {
-    const next = readParams(specs, get);
-    notice.textContent = next.notices.join("; ");
-    const changed = Object.fromEntries(
-      Object.entries(next.values).filter(([k, v]) => v !== values[k]),
-    );
-    values = next.values;
-    if (Object.keys(changed).length > 0) apply(changed);
+  /** The panel's code, imported once per page: `{ connect, disconnect }`. */
+  let loading = null;
+  /** The module once it has loaded, else null. */
+  let loaded = null;
+  // As a classic script from another origin, a relative import() would resolve against
+  // about:blank (Chromium: "import() is called from a CORS-cross-origin script"), so the module
+  // is named by its absolute address; as a module, relative to this file.
+  const load = () => {
+    loading ??= (
+      base ? import(new URL("embed-panel.js", base).href) : import("./embed-panel.js")
+    ).then((m) => {
+      loaded = m;
+      return m;
+    });
+    return loading;
   };
-  return { values, update };
+
+  // The bootstrap's own look: no file to load, sizes in px and colours set here, so the box and
+  // its message read on any host page (the host's CSS does not reach into a shadow root).
+  const BOOT_CSS = `
+:host { display: block; }
+.boot { margin: 0; padding: 12px 14px; border: 1px solid #9aa3ab; border-radius: 8px;
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: #fff; color: #1d232a; }
+.boot a { color: #0d6e66; }
+@media (prefers-color-scheme: dark) {
+  :host(:not([theme=light])) .boot { background: #1b2026; color: #e6e9ec; border-color: #5c6670; }
+  :host(:not([theme=light])) .boot a { color: #5fd4c6; }
 }
+:host([theme=dark]) .boot { background: #1b2026; color: #e6e9ec; border-color: #5c6670; }
+:host([theme=dark]) .boot a { color: #5fd4c6; }`;
 
-/**
- * The panel as the type check sees `source`, a property the page sets (panel.html), not one the
- * class declares (a class field would overwrite one the page set before an upgrade).
- * @param {HTMLElement} panel
- * @returns {HTMLElement & { source?: (name: string) => string | null }}
- */
-const sourced = (panel) => panel;
-
-class TailLabPanel extends HTMLElement {
-  constructor() {
-    super();
-    // Attributes are watched with an observer rather than `observedAttributes`, which must be
-    // known when the element is defined, before the sections' modules (and their settings'
-    // names) have loaded.
-    new MutationObserver((records) => {
-      const before = new Map();
-      for (const r of records)
-        if (!before.has(r.attributeName)) before.set(r.attributeName, r.oldValue);
-      for (const [name, was] of before) this.attributeChanged(name, was, this.getAttribute(name));
-    }).observe(this, { attributes: true, attributeOldValue: true });
-    /** The mounted panel: `{ controller, pending, release, update }`, or null. Until it is
-     * built, `update` only notes that an attribute changed (`pending`). */
-    this.live = null;
-  }
-
-  /** A setting as the page gave it: from `source` when set, else the attribute. */
-  setting(name) {
-    const panel = sourced(this);
-    return typeof panel.source === "function" ? panel.source(name) : this.getAttribute(name);
-  }
-
-  connectedCallback() {
-    if (!this.live) this.start();
-  }
-
-  disconnectedCallback() {
-    // A move (removed and added back in one task) keeps the panel as it is.
-    queueMicrotask(() => {
-      if (!this.isConnected) this.stop();
-    });
-  }
-
-  attributeChanged(name, before, after) {
-    if (
-      !this.live ||
-      before === after ||
-      !WATCHED.has(name) ||
-      typeof sourced(this).source === "function"
-    )
-      return;
-    if (name === "kind") {
-      this.stop();
-      if (this.isConnected) this.start();
-    } else {
-      this.live.update();
+  /** Shows `text` (and a link to the lab, when its address is known) as the panel's only content. */
+  const show = (host, text, role) => {
+    const shadow = host.shadowRoot ?? host.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    style.textContent = BOOT_CSS;
+    const p = document.createElement("p");
+    p.className = "boot";
+    p.setAttribute("role", role);
+    p.textContent = text;
+    if (role === "alert" && base) {
+      const a = document.createElement("a");
+      a.href = base.href;
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.textContent = "Open Tail Latency Lab on its own site.";
+      p.append(" ", a);
     }
-  }
+    shadow.replaceChildren(style, p);
+  };
 
-  /** Builds the panel in a fresh shadow root (mounting waits its turn). */
-  start() {
-    const shadow = this.shadowRoot ?? this.attachShadow({ mode: "open" });
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = STYLE.href;
-    const root = document.createElement("div");
-    root.className = "embed";
-    root.setAttribute("role", "region");
-    shadow.replaceChildren(link, root);
-    const controller = new AbortController();
-    const live = {
-      controller,
-      pending: false,
-      release: () => {},
-      update: () => {
-        live.pending = true;
-      },
-    };
-    this.live = live;
-    delete this.dataset.ready;
-    inTurn(() => this.mount(root, live)).catch((e) => {
-      if (aborted(e) || controller.signal.aborted) return;
-      root.textContent = `Tail Latency Lab could not start: ${e.message}`;
-    });
-  }
+  const failed = (host, error) => {
+    show(
+      host,
+      `Tail Latency Lab could not load its files (${error?.message ?? error}). If this page is on another site than the lab, the lab's host must allow it: it has to send Access-Control-Allow-Origin with the lab's files.`,
+      "alert",
+    );
+    host.dataset.failed = "true";
+  };
 
-  /** Unmounts: everything the panel holds is released. */
-  stop() {
-    const live = this.live;
-    if (!live) return;
-    this.live = null;
-    live.controller.abort();
-    live.release();
-    this.shadowRoot?.replaceChildren();
-    delete this.dataset.ready;
-  }
-
-  async mount(root, live) {
-    const { signal } = live.controller;
-    signal.throwIfAborted();
-    const [api, sections] = await Promise.all([loadCore(), labSections()]);
-    signal.throwIfAborted();
-    const raw = this.setting("kind");
-    const kind = raw === null ? "histograms" : String(raw).trim();
-    const prefix = `tlp${++count}-`;
-    const get = (name) => this.setting(name);
-    const notice = document.createElement("p");
-    notice.className = "embed-notice";
-    notice.setAttribute("role", "status");
-    const credit = document.createElement("p");
-    credit.className = "embed-credit";
-    const home = document.createElement("a");
-    home.href = HOME.href;
-    home.target = "_blank";
-    home.rel = "noopener";
-    home.textContent = "Tail Latency Lab";
-    credit.append(home, ": simulated live in this page");
-    let settings = {};
-    let settled;
-    const link = () => panelUrl(kind, settings);
-    // Own keys only: "__proto__" or "toString" is an unknown kind like any other.
-    if (Object.hasOwn(TAIL_PARTS, kind)) {
-      const label = uniqueLabel(
-        `Tail Latency Lab: ${Object.hasOwn(TITLES, kind) ? TITLES[kind] : "the Tail piece"}`,
-      );
-      live.release = label.release;
-      root.setAttribute("aria-label", label.label);
-      let piece;
-      const { values, update } = watchSettings(tailParams(api), get, notice, (changed) =>
-        piece.set(changed),
-      );
-      root.append(notice);
-      piece = await mountTail(root, {
-        api,
-        values,
-        parts: TAIL_PARTS[kind],
-        prefix,
-        signal,
-        onChange: (s) => {
-          settings = s;
-        },
-      });
-      signal.throwIfAborted();
-      for (const [name, canvas] of Object.entries(piece.canvases)) {
-        exportBar(canvas.closest("figure"), {
-          name: `tail-${name}`,
-          title: TITLES[name],
-          canvas,
-          link,
-          draw: (target) => piece.drawOnto(name, target),
-          table: () => piece.table(name),
-          meta: () => piece.settings(),
-        });
+  class TailLabPanel extends HTMLElement {
+    connectedCallback() {
+      if (loaded) {
+        loaded.connect(this);
+        return;
       }
-      settled = update;
-    } else if (sectionNamed(sections, kind)) {
-      const section = sectionNamed(sections, kind);
-      const facade = closedForms(api);
-      const label = uniqueLabel(`Tail Latency Lab: ${kind}`);
-      const client = new SimClient({
-        onTrouble: (message) => {
-          notice.textContent = `The simulation stopped: ${message}.`;
-        },
-        root: this,
-      });
-      live.release = () => {
-        label.release();
-        client.close();
-      };
-      root.setAttribute("aria-label", label.label);
-      root.dataset.section = kind;
-      const specs = settingsOf(section.params, facade);
-      // The panel's own seed (attribute `seed`, as the Lab page's URL parameter): a new one re-runs it.
-      let seed;
-      const { values, update } = watchSettings(
-        [...specs, SEED_PARAM],
-        get,
-        notice,
-        ({ [SEED_PARAM.name]: newSeed, ...changed }) => {
-          applyValues(root, prefix, specs, changed);
-          if (newSeed !== undefined) seed.set(newSeed);
-        },
+      if (!this.shadowRoot) show(this, "Tail Latency Lab: loading…", "status");
+      load().then(
+        (m) => m.connect(this),
+        (e) => failed(this, e),
       );
-      seed = new LabSeed(values[SEED_PARAM.name]);
-      settings = { [SEED_PARAM.name]: seed.value };
-      seed.watch((value) => {
-        settings = { ...settings, [SEED_PARAM.name]: value };
-      }, signal);
-      root.append(notice);
-      section.mount(root, {
-        client,
-        api: facade,
-        values,
-        prefix,
-        link,
-        seed,
-        signal,
-        onChange: (s) => {
-          settings = { ...settings, ...s };
-        },
-      });
-      settled = update;
-    } else {
-      throw new Error(`kind must be one of ${KINDS.join(", ")} (got “${quoted(kind)}”)`);
     }
-    root.append(credit);
-    // From now on a changed attribute is read again and applied; one changed while the panel
-    // was being built is applied now.
-    live.update = settled;
-    if (live.pending) settled();
-    this.dataset.ready = "true";
-  }
-}
 
-if (!customElements.get("tail-lab-panel")) customElements.define("tail-lab-panel", TailLabPanel);
+    disconnectedCallback() {
+      loaded?.disconnect(this);
+    }
+  }
+
+  if (!customElements.get(NAME)) customElements.define(NAME, TailLabPanel);
+}

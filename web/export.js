@@ -51,6 +51,17 @@ export function toCsv({ title, meta, header, rows }) {
 }
 
 /**
+ * The page's URL (its query holds the settings) ending with `#id`, for a section's "copy link":
+ * the link opens the page at that section.
+ * @param {string} id
+ */
+export function sectionLink(id) {
+  const url = new URL(location.href);
+  url.hash = id;
+  return url.href;
+}
+
+/**
  * Adds "CSV", "SVG", "PNG" and "copy link" buttons to `parent` for one chart. `name` names the
  * files; `canvas` is the chart; `table()` gives `{ header, rows }`; `meta()` the seed and the
  * parameters; `draw(target)` draws the chart onto a canvas or svg.js's stand-in; `link()` the
@@ -81,7 +92,7 @@ export function exportBar(
     download(new Blob([toCsv({ title, meta: meta(), ...t })], { type: "text/csv" }), `${name}.csv`);
   });
   button("SVG", `${title}: download the chart as SVG`, () => {
-    const stand = svgCanvas(canvas);
+    const stand = svgCanvas(canvas, { title });
     draw(stand);
     download(new Blob([stand.toString()], { type: "image/svg+xml" }), `${name}.svg`);
   });

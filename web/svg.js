@@ -191,17 +191,27 @@ class SvgContext {
     );
   }
 
-  toString() {
+  /**
+   * The SVG file. `title` (the chart's title) and `desc` (its text alternative) become its
+   * <title> and <desc>, escaped as every text is; either is left out when empty.
+   */
+  toString({ title = "", desc = "" } = {}) {
     const [w, h] = [num(this.width), num(this.height)];
-    return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${this.parts.join("")}</svg>`;
+    const head = [
+      title ? `<title>${esc(title)}</title>` : "",
+      desc ? `<desc>${esc(desc)}</desc>` : "",
+    ].join("");
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${head}${this.parts.join("")}</svg>`;
   }
 }
 
 /**
  * A stand-in for `canvas` that records instead of painting: give it to any drawing function
- * that takes a canvas, then call `toString()` for the SVG.
+ * that takes a canvas, then call `toString()` for the SVG. `title` is the chart's title: the
+ * SVG's <title>, and its <desc> is the canvas's text alternative (its aria-label) as it is when
+ * `toString()` is called.
  */
-export function svgCanvas(canvas) {
+export function svgCanvas(canvas, { title = "" } = {}) {
   const width = canvas.clientWidth || 600;
   const height = Number(canvas.dataset?.cssHeight || canvas.getAttribute("height"));
   const ctx = new SvgContext(width, height);
@@ -215,6 +225,6 @@ export function svgCanvas(canvas) {
     getAttribute: (k) => (k === "height" ? String(height) : canvas.getAttribute(k)),
     getContext: () => ctx,
     closest: (s) => canvas.closest(s),
-    toString: () => ctx.toString(),
+    toString: () => ctx.toString({ title, desc: canvas.getAttribute("aria-label") ?? "" }),
   };
 }

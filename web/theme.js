@@ -1,5 +1,6 @@
 // Colours come from the stylesheet's custom properties, so the canvases follow the page's light
-// or dark theme (prefers-color-scheme) like the text does. Every colour on a chart is backed by a
+// or dark theme (prefers-color-scheme) like the text does, and an embedded panel's `theme`
+// attribute (the custom properties its root sets, read from the canvas itself). Every colour on a chart is backed by a
 // shape, a dash or a label as well, so no reading depends on telling two hues apart.
 
 const VARS = {
@@ -33,7 +34,19 @@ export function palette(element) {
   return out;
 }
 
-/** Calls `redraw` whenever the colour scheme changes, until `signal` (if given) aborts. */
+/** Hears `themeChanged()`: a panel's own theme changed (embed-panel.js). */
+const themes = new EventTarget();
+
+/** A panel's `theme` changed: every chart redraws (each reads its colours from its canvas). */
+export function themeChanged() {
+  themes.dispatchEvent(new Event("change"));
+}
+
+/**
+ * Calls `redraw` whenever the colour scheme changes (the system's, or a panel's `theme`), until
+ * `signal` (if given) aborts.
+ */
 export function onThemeChange(redraw, signal) {
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", redraw, { signal });
+  themes.addEventListener("change", redraw, { signal });
 }

@@ -69,6 +69,32 @@ export function askWorker(worker, message) {
   });
 }
 
+/** The same-origin stand-in of each cross-origin worker script (see `workerScript`). */
+const standIns = new Map();
+
+/**
+ * What `new Worker` is given for the module `url`: `url` itself when it is on the page's origin,
+ * else a Blob URL (which is on the page's origin) of a one-line module that imports it. A page
+ * may not start a worker from another origin's script, but a module may import one that the
+ * lab's host serves with CORS headers; the worker's own imports (the core, its wasm) then load
+ * from the lab's host too. One stand-in per script, kept for the page's life (a few bytes).
+ * Same-origin workers start exactly as before, from their own URL.
+ * @param {string | URL} url
+ */
+export function workerScript(url) {
+  if (typeof location === "undefined") return url; // node's tests, with a stand-in Worker
+  const href = new URL(url, location.href).href;
+  if (new URL(href).origin === location.origin) return href;
+  let standIn = standIns.get(href);
+  if (!standIn) {
+    // The address is our own script's (import.meta.url's), written as a JSON string literal.
+    const source = `import ${JSON.stringify(href)};\n`;
+    standIn = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    standIns.set(href, standIn);
+  }
+  return standIn;
+}
+
 /**
  * A module Worker whose silence is watched: `{ worker, heard, asked, post, overdue, stop }`,
  * or `{ error }` when it cannot be constructed. `heard` is when its last message came, `asked`
@@ -79,7 +105,7 @@ export function askWorker(worker, message) {
 export function watchedWorker(url, { onMessage, onLost }) {
   let worker;
   try {
-    worker = new Worker(url, { type: "module" });
+    worker = new Worker(workerScript(url), { type: "module" });
   } catch (err) {
     return { error: err.message };
   }

@@ -9,6 +9,7 @@
 // default 1), checked as the Tail's seed is. A new seed re-runs every section.
 
 import { el } from "../dom.js";
+import { sectionLink } from "../export.js";
 import { showNotice } from "../notice.js";
 import { fromUrl, parseSeed, quoted, readParams, writeUrl } from "../params.js";
 import { nextTask } from "../scheduler.js";
@@ -39,7 +40,11 @@ async function prose(section) {
 /** The section's element: its numbered heading and its text, as on the page before it mounts. */
 async function sectionElement(section) {
   const id = `${section.name}-title`;
-  const root = el("section", { "data-section": section.name, "aria-labelledby": id });
+  const root = el("section", {
+    id: section.name,
+    "data-section": section.name,
+    "aria-labelledby": id,
+  });
   root.append(...(await prose(section)));
   const heading = root.querySelector("h2");
   heading.id = id;
@@ -132,6 +137,9 @@ async function main() {
   const roots = await Promise.all(sections.map(sectionElement));
   document.querySelector("main").append(...roots);
   mountHero(await core);
+  // A link to a section (`#hedge`, as "copy link" writes it): the sections came after the load.
+  if (location.hash)
+    document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
   const api = closedForms(await core);
   const read = readParams([SEED_PARAM], fromUrl());
   const seed = new LabSeed(read.values.seed);
@@ -156,6 +164,7 @@ async function main() {
       }),
       api,
       values,
+      link: () => sectionLink(section.name),
       onChange: (changed) => {
         Object.assign(url, changed);
         writeUrl(url);

@@ -53,6 +53,9 @@ function readOne(spec, raw) {
         v !== x && spec.type === "int"
           ? `${spec.name}=${shown} is not a whole number; using ${v}`
           : null;
+      // A value between two of the slider's steps is moved to the nearest one, and says so.
+      if (spec.type !== "int" && spec.step && Math.abs(v - x) > 1e-9 * spec.step)
+        notice = `${spec.name}=${shown} is between the steps of ${spec.step}; using ${v}`;
       if (v < spec.min) {
         v = spec.min;
         notice = `${spec.name}=${shown} is below the smallest value, ${spec.min}; using ${v}`;

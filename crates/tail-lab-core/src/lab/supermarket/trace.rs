@@ -2,7 +2,7 @@
 //! ([`trace`]): every arrival's sampled servers and choice, every departure, and each server's
 //! queue length after each event, in plain vectors.
 //!
-//! It is recorded through the chain's observer hook ([`super::chain::Recorder`]) on the run
+//! It is recorded through the chain's observer hook (`chain::Recorder`) on the run
 //! [`SupermarketConfig::run`] makes with `warmup + arrivals` arrivals, so what it shows is that
 //! run, event for event (its [`SupermarketTrace::summary`] is that run's result, bit for bit).
 //! The window opens at the first arrival after `warmup` ones and closes at the run's last

@@ -52,3 +52,20 @@ const WORDS = [
 
 /** A count as prose says it: `countWord(4)` is "four"; digits past twelve. */
 export const countWord = (n) => WORDS[n] ?? String(n);
+
+/** Superscript digits for a power ("10⁻³"). */
+const SUP = {
+  "-": "⁻",
+  0: "⁰",
+  1: "¹",
+  2: "²",
+  3: "³",
+  4: "⁴",
+  5: "⁵",
+  6: "⁶",
+  7: "⁷",
+  8: "⁸",
+  9: "⁹",
+};
+/** `n` in superscript characters: superscript(-3) is "⁻³". */
+export const superscript = (n) => String(n).replace(/[-0-9]/g, (c) => SUP[c]);

@@ -11,7 +11,8 @@
 // to `data-labels`.
 
 import { prepare } from "../canvas.js";
-import { Labels, around, superscript } from "../labels.js";
+import { Labels, around } from "../labels.js";
+import { superscript } from "../format.js";
 import { paintGuide, setFrame } from "../touch.js";
 
 /** A scale from data to pixels: `type` "linear" or "log", data domain [min, max] → [p0, p1]. */

@@ -3,7 +3,7 @@
 // Below the chart, the fixed point itself at the chosen λ: the share sᵢ of servers holding at
 // least i jobs for each d (the core's `fixedPointShare`), beside each run's measured share.
 
-import { formatCount, formatNumber } from "../../../format.js";
+import { formatCount, formatNumber, superscript } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
@@ -45,19 +45,6 @@ const choicesOf = (lab) =>
     }));
 /** The levels i the fixed-point table shows (the runs measure a few more). */
 const TABLE_LEVELS = [1, 2, 3, 4, 5, 6];
-const SUPERSCRIPT = {
-  "-": "⁻",
-  0: "⁰",
-  1: "¹",
-  2: "²",
-  3: "³",
-  4: "⁴",
-  5: "⁵",
-  6: "⁶",
-  7: "⁷",
-  8: "⁸",
-  9: "⁹",
-};
 /**
  * A share of servers as the table shows it: a percentage down to 0.1%, then a power of ten
  * ("2.9 × 10⁻⁶"), "0" when no server ever held that many, "—" when absent.
@@ -68,7 +55,7 @@ export function formatShare(x) {
   if (x === 0) return "0";
   if (x >= 0.001) return `${(100 * x).toPrecision(3)}%`;
   const [mantissa, exponent] = x.toExponential(1).split("e");
-  const power = String(Number(exponent)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
+  const power = superscript(Number(exponent));
   return `${mantissa} × 10${power}`;
 }
 const ARRIVALS = 1_000_000;

@@ -95,10 +95,18 @@ export function clipSegment(f0, f1, lo, hi) {
   return t0 <= t1 ? [t0, t1] : null;
 }
 
-/** A marker of `shape` ("circle", "square", "triangle", "diamond") of radius `r` at (x, y). */
-function shapePath(ctx, shape, x, y, r) {
+/**
+ * The path of a marker of `shape` ("circle", "square", "triangle", "diamond", or "plus", two
+ * strokes with no area) of radius `r` at (x, y); the caller fills or strokes it.
+ */
+export function shapePath(ctx, shape, x, y, r) {
   ctx.beginPath();
-  if (shape === "square") ctx.rect(x - r * 0.9, y - r * 0.9, 1.8 * r, 1.8 * r);
+  if (shape === "plus") {
+    ctx.moveTo(x - r, y);
+    ctx.lineTo(x + r, y);
+    ctx.moveTo(x, y - r);
+    ctx.lineTo(x, y + r);
+  } else if (shape === "square") ctx.rect(x - r * 0.9, y - r * 0.9, 1.8 * r, 1.8 * r);
   else if (shape === "triangle") {
     ctx.moveTo(x, y - r * 1.25);
     ctx.lineTo(x + r * 1.15, y + r * 0.85);

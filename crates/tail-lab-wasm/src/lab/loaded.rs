@@ -63,19 +63,7 @@ pub fn simulate_loaded(
         count("requests", v, &REQUESTS_PER_CALL)
     })?;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
-    let basis = o.optional("delayBasis", DelayBasis::Loaded, |v| {
-        DelayBasis::from_name(&string("delayBasis", v)?).map_err(range)
-    })?;
-    let cancellation = o.optional("cancellation", Cancellation::Backup, |v| {
-        Cancellation::from_name(&string("cancellation", v)?).map_err(range)
-    })?;
-    let policy = match o.get("delay") {
-        Some(v) => LoadedPolicy::after_delay(number("delay", &v)?).map_err(range)?,
-        None => {
-            let name = o.optional("policy", "none".to_string(), |v| string("policy", v))?;
-            LoadedPolicy::from_name(&name, basis).map_err(range)?
-        }
-    };
+    let (policy, cancellation) = policy_options(&o)?;
     let model = service(o.get("service"))?;
     let config = LoadedConfig::new(LoadedParams {
         replicas,
@@ -92,6 +80,26 @@ pub fn simulate_loaded(
         config.work_units(),
     )?;
     Ok(js_of(&config.run()))
+}
+
+/// The options that choose what a loaded run does with duplicates, read alike by
+/// `simulateLoaded` and `traceLoaded`: `delayBasis`, `cancellation`, and `delay` (which
+/// overrides) or `policy`.
+pub(crate) fn policy_options(o: &Options) -> Result<(LoadedPolicy, Cancellation), JsValue> {
+    let basis = o.optional("delayBasis", DelayBasis::Loaded, |v| {
+        DelayBasis::from_name(&string("delayBasis", v)?).map_err(range)
+    })?;
+    let cancellation = o.optional("cancellation", Cancellation::Backup, |v| {
+        Cancellation::from_name(&string("cancellation", v)?).map_err(range)
+    })?;
+    let policy = match o.get("delay") {
+        Some(v) => LoadedPolicy::after_delay(number("delay", &v)?).map_err(range)?,
+        None => {
+            let name = o.optional("policy", "none".to_string(), |v| string("policy", v))?;
+            LoadedPolicy::from_name(&name, basis).map_err(range)?
+        }
+    };
+    Ok((policy, cancellation))
 }
 
 /// Pollaczek–Khinchine's M/G/1 mean (ms): the mean latency of a loaded run with no backups at

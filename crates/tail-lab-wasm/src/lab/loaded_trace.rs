@@ -1,14 +1,13 @@
 //! A trace of a loaded run (core `loaded::trace`): `traceLoaded`, each replica's primaries and
 //! backups after each event, for the loaded section's animation of its queues.
 
-use crate::convert::{Options, count, number, object, seed, string};
+use crate::convert::{Options, count, number, object, seed};
 use crate::describe::js_of;
 use crate::error::range;
 use js_sys::{Float64Array, Uint8Array, Uint32Array};
 use tail_lab_core::lab::loaded::trace::{
     LoadedTraceParams, TRACE_REPLICAS, TRACE_REQUESTS, TRACE_WARMUP, trace,
 };
-use tail_lab_core::lab::loaded::{Cancellation, DelayBasis, LoadedPolicy};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -82,19 +81,7 @@ pub fn trace_loaded(
         count("warmup", v, &TRACE_WARMUP)
     })?;
     let seed = o.optional("seed", defaults.seed, |v| seed("seed", v))?;
-    let basis = o.optional("delayBasis", DelayBasis::Loaded, |v| {
-        DelayBasis::from_name(&string("delayBasis", v)?).map_err(range)
-    })?;
-    let cancellation = o.optional("cancellation", Cancellation::Backup, |v| {
-        Cancellation::from_name(&string("cancellation", v)?).map_err(range)
-    })?;
-    let policy = match o.get("delay") {
-        Some(v) => LoadedPolicy::after_delay(number("delay", &v)?).map_err(range)?,
-        None => {
-            let name = o.optional("policy", "none".to_string(), |v| string("policy", v))?;
-            LoadedPolicy::from_name(&name, basis).map_err(range)?
-        }
-    };
+    let (policy, cancellation) = crate::lab::loaded::policy_options(&o)?;
     let t = trace(LoadedTraceParams {
         replicas,
         load,

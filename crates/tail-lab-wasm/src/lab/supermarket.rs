@@ -28,6 +28,17 @@ export interface BalanceOptions {
 }
 "#;
 
+/// The number of queues an arrival samples, from `policy` ("random", "two-choices", …) or `d`,
+/// read alike by `simulateBalance` and `traceSupermarket`.
+pub(crate) fn choices_option(o: &Options, default_d: u32) -> Result<u32, JsValue> {
+    let policy = o.get("policy").map(|v| string("policy", &v)).transpose()?;
+    let d = o
+        .get("d")
+        .map(|v| count("d", &v, &CHOICES).map(|d| d as u32))
+        .transpose()?;
+    choices(policy.as_deref(), d, default_d).map_err(range)
+}
+
 /// Runs the supermarket model: each arrival joins the shortest of `d` sampled queues.
 #[wasm_bindgen(js_name = simulateBalance, unchecked_return_type = "BalanceResult")]
 pub fn simulate_balance(
@@ -40,12 +51,7 @@ pub fn simulate_balance(
     )?;
     let defaults = SupermarketParams::default();
     let lambda = o.optional("lambda", defaults.lambda, |v| number("lambda", v))?;
-    let policy = o.get("policy").map(|v| string("policy", &v)).transpose()?;
-    let d = o
-        .get("d")
-        .map(|v| count("d", &v, &CHOICES).map(|d| d as u32))
-        .transpose()?;
-    let d = choices(policy.as_deref(), d, defaults.d).map_err(range)?;
+    let d = choices_option(&o, defaults.d)?;
     let servers = o.optional("servers", defaults.servers, |v| {
         count("servers", v, &SERVERS).map(|n| n as u32)
     })?;

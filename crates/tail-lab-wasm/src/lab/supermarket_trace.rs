@@ -1,13 +1,12 @@
 //! A trace of the supermarket chain (core `supermarket::trace`): `traceSupermarket`, the
 //! events of a small system for the balance section's animation of its queues.
 
-use crate::convert::{Options, count, number, object, seed, string};
+use crate::convert::{Options, count, number, object, seed};
 use crate::error::range;
 use js_sys::{Float64Array, Uint8Array, Uint32Array};
 use tail_lab_core::lab::supermarket::trace::{
     SupermarketTraceParams, TRACE_ARRIVALS, TRACE_SERVERS, TRACE_WARMUP, trace,
 };
-use tail_lab_core::lab::supermarket::{CHOICES, choices};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -59,12 +58,7 @@ pub fn trace_supermarket(
     )?;
     let defaults = SupermarketTraceParams::default();
     let lambda = o.optional("lambda", defaults.lambda, |v| number("lambda", v))?;
-    let policy = o.get("policy").map(|v| string("policy", &v)).transpose()?;
-    let d = o
-        .get("d")
-        .map(|v| count("d", &v, &CHOICES).map(|d| d as u32))
-        .transpose()?;
-    let d = choices(policy.as_deref(), d, defaults.d).map_err(range)?;
+    let d = crate::lab::supermarket::choices_option(&o, defaults.d)?;
     let servers = o.optional("servers", defaults.servers, |v| {
         count("servers", v, &TRACE_SERVERS).map(|n| n as u32)
     })?;

@@ -14,7 +14,7 @@
 //   without colour;
 // - an error bar is drawn only where it reaches past its marker (`data-bars` counts them).
 
-import { chart } from "../../plot.js";
+import { chart, shapePath } from "../../plot.js";
 import { formatPct, formatTickMs } from "../../../format.js";
 
 /** How each policy is drawn and named; the policies themselves are the core's (`labDefaults()`). */
@@ -77,24 +77,10 @@ function layout(ctx, items, width) {
   return { placed, rows: row + 1 };
 }
 
-/** A marker of `shape` at (px, py), radius `r`, filled or hollow. */
+/** A marker of `shape` at (px, py), radius `r` (plot.js's shapes): filled, or hollow; a plus is stroked. */
 function marker(ctx, shape, px, py, r, hollow) {
-  ctx.beginPath();
-  if (shape === "square") ctx.rect(px - r * 0.9, py - r * 0.9, 1.8 * r, 1.8 * r);
-  else if (shape === "triangle") {
-    ctx.moveTo(px, py - r * 1.25);
-    ctx.lineTo(px + r * 1.15, py + r * 0.85);
-    ctx.lineTo(px - r * 1.15, py + r * 0.85);
-    ctx.closePath();
-  } else if (shape === "plus") {
-    ctx.moveTo(px - r, py);
-    ctx.lineTo(px + r, py);
-    ctx.moveTo(px, py - r);
-    ctx.lineTo(px, py + r);
-    ctx.stroke();
-    return;
-  } else ctx.arc(px, py, r, 0, 2 * Math.PI);
-  if (hollow) ctx.stroke();
+  shapePath(ctx, shape, px, py, r);
+  if (hollow || shape === "plus") ctx.stroke();
   else ctx.fill();
 }
 

@@ -33,7 +33,7 @@ import { exportBar } from "./export.js";
 import { quoted, readParams } from "./params.js";
 import { closedForms } from "./lab/api.js";
 import { SECTIONS, loadSections, sectionNamed } from "./lab/sections.js";
-import { LabSeed, SEED_PARAM, applyValues, settingsOf } from "./lab/section.js";
+import { LabSeed, LabService, SEED_PARAM, applyValues, settingsOf } from "./lab/section.js";
 import { SimClient } from "./lab/sim.js";
 import { nextTask } from "./scheduler.js";
 import { TAIL_SETTING_NAMES, mountTail, tailParams } from "./tail/piece.js";
@@ -405,6 +405,7 @@ class PanelController {
         prefix,
         link,
         seed,
+        service: new LabService(),
         signal,
         onChange: (s) => {
           settings = { ...settings, ...s };

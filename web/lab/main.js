@@ -17,7 +17,7 @@ import { mountTail, tailParams } from "../tail/piece.js";
 import { loadCore } from "../wasm.js";
 import { followClaims } from "../claims.js";
 import { closedForms } from "./api.js";
-import { LabSeed, SEED_PARAM, settingsOf } from "./section.js";
+import { LabSeed, LabService, SEED_PARAM, settingsOf } from "./section.js";
 import { loadSections } from "./sections.js";
 import { SimClient, releaseUnusedWorkers, warmWorkers } from "./sim.js";
 
@@ -143,6 +143,7 @@ async function main() {
   const api = closedForms(await core);
   const read = readParams([SEED_PARAM], fromUrl());
   const seed = new LabSeed(read.values.seed);
+  const service = new LabService();
   const url = { seed: seed.value };
   const notices = [...read.notices];
   seedField(seed);
@@ -172,6 +173,7 @@ async function main() {
         follow(current);
       },
       seed,
+      service,
     });
     // One section per task: start-up stays free of long tasks.
     await nextTask();

@@ -8,6 +8,7 @@ import { onThemeChange } from "../theme.js";
 export { el } from "../dom.js";
 import { el } from "../dom.js";
 export { LabSeed, SEED_PARAM } from "./seed.js";
+export { LabService } from "./service.js";
 
 /**
  * What a section's `mount(root, context)` is given (lab/main.js, embed.js): the worker client,

@@ -159,9 +159,9 @@ impl IdleHedge {
     ) -> Result<Self, ParamError> {
         check_range("delayMs", delay_ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?;
         Ok(IdleHedge {
+            delay_quantile: 1.0 - model.survival(delay_ms),
             sampler: ServiceSampler::new(model),
             seed,
-            delay_quantile: 1.0 - model.survival(delay_ms),
             delay_ms,
         })
     }
@@ -225,7 +225,7 @@ impl IdleHedge {
             backup += o.backup_work_ms;
             primary += o.first_ms;
         }
-        let model = *self.model();
+        let model = self.model();
         let survival = |t| model.survival(t);
         let result = IdleHedgeResult {
             requests,

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// A lognormal body replaced, with probability `slow_probability`, by a slow mode.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ServiceModel {
     body: LogNormalMs,
     slow_probability: f64,
@@ -158,10 +158,10 @@ impl ServiceSampler {
     /// Tabulates `model`.
     pub fn new(model: ServiceModel) -> Self {
         ServiceSampler {
-            model,
             threshold: probability_threshold(model.slow_probability),
             body: model.body.table(),
             slow: model.slow.table(),
+            model,
         }
     }
 

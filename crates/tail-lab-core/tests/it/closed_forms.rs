@@ -260,7 +260,7 @@ fn idle_hedge_follows_the_survival_product() {
     let model = ServiceModel::default();
     let requests = 1_000_000;
     for &seed in &SEEDS {
-        let h = IdleHedge::new(model, 0.95, seed).unwrap();
+        let h = IdleHedge::new(model.clone(), 0.95, seed).unwrap();
         let d = h.delay_ms();
         let bins = shared_bins();
         let (mut before, mut after) = (Histogram::new(), Histogram::new());
@@ -340,7 +340,7 @@ fn seed_004_hedge_example_forgets_the_delay() {
     // which is large, so the simulation must match one and clearly reject the other.
     let model = ServiceModel::default();
     let requests = 1_000_000u64;
-    let h = IdleHedge::new(model, 0.95, 21).unwrap();
+    let h = IdleHedge::new(model.clone(), 0.95, 21).unwrap();
     let d = h.delay_ms();
     for t in [1.2 * d, 1.6 * d] {
         let late = (0..requests)
@@ -380,10 +380,10 @@ fn seed_004_median_improvement_comes_from_its_bug() {
     assert!((0.24..0.26).contains(&fires), "S(50 ms) = {fires}");
     let oracle_median = model.quantile(0.5 / (1.0 + fires));
     let requests = 400_000u64;
-    let sampler = ServiceSampler::new(model);
+    let sampler = ServiceSampler::new(model.clone());
     for (i, &seed) in SEEDS.iter().enumerate() {
         // The lab's hedge, at the seed's fixed delay: its median is the unhedged one, to the bit.
-        let hedge = IdleHedge::with_delay_ms(model, d, seed + i as u64).unwrap();
+        let hedge = IdleHedge::with_delay_ms(model.clone(), d, seed + i as u64).unwrap();
         let r = hedge.run(requests).unwrap();
         assert_eq!(
             r.before.p50, r.after.p50,

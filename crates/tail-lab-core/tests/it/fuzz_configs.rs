@@ -152,9 +152,9 @@ proptest! {
         let (Some(body), Some(slow)) = (body, slow) else { return Ok(()) };
         let Ok(model) = ServiceModel::new(body, slow_p, slow) else { return Ok(()) };
         let hedge = if delay.0 {
-            IdleHedge::new(model, delay.1, seed)
+            IdleHedge::new(model.clone(), delay.1, seed)
         } else {
-            IdleHedge::with_delay_ms(model, delay.1, seed)
+            IdleHedge::with_delay_ms(model.clone(), delay.1, seed)
         };
         let Ok(hedge) = hedge else { return Ok(()) };
         if requests > 10_000 { return Ok(()) } // refused or slow: the bound is tested elsewhere
@@ -197,7 +197,7 @@ proptest! {
         };
         let config = config.with_service(service);
         let rule = Cancellation::ALL[cancellation];
-        let result = config.with_cancellation(rule).run();
+        let result = config.clone().with_cancellation(rule).run();
         assert_finite(&format!("{config:?} {rule:?}"), &format!("{result:?}"));
     }
 

@@ -145,7 +145,7 @@ fn tail_piece_figures() {
 fn idle_hedge_figures() {
     let model = ServiceModel::default();
     for &s in &SEEDS {
-        let r = IdleHedge::new(model, 0.95, s)
+        let r = IdleHedge::new(model.clone(), 0.95, s)
             .unwrap()
             .run(200_000)
             .unwrap();
@@ -185,7 +185,7 @@ fn idle_hedge_costs_match_their_expectations() {
     let requests = 10_000_000u64;
     let (mut pooled_diff, mut pooled_var) = (0.0, 0.0);
     for &s in &SEEDS {
-        let h = IdleHedge::new(model, 0.95, s).unwrap();
+        let h = IdleHedge::new(model.clone(), 0.95, s).unwrap();
         let d = h.delay_ms();
         let (mut fired, mut sum, mut sum_sq) = (0u64, 0.0, 0.0);
         for k in 0..requests {

@@ -9,7 +9,7 @@ use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::sampling::address::Stream;
 use crate::sampling::histogram::{BIN_COUNT, shared_bins};
-use std::cell::Cell;
+use std::cell::RefCell;
 
 /// The random stream of the loaded-replica simulation (id 6).
 pub const STREAM: Stream = Stream::new(6);
@@ -87,7 +87,7 @@ impl MeanMs {
 }
 
 /// The service-time distribution of a loaded run.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum LoadedService {
     /// A lognormal body with a rare slow mode (the Lab's model by default).
     Lab(ServiceModel),
@@ -140,7 +140,7 @@ pub struct LoadedParams {
 /// let one = LoadedConfig::new(LoadedParams { replicas: 1, load: 0.5, policy: LoadedPolicy::None, requests: 50_000, seed: 1 });
 /// assert_eq!(one.unwrap_err().param(), "replicas");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LoadedConfig {
     pub(super) replicas: u32,
     pub(super) load: f64,
@@ -319,14 +319,14 @@ impl LoadedConfig {
             LoadedPolicy::None => None,
             LoadedPolicy::Duplicate => Some(0.0),
             LoadedPolicy::Hedge(HedgeDelay::FixedMs(d)) => Some(d.get()),
-            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Idle)) => Some(match self.service {
-                LoadedService::Lab(m) => calibrated_idle_delay(m, self.seed),
+            LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Idle)) => Some(match &self.service {
+                LoadedService::Lab(m) => calibrated_idle_delay(m.clone(), self.seed),
                 LoadedService::Exponential(mean) => -mean.get() * libm::log(1.0 - HEDGE_QUANTILE),
             }),
             LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Loaded)) => {
                 let calibration = LoadedConfig {
                     policy: LoadedPolicy::None,
-                    ..*self
+                    ..self.clone()
                 };
                 no_backup_p95(&calibration, DELAY_CALIBRATION_STREAM)
             }
@@ -380,12 +380,17 @@ impl LoadedConfig {
 /// every point. Only the time this saves can be observed.
 pub fn calibrated_idle_delay(model: ServiceModel, seed: u64) -> f64 {
     thread_local! {
-        static LAST: Cell<Option<(ServiceModel, u64, f64)>> = const { Cell::new(None) };
+        static LAST: RefCell<Option<(ServiceModel, u64, f64)>> = const { RefCell::new(None) };
     }
-    if let Some((_, _, delay)) = LAST.get().filter(|&(m, s, _)| m == model && s == seed) {
+    let hit = LAST.with_borrow(|last| {
+        last.as_ref()
+            .filter(|(m, s, _)| *m == model && *s == seed)
+            .map(|&(_, _, delay)| delay)
+    });
+    if let Some(delay) = hit {
         return delay;
     }
-    let delay = ServiceSampler::shared(model).calibrated_quantile(
+    let delay = ServiceSampler::shared(model.clone()).calibrated_quantile(
         seed,
         CALIBRATION_STREAM,
         HEDGE_QUANTILE,

@@ -204,8 +204,8 @@ impl<'a> Simulation<'a> {
             config,
             stream,
             delay_ms,
-            sampler: match config.service {
-                LoadedService::Lab(m) => Some(ServiceSampler::shared(m)),
+            sampler: match &config.service {
+                LoadedService::Lab(m) => Some(ServiceSampler::shared(m.clone())),
                 LoadedService::Exponential(_) => None,
             },
             draws: Box::new(Draws {
@@ -260,10 +260,10 @@ impl<'a> Simulation<'a> {
     /// Service time of copy `attempt` of the request whose key is `key`, and whether it is a
     /// hiccup.
     #[inline]
-    fn service(sampler: Option<&ServiceSampler>, service: LoadedService, key: RequestKey, attempt: u32) -> (f64, bool) {
+    fn service(sampler: Option<&ServiceSampler>, service: &LoadedService, key: RequestKey, attempt: u32) -> (f64, bool) {
         let mut stream = key.sample(SERVICE, attempt);
         match (sampler, service) {
-            (_, LoadedService::Exponential(mean)) => {
+            (_, &LoadedService::Exponential(mean)) => {
                 (-mean.get() * libm::log(stream.next_open_unit()), false)
             }
             (Some(s), LoadedService::Lab(_)) => {
@@ -292,7 +292,7 @@ impl<'a> Simulation<'a> {
             self.config.seed,
             self.stream,
             self.arrival_rate,
-            self.config.service,
+            &self.config.service,
         );
         let sampler = self.sampler.as_deref();
         let d = &mut *self.draws;
@@ -488,7 +488,7 @@ impl<'a> Simulation<'a> {
         }
         self.backups += 1;
         let (service_ms, slow) =
-            Self::service(self.sampler.as_deref(), self.config.service, r.key, BACKUP);
+            Self::service(self.sampler.as_deref(), &self.config.service, r.key, BACKUP);
         self.enqueue(now, k, BACKUP, service_ms, slow);
     }
 
@@ -685,8 +685,8 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
     }
     let n = config.replicas;
     let rate = config.load * f64::from(n) / config.service.mean_ms();
-    let sampler = match config.service {
-        LoadedService::Lab(m) => Some(ServiceSampler::shared(m)),
+    let sampler = match &config.service {
+        LoadedService::Lab(m) => Some(ServiceSampler::shared(m.clone())),
         LoadedService::Exponential(_) => None,
     };
     let bins = shared_bins();
@@ -702,7 +702,7 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
         // The first arrival is at its gap (0 + gap is the gap: it is positive).
         now = if k == 0 { gap } else { now + gap };
         let replica = Simulation::uniform_below(key.sample(CHOICE, ONCE).next_bits(), n) as usize;
-        let (service, _) = Simulation::service(sampler.as_deref(), config.service, key, PRIMARY);
+        let (service, _) = Simulation::service(sampler.as_deref(), &config.service, key, PRIMARY);
         let done = now.max(free[replica]) + service;
         free[replica] = done;
         if k >= warmup {
@@ -798,13 +798,13 @@ mod tests {
             exponential(1e5).unwrap(),
         ];
         let mut off_scale = 0;
-        for service in services {
+        for service in &services {
             for replicas in [2u32, 3, 10] {
                 for load in [0.05, 0.5, 0.9, 0.99, 1.0, 1.5] {
                     for seed in [1u64, 99] {
                         let config = LoadedConfig::new(LoadedParams { replicas, load, policy: LoadedPolicy::None, requests: 4_000, seed })
                             .unwrap()
-                            .with_service(service);
+                            .with_service(service.clone());
                         let want = Simulation::new(&config, DELAY_CALIBRATION_STREAM, None)
                             .run_observed(|_, _, _| {})
                             .latency

@@ -196,10 +196,10 @@ fn a_grid_of_runs_keeps_its_bits() {
         for load in [0.5, 0.97, 1.3] {
             for policy in policies {
                 for c in Cancellation::ALL {
-                    for service in services {
+                    for service in &services {
                         let r = LoadedConfig::new(LoadedParams { replicas, load, policy, requests: 5_000, seed: 7 })
                             .unwrap()
-                            .with_service(service)
+                            .with_service(service.clone())
                             .with_cancellation(c)
                             .run();
                         // `intervals` came after the digest: computed beside the pinned

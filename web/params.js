@@ -32,7 +32,10 @@ export const quoted = (text) => (text.length > 40 ? `${text.slice(0, 40)}…` : 
 
 /** Reads one value; returns [value, notice or null]. */
 function readOne(spec, raw) {
-  const fallback = (why) => [spec.default, `${spec.name}: ${why}; using ${spec.default}`];
+  const fallback = (why) => [
+    spec.default,
+    `${spec.name}: ${why}; using ${spec.default === "" ? "none" : spec.default}`,
+  ];
   if (raw === null || raw === undefined) return [spec.default, null];
   const text = String(raw).trim();
   const shown = quoted(text);
@@ -44,6 +47,15 @@ function readOne(spec, raw) {
     case "seed": {
       const [seed, why] = parseSeed(text);
       return why === null ? [seed, null] : fallback(why);
+    }
+    case "text": {
+      // A short text (a typed summary, say): at most `maxLength` characters, each matching
+      // `chars` (a RegExp for one character); the section reads it further through the core.
+      if (text.length > spec.maxLength)
+        return fallback(`it is longer than ${spec.maxLength} characters`);
+      const bad = [...text].find((c) => !spec.chars.test(c));
+      if (bad !== undefined) return fallback(`“${quoted(bad)}” is not allowed in it`);
+      return [text, null];
     }
     default: {
       const x = Number(text);

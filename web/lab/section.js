@@ -14,8 +14,9 @@ export { LabService } from "./service.js";
  * What a section's `mount(root, context)` is given (lab/main.js, embed.js): the worker client,
  * the closed-forms facade, the settings read from the URL or attributes, the id prefix, a
  * listener for changed settings, the "copy link" source, the seed its simulations run at
- * (the page's one seed, or an embed's `seed` attribute) and, in an embed, the signal that
- * unmounts it.
+ * (the page's one seed, or an embed's `seed` attribute), the service model its simulations
+ * run on (the page's one: the Lab's, or the reader's own data) and, in an embed, the signal
+ * that unmounts it.
  * @typedef {{
  *   client: import("./sim.js").SimClient,
  *   api: import("./api.js").ClosedForms,
@@ -24,6 +25,7 @@ export { LabService } from "./service.js";
  *   onChange?: (changed: Record<string, unknown>) => void,
  *   link?: () => string,
  *   seed?: import("./seed.js").LabSeed,
+ *   service?: import("./service.js").LabService,
  *   signal?: AbortSignal,
  * }} SectionContext
  */

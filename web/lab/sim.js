@@ -197,6 +197,10 @@ function clientClosed() {
   if (clients.size === 0) shared?.release();
 }
 
+/** Each typed array or Blob a call has carried, by identity (SimClient.key). */
+const identities = new WeakMap();
+let nextIdentity = 1;
+
 export class SimClient {
   /**
    * `onTrouble(message)` hears when no worker is left to compute this client's points; `root`
@@ -241,9 +245,20 @@ export class SimClient {
     return this.cache.has(SimClient.key(call));
   }
 
-  /** A call's cache key: its name and every argument, a BigInt seed as its digits. */
+  /**
+   * A call's cache key: its name and every argument, a BigInt seed as its digits. A typed
+   * array (a reader's distribution, its knots) or a Blob (a dropped file) stands for itself by
+   * identity: the same object is the same argument, without writing out its contents.
+   */
   static key(call) {
-    return JSON.stringify(call, (_, v) => (typeof v === "bigint" ? { bigint: String(v) } : v));
+    return JSON.stringify(call, (_, v) => {
+      if (typeof v === "bigint") return { bigint: String(v) };
+      if (ArrayBuffer.isView(v) || (typeof Blob !== "undefined" && v instanceof Blob)) {
+        if (!identities.has(v)) identities.set(v, nextIdentity++);
+        return { object: identities.get(v) };
+      }
+      return v;
+    });
   }
 
   /**

@@ -46,7 +46,8 @@ const ONLY_ATTEMPT: u32 = 0;
 pub fn service_model(p: f64) -> Result<ServiceModel, ParamError> {
     check_range("p", p, 0.0, 1.0, "a probability in 0..=1")?;
     let d = ServiceModel::default();
-    ServiceModel::new(d.body(), p, d.slow())
+    let (body, slow) = (d.body(), d.slow());
+    ServiceModel::new(body.expect("a mixture"), p, slow.expect("a mixture"))
 }
 
 /// `P(parent > t)` for `t` in ms: `1 − (1 − S(t))^n`, computed as `−expm1(n · log1p(−S))` so
@@ -125,6 +126,12 @@ pub fn theory(p: f64, n: u32) -> Result<LatencyTheory, ParamError> {
     Ok(theory_of(&model, n))
 }
 
+/// [`theory`] for leaves drawn from `model`.
+pub fn theory_on(model: &ServiceModel, n: u32) -> Result<LatencyTheory, ParamError> {
+    check_fanout("n", n)?;
+    Ok(theory_of(model, n))
+}
+
 fn theory_of(model: &ServiceModel, n: u32) -> LatencyTheory {
     LatencyTheory {
         parent_mean_ms: parent_mean_ms(model, n),
@@ -198,7 +205,8 @@ impl ShiftedSums {
 /// The simulated parent and leaf latencies beside their closed forms (ms).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FanoutLatencyResult {
-    /// Probability (0..1) that a leaf takes the slow mode.
+    /// Probability (0..1) that a leaf takes the slow mode (0 for your own latencies, which
+    /// have no slow mode of their own).
     pub p: f64,
     /// Leaves per request.
     pub n: u32,
@@ -246,8 +254,19 @@ pub fn simulate(params: FanoutLatencyParams) -> Result<FanoutLatencyResult, Para
         requests,
         seed,
     } = params;
-    let model = service_model(p)?;
+    simulate_on(service_model(p)?, n, requests, seed)
+}
+
+/// [`simulate`] with every leaf drawn from `model` (a reader's own latencies, say) instead of
+/// the Lab's model at a slow probability: the same draws, streams and closed forms.
+pub fn simulate_on(
+    model: ServiceModel,
+    n: u32,
+    requests: u64,
+    seed: u64,
+) -> Result<FanoutLatencyResult, ParamError> {
     check_fanout("n", n)?;
+    let p = model.slow_probability();
     REQUESTS.check("requests", requests)?;
     let theory = theory_of(&model, n);
     let sampler = ServiceSampler::new(model);

@@ -8,26 +8,40 @@
 
 use crate::error::{ParamError, check_range};
 use crate::sampling::address::{SampleStream, Stream, probability_threshold};
+use crate::sampling::empirical::EmpiricalDistribution;
 use crate::sampling::inverse_cdf::InverseCdfTable;
 use crate::sampling::lognormal::LogNormalMs;
 use crate::theory::invert_survival;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
-/// A lognormal body replaced, with probability `slow_probability`, by a slow mode.
+/// A service-time distribution: the Lab's mixture (a lognormal body replaced, with probability
+/// `slow_probability`, by a slow mode), or a reader's own measured latencies.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServiceModel {
-    body: LogNormalMs,
-    slow_probability: f64,
-    slow: LogNormalMs,
+    kind: Kind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    Mixture {
+        body: LogNormalMs,
+        slow_probability: f64,
+        slow: LogNormalMs,
+    },
+    /// Shared: every sampler and every clone of a model reads the same knots.
+    Empirical(Arc<EmpiricalDistribution>),
 }
 
 impl Default for ServiceModel {
     fn default() -> Self {
         ServiceModel {
-            body: LogNormalMs::new(7.7, 0.5).expect("valid"),
-            slow_probability: 0.01,
-            slow: LogNormalMs::new(1000.0, 0.35).expect("valid"),
+            kind: Kind::Mixture {
+                body: LogNormalMs::new(7.7, 0.5).expect("valid"),
+                slow_probability: 0.01,
+                slow: LogNormalMs::new(1000.0, 0.35).expect("valid"),
+            },
         }
     }
 }
@@ -56,12 +70,29 @@ impl ServiceModel {
             1.0,
             "a fraction in 0..=1",
         )?;
-        let model = ServiceModel {
-            body,
-            slow_probability,
-            slow,
-        };
-        let p9999 = model.quantile(0.9999);
+        ServiceModel {
+            kind: Kind::Mixture {
+                body,
+                slow_probability,
+                slow,
+            },
+        }
+        .measurable()
+    }
+
+    /// A model that is a reader's own latencies ([`crate::lab::empirical`] builds the
+    /// distribution), under the same limits as [`ServiceModel::new`].
+    pub fn empirical(distribution: Arc<EmpiricalDistribution>) -> Result<Self, ParamError> {
+        ServiceModel {
+            kind: Kind::Empirical(distribution),
+        }
+        .measurable()
+    }
+
+    /// `self`, if the shared histogram can measure it: its p99.99 at most
+    /// [`MAX_SERVICE_P9999_MS`] and its median at least [`MIN_SERVICE_P50_MS`].
+    fn measurable(self) -> Result<Self, ParamError> {
+        let p9999 = self.quantile(0.9999);
         if p9999.is_nan() || p9999 > MAX_SERVICE_P9999_MS {
             return Err(ParamError::OutOfRange {
                 param: "service",
@@ -70,7 +101,7 @@ impl ServiceModel {
                            histogram's top, 1048576 ms, could not be measured)",
             });
         }
-        let p50 = model.quantile(0.5);
+        let p50 = self.quantile(0.5);
         if p50.is_nan() || p50 < MIN_SERVICE_P50_MS {
             return Err(ParamError::OutOfRange {
                 param: "service",
@@ -79,44 +110,91 @@ impl ServiceModel {
                            under the histogram's first edge, 0.0625 ms, and could not be measured)",
             });
         }
-        Ok(model)
+        Ok(self)
     }
 
-    /// The usual-case distribution (ms).
-    pub fn body(&self) -> LogNormalMs {
-        self.body
+    /// The mixture's usual-case distribution (ms); `None` for a reader's data, which has no
+    /// modes of its own.
+    pub fn body(&self) -> Option<LogNormalMs> {
+        match &self.kind {
+            Kind::Mixture { body, .. } => Some(*body),
+            Kind::Empirical(_) => None,
+        }
     }
-    /// Probability (0..=1) that a request hits the slow mode.
+    /// Probability (0..=1) that a request hits the mixture's slow mode; 0 for a reader's data.
     pub fn slow_probability(&self) -> f64 {
-        self.slow_probability
+        match &self.kind {
+            Kind::Mixture {
+                slow_probability, ..
+            } => *slow_probability,
+            Kind::Empirical(_) => 0.0,
+        }
     }
-    /// The slow mode (ms).
-    pub fn slow(&self) -> LogNormalMs {
-        self.slow
+    /// The mixture's slow mode (ms); `None` for a reader's data.
+    pub fn slow(&self) -> Option<LogNormalMs> {
+        match &self.kind {
+            Kind::Mixture { slow, .. } => Some(*slow),
+            Kind::Empirical(_) => None,
+        }
+    }
+
+    /// The reader's distribution, when this model is one.
+    pub fn as_empirical(&self) -> Option<&Arc<EmpiricalDistribution>> {
+        match &self.kind {
+            Kind::Mixture { .. } => None,
+            Kind::Empirical(d) => Some(d),
+        }
     }
 
     /// `P(service > t)` for `t` in ms, in closed form.
     pub fn survival(&self, t_ms: f64) -> f64 {
-        (1.0 - self.slow_probability) * self.body.survival(t_ms)
-            + self.slow_probability * self.slow.survival(t_ms)
+        match &self.kind {
+            Kind::Mixture {
+                body,
+                slow_probability,
+                slow,
+            } => {
+                (1.0 - slow_probability) * body.survival(t_ms)
+                    + slow_probability * slow.survival(t_ms)
+            }
+            Kind::Empirical(d) => d.survival(t_ms),
+        }
     }
 
     /// Mean service time (ms).
     pub fn mean_ms(&self) -> f64 {
-        (1.0 - self.slow_probability) * self.body.mean_ms()
-            + self.slow_probability * self.slow.mean_ms()
+        match &self.kind {
+            Kind::Mixture {
+                body,
+                slow_probability,
+                slow,
+            } => (1.0 - slow_probability) * body.mean_ms() + slow_probability * slow.mean_ms(),
+            Kind::Empirical(d) => d.mean_ms(),
+        }
     }
 
-    /// Second moment of the service time (ms²): the mixture of the two modes' `E[S²]`. With the
-    /// Lab's default it is ≈ 12,873 ms², 99% of it from the 1% hiccups.
+    /// Second moment of the service time (ms²): for the mixture, its two modes' `E[S²]` mixed.
+    /// With the Lab's default it is ≈ 12,873 ms², 99% of it from the 1% hiccups.
     pub fn second_moment_ms2(&self) -> f64 {
-        (1.0 - self.slow_probability) * self.body.second_moment_ms2()
-            + self.slow_probability * self.slow.second_moment_ms2()
+        match &self.kind {
+            Kind::Mixture {
+                body,
+                slow_probability,
+                slow,
+            } => {
+                (1.0 - slow_probability) * body.second_moment_ms2()
+                    + slow_probability * slow.second_moment_ms2()
+            }
+            Kind::Empirical(d) => d.second_moment_ms2(),
+        }
     }
 
     /// The exact `q`-quantile (ms).
     pub fn quantile(&self, q: f64) -> f64 {
-        invert_survival(|t| self.survival(t), 1.0 - q)
+        match &self.kind {
+            Kind::Mixture { .. } => invert_survival(|t| self.survival(t), 1.0 - q),
+            Kind::Empirical(d) => d.quantile(q),
+        }
     }
 }
 
@@ -124,9 +202,17 @@ impl ServiceModel {
 #[derive(Debug, Clone)]
 pub struct ServiceSampler {
     model: ServiceModel,
-    threshold: u64,
-    body: InverseCdfTable,
-    slow: InverseCdfTable,
+    draw: Draw,
+}
+
+#[derive(Debug, Clone)]
+enum Draw {
+    Mixture {
+        threshold: u64,
+        body: InverseCdfTable,
+        slow: InverseCdfTable,
+    },
+    Empirical(Arc<EmpiricalDistribution>),
 }
 
 impl ServiceSampler {
@@ -157,12 +243,19 @@ pub struct ServiceDraw {
 impl ServiceSampler {
     /// Tabulates `model`.
     pub fn new(model: ServiceModel) -> Self {
-        ServiceSampler {
-            threshold: probability_threshold(model.slow_probability),
-            body: model.body.table(),
-            slow: model.slow.table(),
-            model,
-        }
+        let draw = match &model.kind {
+            Kind::Mixture {
+                body,
+                slow_probability,
+                slow,
+            } => Draw::Mixture {
+                threshold: probability_threshold(*slow_probability),
+                body: body.table(),
+                slow: slow.table(),
+            },
+            Kind::Empirical(d) => Draw::Empirical(Arc::clone(d)),
+        };
+        ServiceSampler { model, draw }
     }
 
     /// `model`'s sampler, shared with the calls before it on this thread for the same model.
@@ -192,14 +285,28 @@ impl ServiceSampler {
         &self.model
     }
 
-    /// One service time from an addressed stream; draw order: mode decision, then the time.
+    /// One service time from an addressed stream; draw order for the mixture: mode decision,
+    /// then the time; for a reader's data, the time from the first draw (never `slow`: measured
+    /// latencies carry no mode).
     #[inline]
     pub fn sample(&self, mut stream: SampleStream) -> ServiceDraw {
-        let slow = stream.next_bits() < self.threshold;
-        let table = if slow { &self.slow } else { &self.body };
-        ServiceDraw {
-            ms: table.sample(stream.next_bits()),
-            slow,
+        match &self.draw {
+            Draw::Mixture {
+                threshold,
+                body,
+                slow,
+            } => {
+                let is_slow = stream.next_bits() < *threshold;
+                let table = if is_slow { slow } else { body };
+                ServiceDraw {
+                    ms: table.sample(stream.next_bits()),
+                    slow: is_slow,
+                }
+            }
+            Draw::Empirical(d) => ServiceDraw {
+                ms: d.sample(stream.next_bits()),
+                slow: false,
+            },
         }
     }
 }
@@ -228,7 +335,7 @@ mod tests {
         assert!((m.survival(p999) - 1e-3).abs() < 1e-12);
         // p95 is in the body: about 18.4 ms.
         assert!((m.quantile(0.95) - 18.4).abs() < 0.2);
-        assert!(ServiceModel::new(m.body(), 1.5, m.slow()).is_err());
+        assert!(ServiceModel::new(m.body().unwrap(), 1.5, m.slow().unwrap()).is_err());
         // Its median is the body's 0.5/0.99 quantile: the 1% slow mode all lies above it.
         let z = crate::sampling::normal::quantile(0.5 / 0.99);
         assert!((m.quantile(0.5) / (7.7 * libm::exp(0.5 * z)) - 1.0).abs() < 1e-9);
@@ -261,6 +368,8 @@ mod tests {
         assert!(ServiceModel::new(body, 1e-6, huge).is_ok());
         assert!(ServiceModel::new(body, 1e-3, huge).is_err());
         let d = ServiceModel::default();
-        assert!(ServiceModel::new(d.body(), d.slow_probability(), d.slow()).is_ok());
+        assert!(
+            ServiceModel::new(d.body().unwrap(), d.slow_probability(), d.slow().unwrap()).is_ok()
+        );
     }
 }

@@ -4,6 +4,7 @@
 pub mod address;
 pub mod batch;
 pub mod cell_bins;
+pub mod empirical;
 pub mod histogram;
 pub mod inverse_cdf;
 pub mod lognormal;

@@ -37,7 +37,11 @@ const CASES: [(f64, u32, u64); 7] = [
 /// `E[max]` by a second route: `∫ t · n F(t)^(n−1) f(t) dt` over log time (trapezoid, 2·10^5
 /// steps from 1 µs to 10^6 ms), from the mixture's density and CDF rather than its survival.
 fn mean_of_max_from_density(model: &ServiceModel, n: u32) -> f64 {
-    let (body, slow, p) = (model.body(), model.slow(), model.slow_probability());
+    let (body, slow, p) = (
+        model.body().unwrap(),
+        model.slow().unwrap(),
+        model.slow_probability(),
+    );
     let (lo, hi, steps) = (1e-3f64.ln(), 1e6f64.ln(), 200_000);
     let h = (hi - lo) / steps as f64;
     let integrand = |u: f64| {

@@ -4,8 +4,10 @@
 use crate::convert::{Options, count, number, object, seed};
 use crate::describe::js_of;
 use crate::error::range;
+use crate::lab::service::service;
+use js_sys::TypeError;
 use tail_lab_core::lab::fanout_latency::{
-    FanoutLatencyParams, REQUESTS_PER_CALL, simulate, theory,
+    FanoutLatencyParams, REQUESTS_PER_CALL, simulate, simulate_on, theory, theory_on,
 };
 use tail_lab_core::theory::FANOUT;
 use wasm_bindgen::prelude::*;
@@ -17,6 +19,8 @@ const FANOUT_LATENCY_TS: &str = r#"
 export interface FanoutLatencyOptions {
   /** Probability (0..1) that a leaf takes the slow mode. Default 0.01. */
   p?: number;
+  /** Draw every leaf from this model instead (your own latencies, say); then give no `p`. */
+  service?: ServiceOptions;
   /** Leaves per request, 1..=1024. Default 100. */
   n?: number;
   /** Parent requests simulated, 2..=1e7 (and 2 × requests × n at most the work limit). Default 20000. */
@@ -44,7 +48,14 @@ export interface FanoutLatencyTheory {
 pub fn simulate_fanout_latency(
     #[wasm_bindgen(unchecked_param_type = "FanoutLatencyOptions | undefined")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let o = Options::read("options", &opts, &["p", "n", "requests", "seed"])?;
+    let o = Options::read("options", &opts, &["p", "n", "requests", "seed", "service"])?;
+    let model = match (o.get("service"), o.get("p")) {
+        (Some(_), Some(_)) => {
+            return Err(TypeError::new("give p or service, not both").into());
+        }
+        (Some(v), None) => Some(service(Some(v))?),
+        (None, _) => None,
+    };
     let p = o.optional("p", 0.01, |v| number("p", v))?;
     let n = o.optional("n", 100, |v| count("n", v, &FANOUT).map(|n| n as u32))?;
     let requests = o.optional("requests", 20_000, |v| {
@@ -58,19 +69,29 @@ pub fn simulate_fanout_latency(
         seed,
     };
     crate::convert::check_work("2 × requests × n", params.work_units())?;
-    Ok(js_of(&simulate(params).map_err(range)?))
+    let result = match model {
+        Some(m) => simulate_on(m, n, requests, seed),
+        None => simulate(params),
+    };
+    Ok(js_of(&result.map_err(range)?))
 }
 
 /// The closed forms of [`simulate_fanout_latency`] at slow probability `p` (0..=1) and fan-out
-/// `n` (1..=1024): the parent's and the leaf's mean, median and p99 (ms).
+/// `n` (1..=1024): the parent's and the leaf's mean, median and p99 (ms). With a `service`
+/// (your own latencies), the leaves are that model's and `p` is not read.
 #[wasm_bindgen(js_name = fanoutLatencyTheory, unchecked_return_type = "FanoutLatencyTheory")]
 pub fn fanout_latency_theory(
     #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ServiceOptions | undefined")] service_options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let p = number("p", &p)?;
     let n = count("n", &n, &FANOUT)? as u32;
-    let t = theory(p, n).map_err(range)?;
+    let t = if service_options.is_undefined() {
+        theory(number("p", &p)?, n)
+    } else {
+        theory_on(&service(Some(service_options))?, n)
+    }
+    .map_err(range)?;
     Ok(object(&[
         ("parentMean", t.parent_mean_ms.into()),
         ("parentP50", t.parent_p50_ms.into()),

@@ -124,10 +124,10 @@ export interface ServiceMoments {
   meanMs: number;
   /** Second moment E[S²] (ms²): ≈ 12,873 for the Lab's model, 99% of it from the hiccups. */
   secondMomentMs2: number;
-  /** Mean of the body alone (ms): ≈ 8.7 for the Lab's model, about one normal service. */
-  bodyMeanMs: number;
-  /** Mean of the slow mode alone (ms): ≈ 1063 for the Lab's model. */
-  slowMeanMs: number;
+  /** Mean of the body alone (ms): ≈ 8.7 for the Lab's model, about one normal service; null for your own data, which has no modes. */
+  bodyMeanMs: number | null;
+  /** Mean of the slow mode alone (ms): ≈ 1063 for the Lab's model; null for your own data. */
+  slowMeanMs: number | null;
 }
 "#;
 
@@ -143,7 +143,13 @@ pub fn service_moments(
     Ok(crate::convert::object(&[
         ("meanMs", m.mean_ms().into()),
         ("secondMomentMs2", m.second_moment_ms2().into()),
-        ("bodyMeanMs", m.body().mean_ms().into()),
-        ("slowMeanMs", m.slow().mean_ms().into()),
+        (
+            "bodyMeanMs",
+            m.body().map_or(JsValue::NULL, |b| b.mean_ms().into()),
+        ),
+        (
+            "slowMeanMs",
+            m.slow().map_or(JsValue::NULL, |s| s.mean_ms().into()),
+        ),
     ]))
 }

@@ -1,6 +1,7 @@
 //! The Lab's models (core `lab`), and `labDefaults`: the defaults and name lists the pages
 //! show, read from the core so that no page writes a model constant of its own.
 
+pub mod empirical;
 pub mod fanout;
 pub mod fanout_latency;
 pub mod hedge_idle;
@@ -71,6 +72,7 @@ fn lognormal(median_ms: f64, sigma: f64) -> JsValue {
 pub fn lab_defaults() -> JsValue {
     let model = ServiceModel::default();
     let (body, slow) = (model.body(), model.slow());
+    let (body, slow) = (body.expect("a mixture"), slow.expect("a mixture"));
     let service = object(&[
         ("body", lognormal(body.median_ms(), body.sigma())),
         (

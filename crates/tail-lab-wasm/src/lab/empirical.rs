@@ -1,0 +1,286 @@
+//! Your own latencies (core `empirical`): `parseLatencies`, `simulateEmpirical`,
+//! `exampleLatencies`.
+
+use crate::convert::{Options, check_work, count, object, seed, string};
+use crate::describe::js_of;
+use crate::error::{range, wrong_type};
+use crate::lab::service::service;
+use js_sys::{Float64Array, RangeError, Reflect, TypeError};
+use std::sync::Arc;
+use tail_lab_core::lab::empirical::parse::{
+    Column, Format, ParseOptions, TimeUnit, Values, parse,
+};
+use tail_lab_core::lab::empirical::{
+    EXAMPLE, EmpiricalParams, REQUESTS, distribution_of, example, model_of, simulate,
+};
+use tail_lab_core::sampling::empirical::EmpiricalDistribution;
+use wasm_bindgen::prelude::*;
+
+/// The most bytes a text may have: 200 MB (10⁷ latencies of up to 19 characters each).
+pub const MAX_BYTES: usize = 200_000_000;
+
+#[wasm_bindgen(typescript_custom_section)]
+const EMPIRICAL_TS: &str = r#"
+/** How `parseLatencies` reads a text; every field is detected when absent. */
+export interface ParseLatenciesOptions {
+  format?: "lines" | "csv" | "hdrhistogram" | "prometheus" | "percentiles";
+  /** The CSV column: its header's name, or its number from 1. */
+  column?: string | number;
+  /** The unit of bare numbers (a value's own suffix wins). */
+  unit?: "ns" | "us" | "ms" | "s";
+}
+/** A text of latencies, read and turned into a model. */
+export interface ParsedLatencies {
+  format: "lines" | "csv" | "hdrhistogram" | "prometheus" | "percentiles";
+  unit: "ns" | "us" | "ms" | "s";
+  /** Individual latencies, or points of a distribution (percentiles, buckets). */
+  kind: "samples" | "points";
+  /** Latencies read, or points. */
+  count: number;
+  /** The CSV header's names (empty otherwise). */
+  columns: string[];
+  /** The CSV column read, from 1; null for other formats. */
+  column: number | null;
+  /** Lines that held no data (blank, comments, a report's other lines). */
+  skippedLines: number;
+  /** The input's own CDF points (ms, levels 0..1) for a summary; null for samples. */
+  points: { levels: Float64Array; ms: Float64Array } | null;
+  /** The model: pass it as any simulation's `service`. */
+  service: EmpiricalServiceOptions;
+  /** The model's exact figures (ms). */
+  summary: { minMs: number; p50Ms: number; p90Ms: number; p99Ms: number; p999Ms: number; maxMs: number; meanMs: number };
+  /** A short summary of the model as typed percentiles (`min:… p50:… max:…`): what a link carries instead of the data. */
+  percentiles: string;
+}
+/** Options of `simulateEmpirical`. */
+export interface EmpiricalOptions {
+  /** The distribution to check (`parseLatencies(...).service`); default: the bundled example. */
+  service?: EmpiricalServiceOptions;
+  /** Draws for the distribution check, and parents for the fan-out check: 2..=1e7. Default 20000. */
+  requests?: number;
+  /** Leaves per parent in the fan-out check, 1..=1000. Default 100. */
+  fanout?: number;
+  seed?: number | bigint;
+}
+"#;
+
+fn input_error(e: tail_lab_core::lab::empirical::parse::InputError) -> JsValue {
+    let error = RangeError::new(&e.to_string());
+    // The line (1-based, 0 for the whole text) for a page to point at.
+    let _ = Reflect::set(&error, &"line".into(), &(e.line as f64).into());
+    error.into()
+}
+
+fn options_of(v: &JsValue) -> Result<ParseOptions, JsValue> {
+    let o = Options::read("options", v, &["format", "column", "unit"])?;
+    let format = o
+        .get("format")
+        .map(|v| {
+            let name = string("format", &v)?;
+            Format::from_name(&name).ok_or_else(|| {
+                range(tail_lab_core::ParamError::UnknownName {
+                    param: "format",
+                    got: name,
+                    expected: "\"lines\", \"csv\", \"hdrhistogram\", \"prometheus\", \"percentiles\"",
+                })
+            })
+        })
+        .transpose()?;
+    let unit = o
+        .get("unit")
+        .map(|v| {
+            let name = string("unit", &v)?;
+            TimeUnit::ALL
+                .into_iter()
+                .find(|u| u.name() == name)
+                .ok_or_else(|| {
+                    range(tail_lab_core::ParamError::UnknownName {
+                        param: "unit",
+                        got: name,
+                        expected: "\"ns\", \"us\", \"ms\", \"s\"",
+                    })
+                })
+        })
+        .transpose()?;
+    let column = o
+        .get("column")
+        .map(|v| {
+            if let Some(name) = v.as_string() {
+                Ok(Column::Named(name))
+            } else {
+                let k = crate::convert::integer("column", &v, 1.0, 1e6, "a column number from 1")?;
+                Ok::<_, JsValue>(Column::Number(k as usize))
+            }
+        })
+        .transpose()?;
+    Ok(ParseOptions {
+        format,
+        column,
+        unit,
+    })
+}
+
+/// A number for the percentile summary: four significant digits, no exponent for the
+/// latencies a service has.
+fn short(ms: f64) -> String {
+    let digits = (3 - ms.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    let s = format!("{ms:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+fn knots_js(d: &EmpiricalDistribution) -> JsValue {
+    object(&[
+        ("levels", Float64Array::from(d.levels()).into()),
+        ("ms", Float64Array::from(d.knot_ms()).into()),
+    ])
+}
+
+/// Reads latencies in any of the formats the Lab knows (one per line, a CSV column, an
+/// HdrHistogram percentile table, a Prometheus histogram, typed percentiles) and turns them into
+/// a service model. A bad line is a `RangeError` whose message starts "line N:" and whose
+/// `line` property is N.
+#[wasm_bindgen(js_name = parseLatencies, unchecked_return_type = "ParsedLatencies")]
+pub fn parse_latencies(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ParseLatenciesOptions | undefined")] opts: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = options_of(&opts)?;
+    let too_big = |n: usize| {
+        RangeError::new(&format!(
+            "the text must be at most {MAX_BYTES} bytes (got {n}); give at most 10000000 \
+             latencies, or a histogram or percentiles of them"
+        ))
+    };
+    let bytes: Vec<u8> = if let Some(s) = text.as_string() {
+        if s.len() > MAX_BYTES {
+            return Err(too_big(s.len()).into());
+        }
+        s.into_bytes()
+    } else if let Some(a) = text.dyn_ref::<js_sys::Uint8Array>() {
+        let n = a.length() as usize;
+        if n > MAX_BYTES {
+            return Err(too_big(n).into());
+        }
+        a.to_vec()
+    } else {
+        return Err(wrong_type("text", "a string or a Uint8Array", &text));
+    };
+    let input = parse(&bytes, &options).map_err(input_error)?;
+    drop(bytes);
+    let (kind, count, points) = match &input.values {
+        Values::Samples(s) => ("samples", s.len(), JsValue::NULL),
+        Values::Points(p) => {
+            let levels: Vec<f64> = p.iter().map(|(_, x)| x.level).collect();
+            let ms: Vec<f64> = p.iter().map(|(_, x)| x.ms).collect();
+            (
+                "points",
+                p.len(),
+                object(&[
+                    ("levels", Float64Array::from(&levels[..]).into()),
+                    ("ms", Float64Array::from(&ms[..]).into()),
+                ]),
+            )
+        }
+    };
+    let (format, unit, columns_read, column, skipped) = (
+        input.format,
+        input.unit,
+        input.columns,
+        input.column,
+        input.skipped_lines,
+    );
+    let distribution = distribution_of(input.values).map_err(input_error)?;
+    let model = model_of(distribution).map_err(range)?;
+    let d = model.as_empirical().expect("an empirical model");
+    let (min, max) = d.range_ms();
+    let q = |p| d.quantile(p);
+    let percentiles = format!(
+        "min:{},p50:{},p90:{},p99:{},p99.9:{},max:{}",
+        short(min),
+        short(q(0.5)),
+        short(q(0.9)),
+        short(q(0.99)),
+        short(q(0.999)),
+        short(max)
+    );
+    let columns = js_sys::Array::new();
+    for c in &columns_read {
+        columns.push(&JsValue::from_str(c));
+    }
+    Ok(object(&[
+        ("format", format.name().into()),
+        ("unit", unit.name().into()),
+        ("kind", kind.into()),
+        ("count", (count as f64).into()),
+        ("columns", columns.into()),
+        (
+            "column",
+            column.map_or(JsValue::NULL, |c| ((c + 1) as f64).into()),
+        ),
+        ("skippedLines", (skipped as f64).into()),
+        ("points", points),
+        ("service", object(&[("empirical", knots_js(d))])),
+        (
+            "summary",
+            object(&[
+                ("minMs", min.into()),
+                ("p50Ms", q(0.5).into()),
+                ("p90Ms", q(0.9).into()),
+                ("p99Ms", q(0.99).into()),
+                ("p999Ms", q(0.999).into()),
+                ("maxMs", max.into()),
+                ("meanMs", d.mean_ms().into()),
+            ]),
+        ),
+        ("percentiles", percentiles.into()),
+    ]))
+}
+
+/// The bundled example: 5,000 latencies (ms) of a cached service, one per line, with a comment
+/// header.
+#[wasm_bindgen(js_name = exampleLatencies)]
+pub fn example_latencies() -> String {
+    EXAMPLE.to_string()
+}
+
+/// The check of a distribution's sampler (the report's `empirical` entry): its quantiles and
+/// Kolmogorov–Smirnov distance beside the exact ones and the DKW bound, and a fan-out on it.
+#[wasm_bindgen(js_name = simulateEmpirical, unchecked_return_type = "EmpiricalResult")]
+pub fn simulate_empirical(
+    #[wasm_bindgen(unchecked_param_type = "EmpiricalOptions | undefined")] opts: JsValue,
+) -> Result<JsValue, JsValue> {
+    let o = Options::read("options", &opts, &["service", "requests", "fanout", "seed"])?;
+    let requests = o.optional("requests", 20_000, |v| count("requests", v, &REQUESTS))?;
+    let fanout = o.optional("fanout", 100, |v| {
+        crate::convert::integer("fanout", v, 1.0, 1000.0, "an integer in 1..=1000").map(|n| n as u32)
+    })?;
+    let seed = o.optional("seed", 1, |v| seed("seed", v))?;
+    let distribution = match o.get("service") {
+        None => Arc::new(example()),
+        Some(v) => {
+            let model = service(Some(v))?;
+            Arc::clone(model.as_empirical().ok_or_else(|| {
+                JsValue::from(TypeError::new(
+                    "service must be your own latencies ({ empirical: { levels, ms } }, as \
+                     parseLatencies gives): simulateEmpirical checks a distribution's sampler",
+                ))
+            })?)
+        }
+    };
+    check_work(
+        "requests × (1 + fanout)",
+        requests as f64 * (1.0 + f64::from(fanout)),
+    )?;
+    let r = simulate(EmpiricalParams {
+        distribution,
+        requests,
+        fanout,
+        seed,
+    })
+    .map_err(range)?;
+    Ok(js_of(&r))
+}

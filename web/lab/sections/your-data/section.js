@@ -1,0 +1,503 @@
+// Your own latencies: a reader pastes or drops what they have (latencies one per line, a CSV
+// column, an HdrHistogram table as wrk2 prints it, a Prometheus histogram, typed percentiles),
+// the core reads it in a worker and fits it, and every section that takes a service model runs
+// on it (the page's LabService). The chart is the fitted distribution over the input's own
+// points, with the sampler's draws checked against it. The data never leaves the tab: the URL
+// carries only a short percentile summary of the model.
+
+import { formatCount, formatMs, formatNumber, formatTickMs } from "../../../format.js";
+import { chart } from "../../plot.js";
+import { touchChart } from "../../../touch.js";
+import { exportBar } from "../../../export.js";
+import {
+  LabSeed,
+  LabService,
+  choice,
+  el,
+  initial,
+  panel,
+  perFrame,
+  readout,
+  redrawOnResize,
+  runSweep,
+  settingsOf,
+} from "../../section.js";
+
+/** Draws of the sampler check, and parents of its fan-out check. */
+export const DRAWS = 20_000;
+/** Leaves per parent in the fan-out check. */
+export const FANOUT = 100;
+/** Pasted text longer than this (characters) goes to the worker as a Blob, not a string. */
+const BLOB_ABOVE = 256 * 1024;
+/** The largest file read, in bytes: the core's own limit (`parseLatencies`). */
+export const MAX_BYTES = 200_000_000;
+
+/** The section's settings: `data`, a short percentile summary (what a link carries). */
+export const params = [
+  {
+    name: "data",
+    type: "text",
+    default: "",
+    maxLength: 300,
+    // Digits, letters (p, min, max, units), and the summary's separators: never markup.
+    chars: /^[0-9A-Za-z.:,%=+ -]$/,
+  },
+];
+
+const FORMATS = [
+  ["", "detect"],
+  ["lines", "one per line"],
+  ["csv", "CSV column"],
+  ["hdrhistogram", "HdrHistogram / wrk2"],
+  ["prometheus", "Prometheus buckets"],
+  ["percentiles", "percentiles"],
+];
+const UNITS = [
+  ["", "detect (else ms)"],
+  ["ns", "ns"],
+  ["us", "µs"],
+  ["ms", "ms"],
+  ["s", "s"],
+];
+const FORMAT_NAMES = {
+  lines: "one latency per line",
+  csv: "a CSV column",
+  hdrhistogram: "an HdrHistogram percentile table",
+  prometheus: "Prometheus histogram buckets",
+  percentiles: "percentiles",
+};
+
+/** A worker's error text without its class name ("RangeError: line 3: …" → "line 3: …"). */
+const plain = (message) => String(message).replace(/^(Range|Type)Error: /, "");
+
+/**
+ * Builds the section inside `root` (see lab/section.js for the context).
+ * @param {HTMLElement} root
+ * @param {import("../../section.js").SectionContext} context
+ */
+export function mount(
+  root,
+  {
+    client,
+    api,
+    values,
+    prefix = "",
+    onChange = () => {},
+    link,
+    seed = new LabSeed(),
+    service = new LabService(),
+    signal,
+  },
+) {
+  const start = initial(settingsOf(params, api), values);
+  const ui = panel(root, {
+    chartHeight: 300,
+    chartLabel: "Your latencies: the fitted distribution over your points",
+  });
+  const statusId = `${prefix}data-status`;
+  const area = el("textarea", {
+    id: `${prefix}data-text`,
+    rows: 6,
+    spellcheck: "false",
+    autocomplete: "off",
+    placeholder:
+      "12.5\n9.1\n… one latency per line (ms), a CSV, an HdrHistogram or Prometheus histogram, or p50 4ms, p99 30ms",
+    "aria-describedby": statusId,
+  });
+  const file = el("input", {
+    type: "file",
+    id: `${prefix}data-file`,
+    accept: ".txt,.csv,.tsv,.log,.hgrm,.prom,text/plain,text/csv",
+  });
+  const use = el("button", { type: "button", "data-action": "use", text: "use these latencies" });
+  const example = el("button", {
+    type: "button",
+    "data-action": "example",
+    text: "use the example",
+  });
+  const reset = el("button", {
+    type: "button",
+    "data-action": "reset",
+    text: "back to the Lab's model",
+    disabled: true,
+  });
+  const input = el(
+    "div",
+    { class: "data-input" },
+    el("label", { for: area.id, text: "your latencies" }),
+    area,
+    el(
+      "div",
+      { class: "data-file" },
+      el("label", { for: file.id, text: "or a file (it is read here, never sent)" }),
+      file,
+    ),
+    el("div", { class: "data-actions" }, use, example, reset),
+  );
+  ui.controls.append(input);
+  const format = choice(ui.controls, {
+    id: `${prefix}data-format`,
+    label: "format",
+    options: FORMATS,
+    value: "",
+  });
+  const unit = choice(ui.controls, {
+    id: `${prefix}data-unit`,
+    label: "unit of bare numbers",
+    options: UNITS,
+    value: "",
+  });
+  const column = choice(ui.controls, {
+    id: `${prefix}data-column`,
+    label: "CSV column",
+    options: [],
+    value: "",
+  });
+  const columnBox = /** @type {HTMLElement} */ (column.parentElement);
+  columnBox.hidden = true;
+  const status = el("p", {
+    id: statusId,
+    class: "data-status",
+    role: "status",
+    "data-part": "data-status",
+  });
+  ui.controls.append(status);
+
+  const r = {
+    read: readout(ui.readouts, { name: "data-count", label: "latencies read" }),
+    p50: readout(ui.readouts, { name: "data-p50", label: "p50 of the draws", theory: true }),
+    p99: readout(ui.readouts, { name: "data-p99", label: "p99 of the draws", theory: true }),
+    p999: readout(ui.readouts, { name: "data-p999", label: "p99.9 of the draws", theory: true }),
+    ks: readout(ui.readouts, { name: "data-ks", label: "KS distance", theory: true }),
+    parent: readout(ui.readouts, {
+      name: "data-parent-p50",
+      label: `median of ${FANOUT} leaves`,
+      theory: true,
+    }),
+  };
+
+  /** The accepted input (`parseLatencies`'s answer) on screen, and its sampler check. */
+  let parsed = /** @type {any} */ (null);
+  let check = /** @type {any} */ (null);
+  /** What the chart shows: "example" (a preview, not in use), or "yours" (every section runs on it). */
+  let shown = "example";
+  /** The last source read, and how, so that a changed format, unit or column reads it again. */
+  let last =
+    /** @type {{ source: string | Blob, options: any, apply: boolean, what: string } | null} */ (
+      null
+    );
+
+  const say = (text, error = false) => {
+    status.textContent = text;
+    if (error) status.dataset.error = "true";
+    else delete status.dataset.error;
+  };
+
+  /** The options `parseLatencies` gets from the controls. */
+  function parseOptions() {
+    /** @type {import("../../../pkg/tail_lab.js").ParseLatenciesOptions} */
+    const o = {};
+    if (format.value) o.format = /** @type {any} */ (format.value);
+    if (unit.value) o.unit = /** @type {any} */ (unit.value);
+    if (column.value && !columnBox.hidden) o.column = Number(column.value);
+    return o;
+  }
+
+  function describe(res) {
+    const what =
+      res.kind === "samples"
+        ? `${formatCount(res.count)} latencies`
+        : `${formatCount(res.count)} points of a distribution`;
+    const skipped = res.skippedLines
+      ? `; ${formatCount(res.skippedLines)} line${res.skippedLines === 1 ? "" : "s"} without data skipped`
+      : "";
+    const col = res.column ? `, column ${res.columns[res.column - 1] ?? res.column}` : "";
+    return `${what} read as ${FORMAT_NAMES[res.format]}${col} (bare numbers in ${res.unit})${skipped}`;
+  }
+
+  function showColumns(res) {
+    const names = res.format === "csv" ? res.columns : [];
+    columnBox.hidden = names.length === 0;
+    if (!names.length) return;
+    column.replaceChildren(
+      ...names.map((name, i) =>
+        el("option", {
+          value: i + 1,
+          text: name || `column ${i + 1}`,
+          selected: i + 1 === res.column,
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Reads `source` (text, or a Blob from a file) in a worker. On success it is shown and, when
+   * `apply`, every section runs on it; on failure the message names the line and the section
+   * keeps what it had.
+   */
+  function read(source, options, apply, what) {
+    last = { source, options, apply, what };
+    say(`Reading ${what}…`);
+    client.run([{ fn: "parseLatencies", args: [source, options] }], {
+      onPoint: (_i, res, error) => {
+        if (error) {
+          // A link's summary that does not read is dropped from the URL.
+          if (what === "the link's summary") onChange({ data: "" });
+          say(
+            `Not used: ${plain(error)}. ${shown === "yours" ? "The sections keep the data they had." : "Nothing changed."}`,
+            true,
+          );
+          return;
+        }
+        accept(res, apply, what);
+      },
+    });
+  }
+
+  function accept(res, apply, what) {
+    parsed = res;
+    check = null;
+    showColumns(res);
+    if (apply) {
+      shown = "yours";
+      service.set(res.service, `your data (${describe(res).split(" read as")[0]})`);
+      reset.disabled = false;
+      onChange({ data: res.percentiles });
+      say(
+        `${what === "the link's summary" ? "From the link: " : ""}${describe(res)}. Every section that takes a service model now runs on it.`,
+      );
+    } else {
+      say(
+        `Showing the bundled example (${describe(res)}), not yet in use. Paste your own latencies, drop a file, or press “use the example”.`,
+      );
+    }
+    redrawSoon();
+    runCheck();
+  }
+
+  function runCheck() {
+    if (!parsed) return;
+    const call = {
+      fn: "simulateEmpirical",
+      args: [{ service: parsed.service, requests: DRAWS, fanout: FANOUT, seed: seed.value }],
+    };
+    runSweep(client, ui, [call], {
+      size: "requests",
+      onError: (e) => r.ks.set("error", plain(e)),
+      onResult: (res) => {
+        check = res;
+        r.read.set(
+          parsed.kind === "samples"
+            ? formatCount(parsed.count)
+            : `${formatCount(parsed.count)} points`,
+        );
+        r.p50.set(formatMs(res.p50), `exact ${formatMs(res.theoryP50)}`);
+        r.p99.set(formatMs(res.p99), `exact ${formatMs(res.theoryP99)}`);
+        r.p999.set(formatMs(res.p999), `exact ${formatMs(res.theoryP999)}`);
+        r.ks.set(
+          formatNumber(res.ksDistance, 2),
+          `DKW 95% bound ${formatNumber(res.dkwBound95, 2)}`,
+        );
+        r.parent.set(formatMs(res.parentP50), `theory ${formatMs(res.theoryParentP50)}`);
+        ui.canvas.setAttribute(
+          "aria-label",
+          `${shown === "yours" ? "Your latencies" : "The bundled example"}: median ${formatMs(res.theoryP50)}, p99 ${formatMs(res.theoryP99)}, p99.9 ${formatMs(res.theoryP999)}; ${formatCount(res.requests)} draws from the fitted model give ${formatMs(res.p50)}, ${formatMs(res.p99)} and ${formatMs(res.p999)}.`,
+        );
+      },
+      redraw: redrawSoon,
+    });
+  }
+
+  /** The chart's ranges: powers of ten around the model's support. */
+  function ranges() {
+    const ms = parsed.service.empirical.ms;
+    const lo = 10 ** Math.floor(Math.log10(ms[0]));
+    const hi = 10 ** Math.ceil(Math.log10(ms[ms.length - 1]) + 1e-9);
+    return { lo, hi: hi > lo ? hi : lo * 10 };
+  }
+
+  function draw(canvas = ui.canvas) {
+    const points = parsed?.kind === "points";
+    const c = chart(canvas, {
+      legend: [
+        {
+          label: points ? "the fit through your points" : "your latencies (their CDF)",
+          color: "none",
+          width: 2.5,
+        },
+        ...(points ? [{ label: "your points", color: "ink", shape: "circle" }] : []),
+        {
+          label: `${formatCount(check?.requests ?? DRAWS)} draws from the model`,
+          color: "hedge",
+          shape: "diamond",
+          hollow: true,
+        },
+      ],
+      legendCorner: "left",
+      x: parsed
+        ? {
+            type: "log",
+            min: ranges().lo,
+            max: ranges().hi,
+            label: "latency t",
+            format: formatTickMs,
+          }
+        : { type: "log", min: 0.1, max: 1000, label: "latency t", format: formatTickMs },
+      y: { type: "log", min: 1e-4, max: 1, label: "P(latency > t)" },
+    });
+    c.axes();
+    if (!parsed) return c.done();
+    const { levels, ms } = parsed.service.empirical;
+    c.line(
+      Array.from(ms),
+      Array.from(levels, (u) => (1 - u > 0 ? 1 - u : NaN)),
+      { color: "none", width: 2.5 },
+    );
+    if (points) {
+      const p = parsed.points;
+      c.dots(
+        Array.from(p.ms, (t, i) => ({ x: t, y: 1 - p.levels[i] })).filter((d) => d.y > 0),
+        { color: "ink", r: 4 },
+      );
+    }
+    if (check) {
+      const q = [
+        [0.5, check.p50],
+        [0.9, check.p90],
+        [0.99, check.p99],
+        [0.999, check.p999],
+      ];
+      c.dots(
+        q.map(([level, t]) => ({ x: t, y: 1 - level })),
+        { color: "hedge", r: 5, shape: "diamond", hollow: true },
+      );
+    }
+    c.done();
+  }
+
+  const redrawSoon = perFrame(() => draw());
+
+  /** P(latency > t) of the model at t, between its knots (its CDF is linear in t there). */
+  function survivalAt(t) {
+    const { levels, ms } = parsed.service.empirical;
+    let i = 0;
+    while (i < ms.length - 1 && ms[i + 1] <= t) i++;
+    if (i >= ms.length - 1) return 0;
+    const f = ms[i + 1] > ms[i] ? (t - ms[i]) / (ms[i + 1] - ms[i]) : 0;
+    return 1 - (levels[i] + f * (levels[i + 1] - levels[i]));
+  }
+  const prob = (v) => (Number.isFinite(v) ? `${Number((100 * v).toPrecision(3))}%` : "—");
+  touchChart(ui.canvas, {
+    xs: () => {
+      if (!parsed) return [];
+      const { ms } = parsed.service.empirical;
+      const step = Math.max(1, Math.floor(ms.length / 400));
+      return Array.from(ms).filter((_, i) => i % step === 0 || i === ms.length - 1);
+    },
+    read: (t) => {
+      if (!parsed) return null;
+      const s = survivalAt(t);
+      return {
+        lines: [`t = ${formatMs(t)}`, `P(latency > t) ${prob(s)}`],
+        marks: [{ y: s, color: "none" }],
+      };
+    },
+    redraw: redrawSoon,
+  });
+
+  /** The text in the box as the worker gets it: a Blob when it is long. */
+  const boxSource = () =>
+    area.value.length > BLOB_ABOVE ? new Blob([area.value], { type: "text/plain" }) : area.value;
+
+  use.addEventListener("click", () => {
+    if (!area.value.trim()) {
+      say(
+        "Not used: the box is empty. Paste latencies, drop a file, or press “use the example”.",
+        true,
+      );
+      return;
+    }
+    read(boxSource(), parseOptions(), true, "your text");
+  });
+  example.addEventListener("click", () => {
+    client.run([{ fn: "exampleLatencies", args: [] }], {
+      onPoint: (_i, text, error) => {
+        if (error) return say(`The example could not be read: ${plain(error)}.`, true);
+        area.value = text;
+        format.value = "";
+        unit.value = "";
+        read(text, {}, true, "the example");
+      },
+    });
+  });
+  reset.addEventListener("click", () => {
+    service.set(undefined);
+    shown = "example";
+    reset.disabled = true;
+    onChange({ data: "" });
+    say("Every section runs on the Lab's own model again. Your latencies stay in the box.");
+  });
+  const readFile = (f) => {
+    if (!f) return;
+    if (f.size > MAX_BYTES) {
+      say(
+        `Not used: ${f.name} has ${formatCount(f.size)} bytes; the page reads at most ${formatCount(MAX_BYTES)} (about 10 million latencies). Give a histogram or percentiles of them instead.`,
+        true,
+      );
+      return;
+    }
+    read(f, parseOptions(), true, `the file ${f.name}`);
+  };
+  file.addEventListener("change", () => readFile(file.files?.[0]));
+  area.addEventListener("dragover", (e) => {
+    if (e.dataTransfer?.types.includes("Files")) e.preventDefault();
+  });
+  area.addEventListener("drop", (e) => {
+    const f = e.dataTransfer?.files?.[0];
+    if (!f) return;
+    e.preventDefault();
+    readFile(f);
+  });
+  // A changed format, unit or column reads the last source again, the same way.
+  for (const control of [format, unit, column])
+    control.addEventListener("change", () => {
+      if (last) read(last.source, parseOptions(), last.apply, last.what);
+    });
+  seed.watch(runCheck, signal);
+  redrawOnResize(ui.canvas, draw, signal);
+
+  ui.note.textContent = `Your data never leaves this tab: it is read and fitted by the page's own workers, and a link carries only a short summary of the fit (its minimum, p50, p90, p99, p99.9 and maximum), never the data. Latencies become their interpolated empirical CDF; percentiles and histogram buckets become a curve through every point, lognormal between them (a straight line on lognormal probability paper), constant inside a histogram's outer buckets, and carried two decades of tail probability past the last percentile. The diamonds are ${formatCount(DRAWS)} draws from the model: the Kolmogorov–Smirnov distance between their CDF and the model's stays under the DKW bound 19 runs in 20.`;
+
+  exportBar(ui.tools, {
+    link,
+    name: "your-data",
+    title: "Your latencies: the fitted distribution",
+    canvas: ui.canvas,
+    draw,
+    meta: () => ({
+      seed: seed.value,
+      source: shown === "yours" ? "your data" : "the bundled example",
+      summary: parsed?.percentiles ?? "",
+      draws: check?.requests ?? DRAWS,
+    }),
+    table: () => ({
+      header: ["level", "ms"],
+      rows: parsed
+        ? Array.from(parsed.service.empirical.levels, (u, i) => [u, parsed.service.empirical.ms[i]])
+        : [],
+    }),
+  });
+
+  if (start.data) {
+    area.value = start.data.split(",").join("\n");
+    format.value = "percentiles";
+    read(start.data, { format: "percentiles" }, true, "the link's summary");
+  } else {
+    client.run([{ fn: "exampleLatencies", args: [] }], {
+      onPoint: (_i, text) => {
+        if (typeof text === "string") read(text, {}, false, "the example");
+      },
+    });
+  }
+  redrawSoon();
+}

@@ -7,9 +7,7 @@ use crate::error::{range, wrong_type};
 use crate::lab::service::service;
 use js_sys::{Float64Array, RangeError, Reflect, TypeError};
 use std::sync::Arc;
-use tail_lab_core::lab::empirical::parse::{
-    Column, Format, ParseOptions, TimeUnit, Values, parse,
-};
+use tail_lab_core::lab::empirical::parse::{Column, Format, ParseOptions, TimeUnit, Values, parse};
 use tail_lab_core::lab::empirical::{
     EXAMPLE, EmpiricalParams, REQUESTS, distribution_of, example, model_of, simulate,
 };
@@ -256,7 +254,8 @@ pub fn simulate_empirical(
     let o = Options::read("options", &opts, &["service", "requests", "fanout", "seed"])?;
     let requests = o.optional("requests", 20_000, |v| count("requests", v, &REQUESTS))?;
     let fanout = o.optional("fanout", 100, |v| {
-        crate::convert::integer("fanout", v, 1.0, 1000.0, "an integer in 1..=1000").map(|n| n as u32)
+        crate::convert::integer("fanout", v, 1.0, 1000.0, "an integer in 1..=1000")
+            .map(|n| n as u32)
     })?;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     let distribution = match o.get("service") {

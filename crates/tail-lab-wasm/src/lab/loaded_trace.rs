@@ -6,7 +6,7 @@ use crate::describe::js_of;
 use crate::error::range;
 use js_sys::{Float64Array, Uint8Array, Uint32Array};
 use tail_lab_core::lab::loaded::trace::{
-    LoadedTraceParams, TRACE_REPLICAS, TRACE_REQUESTS, TRACE_WARMUP, trace,
+    LoadedTraceParams, TRACE_REPLICAS, TRACE_REQUESTS, TRACE_WARMUP, trace, trace_on,
 };
 use wasm_bindgen::prelude::*;
 
@@ -30,6 +30,8 @@ export interface LoadedTraceOptions {
   requests?: number;
   /** Requests run (from empty) before the window opens, 0..=20000. Default 2000. */
   warmup?: number;
+  /** Your own service model; default: the Lab's. */
+  service?: ServiceOptions;
   seed?: number | bigint;
 }
 /**
@@ -67,6 +69,7 @@ pub fn trace_loaded(
             "requests",
             "warmup",
             "seed",
+            "service",
         ],
     )?;
     let defaults = LoadedTraceParams::default();
@@ -82,7 +85,7 @@ pub fn trace_loaded(
     })?;
     let seed = o.optional("seed", defaults.seed, |v| seed("seed", v))?;
     let (policy, cancellation) = crate::lab::loaded::policy_options(&o)?;
-    let t = trace(LoadedTraceParams {
+    let params = LoadedTraceParams {
         replicas,
         load,
         policy,
@@ -90,7 +93,11 @@ pub fn trace_loaded(
         requests,
         warmup,
         seed,
-    })
+    };
+    let t = match o.get("service") {
+        None => trace(params),
+        Some(v) => trace_on(params, crate::lab::service::service(Some(v))?),
+    }
     .map_err(range)?;
     Ok(object(&[
         ("replicas", t.replicas.into()),

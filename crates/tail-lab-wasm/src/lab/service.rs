@@ -1,11 +1,11 @@
 //! The Lab's service model (core `service`): reading a reader's own `service` option.
 
 use crate::convert::{Options, float64_values, number};
-use std::sync::Arc;
-use tail_lab_core::sampling::empirical::{EmpiricalDistribution, MAX_KNOTS};
 use crate::error::range;
+use std::sync::Arc;
 use tail_lab_core::ParamError;
 use tail_lab_core::lab::service::ServiceModel;
+use tail_lab_core::sampling::empirical::{EmpiricalDistribution, MAX_KNOTS};
 use tail_lab_core::sampling::lognormal::LogNormalMs;
 use wasm_bindgen::prelude::*;
 

@@ -18,6 +18,7 @@ import {
   slider,
 } from "../../section.js";
 import { LabSeed } from "../../seed.js";
+import { LabService } from "../../service.js";
 
 /** Fan-outs that get a simulated dot (the chosen one is added). */
 const DOT_FANOUTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
@@ -92,7 +93,17 @@ export const params = [
  */
 export function mount(
   root,
-  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
+  {
+    client,
+    api,
+    values,
+    prefix = "",
+    onChange = () => {},
+    link,
+    seed = new LabSeed(),
+    service = new LabService(),
+    signal,
+  },
 ) {
   const start = initial(params, values);
   const ui = panel(root, {
@@ -196,11 +207,17 @@ export function mount(
     const theory = api.slowShare(pv, nv);
     share.set("…", `theory ${formatPct(theory)}`);
     // The closed forms at once (under a millisecond); the simulated values as they arrive.
-    const exact = api.fanoutLatencyTheory(pv, nv);
+    // On the reader's own data the leaves are theirs, and p sets only the share of slow requests.
+    const own = service.own;
+    const exact = own
+      ? api.fanoutLatencyTheory(pv, nv, service.value)
+      : api.fanoutLatencyTheory(pv, nv);
     for (const [key, r] of Object.entries(latency)) r.set("…", `theory ${formatMs(exact[key])}`);
     latencyResult = null;
     const requests = latencyRequests(nv);
-    ui.note.textContent = `${dotNote} The latency readouts are ${formatCount(requests)} simulated requests at this p and n, each leaf from the Lab's service model (a lognormal body around ${formatTickMs(body.medianMs)}, replaced with probability p by a slow mode around ${formatTickMs(slow.medianMs)}); a request takes as long as its slowest leaf.`;
+    ui.note.textContent = own
+      ? `${dotNote} The latency readouts are ${formatCount(requests)} simulated requests of n leaves, each leaf drawn from ${service.label} (so p does not change them); a request takes as long as its slowest leaf.`
+      : `${dotNote} The latency readouts are ${formatCount(requests)} simulated requests at this p and n, each leaf from the Lab's service model (a lognormal body around ${formatTickMs(body.medianMs)}, replaced with probability p by a slow mode around ${formatTickMs(slow.medianMs)}); a request takes as long as its slowest leaf.`;
     ui.canvas.setAttribute(
       "aria-label",
       `Share of requests with a slow leaf against fan-out, p = ${formatPct(pv, 2)}: theory ${formatPct(theory)} at n = ${nv}`,
@@ -211,7 +228,11 @@ export function mount(
     /** @type {import("../../sim.js").Call<"simulateFanoutLatency">} */
     const latencyCall = {
       fn: "simulateFanoutLatency",
-      args: [{ p: pv, n: nv, requests, seed: seed.value }],
+      args: [
+        own
+          ? { service: service.value, n: nv, requests, seed: seed.value }
+          : { p: pv, n: nv, requests, seed: seed.value },
+      ],
     };
     /** @type {import("../../sim.js").Call<"simulateFanout">[]} */
     const shareCalls = fanouts.map((k) => ({
@@ -326,6 +347,7 @@ export function mount(
   p.input.addEventListener("input", scheduled);
   n.input.addEventListener("input", scheduled);
   seed.watch(scheduled, signal);
+  service.watch(scheduled, signal);
   redrawOnResize(ui.canvas, draw, signal);
   update();
 }

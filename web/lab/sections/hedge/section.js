@@ -7,6 +7,7 @@ import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import {
   LabSeed,
+  LabService,
   choice,
   el,
   initial,
@@ -80,7 +81,17 @@ export const params = [
  */
 export function mount(
   root,
-  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
+  {
+    client,
+    api,
+    values,
+    prefix = "",
+    onChange = () => {},
+    link,
+    seed = new LabSeed(),
+    service = new LabService(),
+    signal,
+  },
 ) {
   const start = initial(settingsOf(params, api), values);
   const ui = panel(root, {
@@ -111,6 +122,8 @@ export function mount(
     el("legend", { text: "your service model" }),
   );
   ui.controls.append(own);
+  const ownData = el("p", { class: "data-status", "data-part": "on-your-data", hidden: true });
+  ui.controls.append(ownData);
   const ownSliders = OWN.map(([id, label, min, max, step, format]) =>
     slider(own, { id: `${prefix}${id}`, label, min, max, step, value: start[id], format }),
   );
@@ -164,7 +177,9 @@ export function mount(
   function options() {
     /** @type {import("../../api.js").HedgeOptions} */
     const opts = { delayQ: Number(delayQ.input.value), requests: REQUESTS, seed: seed.value };
-    if (preset.value === "own") {
+    // The reader's own data, when the page runs on it, wins over this section's own model.
+    if (service.own) opts.service = service.value;
+    else if (preset.value === "own") {
       const [bm, bs, sp, sm, ss] = ownSliders.map((s) => Number(s.input.value));
       opts.service = {
         body: { medianMs: bm, sigma: bs },
@@ -178,7 +193,10 @@ export function mount(
   const redrawSoon = perFrame(() => draw());
 
   function update() {
-    own.hidden = preset.value !== "own";
+    own.hidden = preset.value !== "own" || service.own;
+    preset.disabled = service.own;
+    ownData.hidden = !service.own;
+    ownData.textContent = `This section runs on ${service.label}; “back to the Lab's model” in the your-data section switches back.`;
     onChange({
       "hedge-delayq": Number(delayQ.input.value),
       "hedge-service": preset.value,
@@ -282,7 +300,7 @@ export function mount(
         requests: result?.requests ?? REQUESTS,
         delay_q: delayQ.input.value,
         delay_ms: result?.delayMs,
-        service: preset.value,
+        service: service.own ? "your data" : preset.value,
         ...(own && {
           body_median_ms: own[0],
           body_sigma: own[1],
@@ -315,6 +333,7 @@ export function mount(
   preset.addEventListener("change", update);
   for (const s of ownSliders) s.input.addEventListener("input", update);
   seed.watch(update, signal);
+  service.watch(update, signal);
   redrawOnResize(ui.canvas, draw, signal);
   update();
 }

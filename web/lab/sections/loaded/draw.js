@@ -92,15 +92,18 @@ function marker(ctx, shape, px, py, r, hollow) {
  * - `theory`: `{ xs, ys }`, the M/G/1 mean without backups, or null; `means`: draw the simulated
  *   no-backup means;
  * - `compact`: a small multiple (no legend, no axis titles, no band labels, smaller markers);
- * - `height`: the plot's height in CSS px (the canvas grows by the legend's rows).
+ * - `height`: the plot's height in CSS px (the canvas grows by the legend's rows);
+ * - `yMin`: the latency axis's bottom (ms), [`Y_AXIS`]'s unless the service is faster (a
+ *   reader's own data).
  * @param {any} canvas
  * @param {{ loads: number[], policies: { name: string, label: string, color: string,
  *   shape: string }[], get: (load: number, policy: string) => any, highlight?: string,
  *   marker?: number | null, theory?: { xs: number[], ys: number[] } | null, means?: boolean,
- *   compact?: boolean, height?: number }} view
+ *   compact?: boolean, height?: number, yMin?: number }} view
  */
 export function drawLoaded(canvas, view) {
   const { loads, policies, get, highlight, compact = false } = view;
+  const yAxis = { ...Y_AXIS, min: Math.min(Y_AXIS.min, view.yMin ?? Y_AXIS.min) };
   const height = view.height ?? (compact ? 150 : 340);
   const order = [
     ...policies.filter((p) => p.name !== highlight),
@@ -137,7 +140,7 @@ export function drawLoaded(canvas, view) {
       label: compact ? "" : "load (offered work over capacity, before backups)",
       format: (v) => formatPct(v, 0),
     },
-    y: { ...Y_AXIS, label: compact ? "" : "latency", format: formatTickMs },
+    y: { ...yAxis, label: compact ? "" : "latency", format: formatTickMs },
     margin: compact
       ? { left: 46, right: 14, top, bottom: 20 }
       : { left: 66, right: 26, top, bottom: 40 },
@@ -208,9 +211,9 @@ export function drawLoaded(canvas, view) {
       for (const m of marks) {
         if (!(m.y > 0)) continue;
         const px = c.sx(m.x),
-          py = c.sy(Math.min(Math.max(m.y, Y_AXIS.min), Y_AXIS.max));
+          py = c.sy(Math.min(Math.max(m.y, yAxis.min), yAxis.max));
         if (m.lo !== undefined) {
-          const [a, b] = [c.sy(Math.max(m.lo, Y_AXIS.min)), c.sy(Math.min(m.hi, Y_AXIS.max))];
+          const [a, b] = [c.sy(Math.max(m.lo, yAxis.min)), c.sy(Math.min(m.hi, yAxis.max))];
           ctx.lineWidth = 1.25;
           ctx.beginPath();
           ctx.moveTo(px, a);

@@ -52,10 +52,21 @@ export function mountLoadedQueues(root, signal) {
   return {
     canvas: player.canvas,
     /** Follows the section's settings: a new trace at this load, policy and rule. */
-    follow({ load, policy, cancellation, delayBasis, seed }) {
+    follow({ load, policy, cancellation, delayBasis, seed, service = undefined }) {
       player.request({
         fn: "traceLoaded",
-        args: [{ load, policy, cancellation, delayBasis, requests: 300, warmup: 2000, seed }],
+        args: [
+          {
+            load,
+            policy,
+            cancellation,
+            delayBasis,
+            requests: 300,
+            warmup: 2000,
+            seed,
+            ...(service && { service }),
+          },
+        ],
       });
     },
   };

@@ -12,6 +12,7 @@ import { mountLoadedQueues } from "./queues.js";
 import { touchChart } from "../../../touch.js";
 import {
   LabSeed,
+  LabService,
   choice,
   initial,
   panel,
@@ -88,7 +89,17 @@ export const params = [
  */
 export function mount(
   root,
-  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
+  {
+    client,
+    api,
+    values,
+    prefix = "",
+    onChange = () => {},
+    link,
+    seed = new LabSeed(),
+    service = new LabService(),
+    signal,
+  },
 ) {
   const lab = api.labDefaults();
   const start = initial(settingsOf(params, api), values);
@@ -146,7 +157,16 @@ export function mount(
     }),
   };
   /** Pollaczek–Khinchine's M/G/1 mean without backups (ms), from the core, at every drawn load. */
-  const theoryMeans = THEORY_LOADS.map((l) => api.noBackupMeanMs(l) ?? NaN);
+  let theoryMeans = [];
+  /** The latency axis's bottom (ms): lower for a reader's data faster than the Lab's model. */
+  let yMin;
+  function followService() {
+    theoryMeans = THEORY_LOADS.map((l) => api.noBackupMeanMs(l, service.value) ?? NaN);
+    const value = service.value;
+    const fastest = value && "empirical" in value ? value.empirical.ms[0] : undefined;
+    yMin = fastest ? 10 ** Math.floor(Math.log10(fastest)) : undefined;
+  }
+  followService();
   let results = new SweepResults();
   /** Why the points are missing, when no worker could compute them (shown as "—", not "…"). */
   let failure = null;
@@ -177,6 +197,7 @@ export function mount(
       marker: chosenLoad(),
       theory: { xs: THEORY_LOADS, ys: theoryMeans },
       means: true,
+      yMin,
     });
   }
 
@@ -220,6 +241,7 @@ export function mount(
       policies: POLICIES,
       get: (l, p) => at(l, p, rule),
       highlight: policy.value,
+      yMin,
       marker: chosenLoad(),
       compact: true,
       height: MULTIPLE_HEIGHT,
@@ -240,7 +262,7 @@ export function mount(
     });
     const pending = failure ? "—" : "…";
     const none = at(chosenLoad(), "none");
-    const theoryMean = api.noBackupMeanMs(chosenLoad());
+    const theoryMean = api.noBackupMeanMs(chosenLoad(), service.value);
     r.noneMean.set(
       !none ? pending : none.stable ? formatMs(none.mean) : "unstable",
       `M/G/1 theory ${formatMs(theoryMean)}`,
@@ -292,6 +314,7 @@ export function mount(
             delayBasis: basis.value,
             requests: REQUESTS,
             seed: seed.value,
+            ...(service.own && { service: service.value }),
           },
         ],
       })),
@@ -371,9 +394,12 @@ export function mount(
     const found = LOADS.map((l) => [at(l, "duplicate"), at(l, "none")]).find(
       ([dup, none]) => dup?.atCapacity && none?.stable,
     );
+    const on = service.own
+      ? `Every service time is drawn from ${service.label}, and the M/G/1 line uses its mean and second moment. `
+      : "";
     ui.note.textContent = found
-      ? `${NOTE} ${INTERVAL_NOTE} ${BARS_NOTE} In this run, at ${formatPct(found[0].load, 0)} load, duplicating's median is ${(found[0].p50 / found[1].p50).toFixed(1)}× the no-backup median.`
-      : `${NOTE} ${INTERVAL_NOTE} ${BARS_NOTE}`;
+      ? `${on}${NOTE} ${INTERVAL_NOTE} ${BARS_NOTE} In this run, at ${formatPct(found[0].load, 0)} load, duplicating's median is ${(found[0].p50 / found[1].p50).toFixed(1)}× the no-backup median.`
+      : `${on}${NOTE} ${INTERVAL_NOTE} ${BARS_NOTE}`;
   }
   updateNote();
   // The chart answers the pointer and the keyboard (web/touch.js): every policy's p50 and p99 at
@@ -450,7 +476,7 @@ export function mount(
           x.atCapacity,
           x.mean,
           x.backupsCompleted,
-          api.noBackupMeanMs(x.load),
+          api.noBackupMeanMs(x.load, service.value),
         ]),
     }),
   });
@@ -463,20 +489,27 @@ export function mount(
   cancel.addEventListener("change", sweep);
   basis.addEventListener("change", sweep);
   seed.watch(sweep, signal);
+  service.watch(() => {
+    followService();
+    sweep();
+    followQueues();
+  }, signal);
   redrawOnResize(ui.canvas, draw, signal);
   for (const rule of RULES)
     redrawOnResize(multiples.canvas(rule), () => drawMultiple(rule), signal);
   sweep();
   // The replicas' queues, animated (queues.js): a trace at the chosen load, policy and rule.
   const queues = mountLoadedQueues(root, signal);
-  const followQueues = () =>
+  function followQueues() {
     queues.follow({
       load: chosenLoad(),
       policy: policy.value,
       cancellation: cancel.value,
       delayBasis: basis.value,
       seed: seed.value,
+      ...(service.own && { service: service.value }),
     });
+  }
   load.input.addEventListener("change", followQueues);
   for (const control of [policy, cancel, basis]) control.addEventListener("change", followQueues);
   seed.watch(followQueues, signal);

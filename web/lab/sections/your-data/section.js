@@ -353,13 +353,6 @@ export function mount(
       Array.from(levels, (u) => (1 - u > 0 ? 1 - u : NaN)),
       { color: "none", width: 2.5 },
     );
-    if (points) {
-      const p = parsed.points;
-      c.dots(
-        Array.from(p.ms, (t, i) => ({ x: t, y: 1 - p.levels[i] })).filter((d) => d.y > 0),
-        { color: "ink", r: 4 },
-      );
-    }
     if (check) {
       const q = [
         [0.5, check.p50],
@@ -370,6 +363,13 @@ export function mount(
       c.dots(
         q.map(([level, t]) => ({ x: t, y: 1 - level })),
         { color: "hedge", r: 5, shape: "diamond", hollow: true },
+      );
+    }
+    if (points) {
+      const p = parsed.points;
+      c.dots(
+        Array.from(p.ms, (t, i) => ({ x: t, y: 1 - p.levels[i] })).filter((d) => d.y > 0),
+        { color: "ink", r: 4 },
       );
     }
     c.done();

@@ -109,6 +109,14 @@ pub fn trace(params: LoadedTraceParams) -> Result<LoadedTrace, ParamError> {
     trace_of(params, |c| c)
 }
 
+/// [`trace`] with every service time drawn from `service` (a reader's own latencies, say).
+pub fn trace_on(
+    params: LoadedTraceParams,
+    service: crate::lab::service::ServiceModel,
+) -> Result<LoadedTrace, ParamError> {
+    trace_of(params, |c| c.with_service(super::LoadedService::Lab(service)))
+}
+
 /// [`trace`] of the config `adjust` makes of the checked one (another service, in tests).
 fn trace_of(
     params: LoadedTraceParams,

@@ -27,8 +27,15 @@ const { SECTIONS, loadCalls } = await import("../../web/lab/sections.js");
 const { closedFormNames, closedForms, fanoutInterval } = await import("../../web/lab/api.js");
 /** The workers' dispatch table: every section's calls.js, for this package. */
 const calls = await loadCalls(pkg);
-/** The core's simulations the sections ask the workers for. */
-const simulations = Object.keys(calls).filter((name) => calls[name] === pkg[name]);
+/**
+ * The core's simulations the sections ask the workers for. Besides them the table holds the
+ * "In code" section's snippet and the your-data section's reading of a reader's latencies
+ * (`parseLatencies`, which reads a dropped file in the worker first, and `exampleLatencies`).
+ */
+const READING = ["parseLatencies", "exampleLatencies"];
+const simulations = Object.keys(calls).filter(
+  (name) => calls[name] === pkg[name] && !READING.includes(name),
+);
 const REQUESTS = 20_000;
 
 test("the seed's calls work exactly as written", () => {
@@ -420,8 +427,10 @@ test("every section in lab/sections.js is a folder: section.js, calls.js, prose.
   // and the "In code" section's snippet.
   for (const [name, fn] of Object.entries(calls)) assert.equal(typeof fn, "function", name);
   assert.deepEqual(
-    Object.keys(calls).filter((name) => !simulations.includes(name)),
-    ["snippet"],
+    Object.keys(calls)
+      .filter((name) => !simulations.includes(name))
+      .sort(),
+    ["snippet", ...READING].sort(),
   );
   // A simulation's result, or a trace of one (the queue animations' traceSupermarket and
   // traceLoaded).

@@ -314,7 +314,7 @@ fn sort_positive(values: &mut [f64]) {
         for &k in &keys {
             counts[((k >> shift) & 0xFF) as usize] += 1;
         }
-        if counts.iter().any(|&c| c == keys.len()) {
+        if counts.contains(&keys.len()) {
             continue;
         }
         let mut start = 0;

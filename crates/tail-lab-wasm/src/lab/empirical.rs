@@ -9,7 +9,7 @@ use js_sys::{Float64Array, RangeError, Reflect, TypeError};
 use std::sync::Arc;
 use tail_lab_core::lab::empirical::parse::{Column, Format, ParseOptions, TimeUnit, Values, parse};
 use tail_lab_core::lab::empirical::{
-    EXAMPLE, EmpiricalParams, REQUESTS, distribution_of, example, model_of, simulate,
+    EXAMPLE, EmpiricalParams, REQUESTS, distribution_of, example, model_of, simulate, summary,
 };
 use tail_lab_core::sampling::empirical::EmpiricalDistribution;
 use wasm_bindgen::prelude::*;
@@ -41,6 +41,8 @@ export interface ParsedLatencies {
   column: number | null;
   /** Lines that held no data (blank, comments, a report's other lines). */
   skippedLines: number;
+  /** Prometheus series summed bucket by bucket (1 for other formats). */
+  series: number;
   /** The input's own CDF points (ms, levels 0..1) for a summary; null for samples. */
   points: { levels: Float64Array; ms: Float64Array } | null;
   /** The model: pass it as any simulation's `service`. */
@@ -118,18 +120,6 @@ fn options_of(v: &JsValue) -> Result<ParseOptions, JsValue> {
     })
 }
 
-/// A number for the percentile summary: four significant digits, no exponent for the
-/// latencies a service has.
-fn short(ms: f64) -> String {
-    let digits = (3 - ms.abs().log10().floor() as i32).clamp(0, 9) as usize;
-    let s = format!("{ms:.digits$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
-}
-
 fn knots_js(d: &EmpiricalDistribution) -> JsValue {
     object(&[
         ("levels", Float64Array::from(d.levels()).into()),
@@ -184,27 +174,20 @@ pub fn parse_latencies(
             )
         }
     };
-    let (format, unit, columns_read, column, skipped) = (
+    let (format, unit, columns_read, column, skipped, series) = (
         input.format,
         input.unit,
         input.columns,
         input.column,
         input.skipped_lines,
+        input.series,
     );
     let distribution = distribution_of(input.values).map_err(input_error)?;
     let model = model_of(distribution).map_err(range)?;
     let d = model.as_empirical().expect("an empirical model");
     let (min, max) = d.range_ms();
     let q = |p| d.quantile(p);
-    let percentiles = format!(
-        "min:{},p50:{},p90:{},p99:{},p99.9:{},max:{}",
-        short(min),
-        short(q(0.5)),
-        short(q(0.9)),
-        short(q(0.99)),
-        short(q(0.999)),
-        short(max)
-    );
+    let percentiles = summary(d);
     let columns = js_sys::Array::new();
     for c in &columns_read {
         columns.push(&JsValue::from_str(c));
@@ -220,6 +203,7 @@ pub fn parse_latencies(
             column.map_or(JsValue::NULL, |c| ((c + 1) as f64).into()),
         ),
         ("skippedLines", (skipped as f64).into()),
+        ("series", (series as f64).into()),
         ("points", points),
         ("service", object(&[("empirical", knots_js(d))])),
         (

@@ -195,7 +195,7 @@ export function mount(
 
   /** The options `parseLatencies` gets from the controls. */
   function parseOptions() {
-    /** @type {import("../../../pkg/tail_lab.js").ParseLatenciesOptions} */
+    /** @type {import("../../api.js").ParseLatenciesOptions} */
     const o = {};
     if (format.value) o.format = /** @type {any} */ (format.value);
     if (unit.value) o.unit = /** @type {any} */ (unit.value);
@@ -212,7 +212,8 @@ export function mount(
       ? `; ${formatCount(res.skippedLines)} line${res.skippedLines === 1 ? "" : "s"} without data skipped`
       : "";
     const col = res.column ? `, column ${res.columns[res.column - 1] ?? res.column}` : "";
-    return `${what} read as ${FORMAT_NAMES[res.format]}${col} (bare numbers in ${res.unit})${skipped}`;
+    const series = res.series > 1 ? `, ${res.series} series summed bucket by bucket` : "";
+    return `${what} read as ${FORMAT_NAMES[res.format]}${col}${series} (bare numbers in ${res.unit})${skipped}`;
   }
 
   function showColumns(res) {

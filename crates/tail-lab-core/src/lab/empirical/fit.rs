@@ -8,9 +8,9 @@
 //! then the model: draws, `F(t)` and the closed forms all read those knots.
 //!
 //! Past the points:
-//! - a histogram's bound (a bucket that holds nothing below it, level 0, or everything, level
-//!   1) ends the fit there, with a constant density from the nearest point to the bound, as
-//!   Prometheus's `histogram_quantile` assumes inside a bucket;
+//! - a histogram's bound (a bucket that holds nothing below it, level 0, or everything,
+//!   level 1) ends the fit there, with a constant density from the nearest point to the
+//!   bound, as Prometheus's `histogram_quantile` assumes inside a bucket;
 //! - with no bound, the line through the last two points carries on for two more decades of
 //!   tail probability (past p99.9 to p99.999; below the first point to a hundredth of its
 //!   level), and the rest of the probability sits at the last time reached (the fit says
@@ -39,7 +39,9 @@ fn refused(expected: &'static str, got: f64) -> ParamError {
 /// The fit through `points` (levels rising, in 0..=1; times in ms, positive, never falling).
 pub fn fit_points(points: &[CdfPoint]) -> Result<EmpiricalDistribution, ParamError> {
     for w in points.windows(2) {
-        if !(w[1].level > w[0].level) || w[1].ms < w[0].ms {
+        if w[1].level.partial_cmp(&w[0].level) != Some(std::cmp::Ordering::Greater)
+            || w[1].ms < w[0].ms
+        {
             return Err(refused(
                 "points whose levels rise and whose times never fall",
                 w[1].level,

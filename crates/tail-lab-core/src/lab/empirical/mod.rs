@@ -94,6 +94,31 @@ pub fn model_of(distribution: EmpiricalDistribution) -> Result<ServiceModel, Par
     ServiceModel::empirical(Arc::new(distribution))
 }
 
+/// A short summary of a distribution, as typed percentiles the [`parse`] reader reads back:
+/// `min:…,p50:…,p90:…,p99:…,p99.9:…,max:…` (ms, four significant digits). This is what a link
+/// carries instead of a reader's data; read back, it is fitted through those six points.
+pub fn summary(d: &EmpiricalDistribution) -> String {
+    let short = |ms: f64| {
+        let digits = (3 - libm::floor(libm::log10(ms.abs())) as i32).clamp(0, 9) as usize;
+        let s = format!("{ms:.digits$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    let (min, max) = d.range_ms();
+    format!(
+        "min:{},p50:{},p90:{},p99:{},p99.9:{},max:{}",
+        short(min),
+        short(d.quantile(0.5)),
+        short(d.quantile(0.9)),
+        short(d.quantile(0.99)),
+        short(d.quantile(0.999)),
+        short(max)
+    )
+}
+
 /// The bundled example, read and fitted.
 pub fn example() -> EmpiricalDistribution {
     let input = parse::parse(EXAMPLE.as_bytes(), &parse::ParseOptions::default())
@@ -292,6 +317,10 @@ mod tests {
         assert!((1.5..3.0).contains(&d.quantile(0.5)), "{}", d.quantile(0.5));
         assert!((10.0..25.0).contains(&d.quantile(0.9)), "{}", d.quantile(0.9));
         assert!(d.quantile(0.999) > 100.0, "{}", d.quantile(0.999));
+        assert_eq!(
+            summary(&d),
+            "min:0.738,p50:2.11,p90:14.77,p99:25.97,p99.9:225.3,max:472.2"
+        );
         assert!(model_of(d).is_ok());
     }
 }

@@ -197,6 +197,8 @@ pub struct LatencyInput {
     pub column: Option<usize>,
     /// Lines skipped as not data: blank, comments, a report's other lines.
     pub skipped_lines: usize,
+    /// Prometheus series summed bucket by bucket (1 for every other format).
+    pub series: usize,
 }
 
 /// A text's lines, 1-based, each with its `\r` trimmed, read afresh by every pass: a text of 10⁷
@@ -422,6 +424,7 @@ fn lines_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, In
         columns: Vec::new(),
         column: None,
         skipped_lines: skipped,
+        series: 1,
     })
 }
 
@@ -577,6 +580,7 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
         columns,
         column: Some(column),
         skipped_lines: skipped,
+        series: 1,
     })
 }
 
@@ -644,6 +648,7 @@ fn hdr_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, Inpu
         columns: Vec::new(),
         column: None,
         skipped_lines: lines.len() - rows,
+        series: 1,
     })
 }
 
@@ -732,11 +737,15 @@ fn split_labels(labels: &str) -> Vec<&str> {
     out.into_iter().filter(|l| !l.trim().is_empty()).collect()
 }
 
+/// One Prometheus series: its metric, its labels other than `le`, and its buckets in order,
+/// each `(line, le, cumulative count)`.
+type Series = (String, String, Vec<(usize, f64, f64)>);
+
 fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, InputError> {
     let unit = unit.unwrap_or(TimeUnit::S);
     let scale = unit.in_ms();
     // Series (metric, labels) → their buckets in order, each (line, le, count).
-    let mut series: Vec<(String, String, Vec<(usize, f64, f64)>)> = Vec::new();
+    let mut series: Vec<Series> = Vec::new();
     for (n, line) in lines.iter() {
         let t = line.trim();
         if t.starts_with('#') || !t.contains("_bucket{") {
@@ -865,6 +874,7 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
         columns: Vec::new(),
         column: None,
         skipped_lines: lines.len() - series.iter().map(|(_, _, b)| b.len()).sum::<usize>(),
+        series: series.len(),
     })
 }
 
@@ -968,6 +978,7 @@ fn percentiles_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInp
         columns: Vec::new(),
         column: None,
         skipped_lines: lines.len() - read,
+        series: 1,
     })
 }
 

@@ -409,6 +409,78 @@ try {
   const gz = gzipSync(wasm, { level: 9 }).length;
   line("wasm size raw", (wasm.length / 1024).toFixed(1), "KB", "", true);
   line("wasm size gzipped", (gz / 1024).toFixed(1), "KB", "<= 150 KB", gz <= 150 * 1024);
+
+  // 7. Your own latencies (issue 21): text → model in a worker, for 10^6 latencies (target
+  //    300 ms) and 10^7 lines (accepted in under 2 s, or refused with its limit named), and the
+  //    cost of a draw from a reader's distribution against the table sampler's, as a fan-out of
+  //    100 leaves on each (the same call, the same leaves, the same work but the draw).
+  {
+    const p = await browser.newPage();
+    await p.goto(`${server.url}index.html?workers=1`);
+    const figures = await p.evaluate(
+      async ([base, sizes]) => {
+        const source = `
+          import init, * as core from "${base}pkg/tail_lab.js";
+          await init();
+          const lines = (n) => {
+            const parts = new Array(n);
+            for (let i = 0; i < n; i++) parts[i] = (2 * Math.exp(Math.sin(i * 12.9898) * 1.1)).toFixed(3);
+            return new TextEncoder().encode(parts.join("\\n"));
+          };
+          const out = {};
+          for (const n of ${JSON.stringify(sizes)}) {
+            const bytes = lines(n);
+            const t0 = performance.now();
+            const r = core.parseLatencies(bytes);
+            out["parse" + n] = performance.now() - t0;
+            out.service = r.service;
+          }
+          const time = (opts) => {
+            core.simulateFanoutLatency({ ...opts, requests: 2000 });
+            const t0 = performance.now();
+            core.simulateFanoutLatency({ ...opts, requests: 20000 });
+            return ((performance.now() - t0) * 1e6) / (20000 * 100);
+          };
+          out.tableNs = time({ p: 0.01, n: 100 });
+          out.empiricalNs = time({ service: out.service, n: 100 });
+          delete out.service;
+          postMessage(out);`;
+        const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+        const w = new Worker(url, { type: "module" });
+        return await new Promise((ok, fail) => {
+          w.onmessage = (e) => ok(e.data);
+          w.onerror = (e) => fail(new Error(e.message));
+        });
+      },
+      [server.url, quick ? [10_000] : [1_000_000, 10_000_000]],
+    );
+    for (const n of quick ? [10_000] : [1_000_000, 10_000_000]) {
+      const target = n === 1_000_000 ? 300 : n === 10_000_000 ? 2000 : 0;
+      const ms = figures[`parse${n}`];
+      line(
+        `your data: ${n.toLocaleString("en-US")} latencies → model (worker)`,
+        fixed(ms, 0),
+        "ms",
+        target ? `< ${target} ms` : "",
+        !target || ms < target,
+      );
+    }
+    line(
+      "your data: a fan-out leaf from the Lab's table",
+      fixed(figures.tableNs),
+      "ns/leaf",
+      "",
+      true,
+    );
+    line(
+      "your data: a fan-out leaf from your distribution",
+      fixed(figures.empiricalNs),
+      "ns/leaf",
+      "<= the table's",
+      figures.empiricalNs <= figures.tableNs * 1.05,
+    );
+    await p.close();
+  }
 } finally {
   await browser.close();
   await server.close();

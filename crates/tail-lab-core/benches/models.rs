@@ -164,4 +164,70 @@ fn main() {
     for name in ["loaded-none", "loaded-hedge", "supermarket"] {
         engine(name, quick);
     }
+    your_data(quick);
+}
+
+/// Your own latencies: a draw from a reader's distribution beside a draw from the Lab's
+/// mixture (two tables), and text becoming a model.
+fn your_data(quick: bool) {
+    use tail_lab_core::lab::empirical::parse::{ParseOptions, parse};
+    use tail_lab_core::lab::empirical::{EXAMPLE, distribution_of, model_of};
+    use tail_lab_core::lab::service::{ServiceModel, ServiceSampler};
+    let n: u64 = if quick { 10_000 } else { 10_000_000 };
+    let draws = |sampler: &ServiceSampler, what: &str| {
+        let secs = median_secs(|| {
+            let mut acc = 0.0;
+            for j in 0..n {
+                acc += sampler
+                    .sample(SampleStream::at(
+                        1,
+                        tail_lab_core::lab::empirical::STREAM,
+                        j,
+                        0,
+                        0,
+                    ))
+                    .ms;
+            }
+            black_box(acc);
+        });
+        line(what, secs, n as f64, "draw");
+    };
+    let text = |count: usize| -> String {
+        (0..count)
+            .map(|i| {
+                format!(
+                    "{:.3}\n",
+                    2.0 * libm::exp(libm::sin(i as f64 * 12.9898) * 1.1)
+                )
+            })
+            .collect()
+    };
+    draws(
+        &ServiceSampler::new(ServiceModel::default()),
+        "service draw, the Lab's mixture (tables)",
+    );
+    let example = |t: &str| {
+        let input = parse(t.as_bytes(), &ParseOptions::default()).unwrap();
+        distribution_of(input.values).unwrap()
+    };
+    let small = example(EXAMPLE);
+    draws(
+        &ServiceSampler::new(model_of(small).unwrap()),
+        "service draw, your data (5,000 knots)",
+    );
+    let count = if quick { 10_000 } else { 1_000_000 };
+    let big = text(count);
+    let large = example(&big);
+    draws(
+        &ServiceSampler::new(model_of(large).unwrap()),
+        &format!("service draw, your data ({count} samples)"),
+    );
+    let secs = median_secs(|| {
+        black_box(example(&big));
+    });
+    println!(
+        "{:<52} {:>10.1} ms",
+        format!("text → model, {count} latencies"),
+        secs * 1e3
+    );
 }

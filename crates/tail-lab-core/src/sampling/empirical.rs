@@ -35,6 +35,10 @@ const TAIL_STEPS: usize = 1024;
 pub struct EmpiricalDistribution {
     levels: Box<[f64]>,
     ms: Box<[f64]>,
+    /// Each segment as `[level at its start, time there (ms), ms per unit of level]`, side by
+    /// side: a draw reads one of these (one cache line) instead of four arrays, and multiplies
+    /// where a quotient would divide.
+    segments: Box<[[f64; 3]]>,
     /// `guide[j]`: the segment holding level `j / guide.len()`.
     guide: Box<[u32]>,
     mean_ms: f64,
@@ -42,6 +46,7 @@ pub struct EmpiricalDistribution {
 }
 
 impl PartialEq for EmpiricalDistribution {
+    /// The same knots: everything else is computed from them.
     fn eq(&self, other: &Self) -> bool {
         self.levels == other.levels && self.ms == other.ms
     }
@@ -135,9 +140,16 @@ impl EmpiricalDistribution {
             mean += w * (a + b) / 2.0;
             second += w * (a * a + a * b + b * b) / 3.0;
         }
+        let segments = (0..segments)
+            .map(|k| {
+                let (u0, u1, a, b) = (levels[k], levels[k + 1], ms[k], ms[k + 1]);
+                [u0, a, (b - a) / (u1 - u0)]
+            })
+            .collect();
         EmpiricalDistribution {
             levels,
             ms,
+            segments,
             guide: guide.into(),
             mean_ms: mean,
             second_moment_ms2: second,
@@ -216,12 +228,11 @@ impl EmpiricalDistribution {
         i
     }
 
-    /// The time (ms) at level `u` inside segment `i`.
+    /// The time (ms) at level `u` inside segment `i`: the draw and the quantile alike.
     #[inline]
     fn at(&self, i: usize, u: f64) -> f64 {
-        let (u0, u1) = (self.levels[i], self.levels[i + 1]);
-        let (a, b) = (self.ms[i], self.ms[i + 1]);
-        a + (b - a) * ((u - u0) / (u1 - u0))
+        let [u0, t0, slope] = self.segments[i];
+        t0 + slope * (u - u0)
     }
 
     /// The exact `q`-quantile (ms), `q` clamped to 0..=1.

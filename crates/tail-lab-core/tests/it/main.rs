@@ -11,6 +11,7 @@ mod common;
 mod fanout_latency;
 mod fuzz_configs;
 mod golden;
+mod graph;
 mod loaded_findings;
 mod loaded_mg1;
 mod queue;

@@ -192,7 +192,11 @@ fn one_stage_completeness_at_a_deadline_is_f_of_t() {
         assert!((r.theory_completeness - want).abs() < 1e-12);
         let f = 1.0 - m.survival(d);
         let tol = Z * (5.0 * f * (1.0 - f) / 9.0 / 40_000.0f64).sqrt();
-        assert!((r.completeness - want).abs() <= tol, "seed {seed}: {} vs {want}", r.completeness);
+        assert!(
+            (r.completeness - want).abs() <= tol,
+            "seed {seed}: {} vs {want}",
+            r.completeness
+        );
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod fanout;
 pub mod fanout_latency;
+pub mod graph;
 pub mod hedge_idle;
 pub mod loaded;
 pub mod loaded_trace;

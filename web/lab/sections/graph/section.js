@@ -29,7 +29,7 @@ export const REQUESTS = 20_000;
 const OFF = -0.2;
 const LOG_MAX = 4;
 const deadlineOf = (v) => (v < 0 ? null : 10 ** v);
-const deadlineControl = (ms) => (ms > 0 ? Math.max(OFF, Math.log10(ms)).toFixed(2) : String(OFF));
+const deadlineControl = (ms) => (ms > 0 ? Math.max(OFF, Math.log10(ms)).toFixed(3) : String(OFF));
 
 const PRESET_TEXT = {
   fanout: "one stage × 100 leaves",
@@ -120,7 +120,7 @@ export function mount(
     label: "deadline",
     min: OFF,
     max: LOG_MAX,
-    step: 0.01,
+    step: 0.001,
     value: deadlineControl(start["graph-deadline"]),
     format: (v) => (v < 0 ? "none" : formatMs(10 ** v)),
     valuetext: (v) => (v < 0 ? "no deadline" : `deadline ${formatMs(10 ** v)}`),
@@ -472,12 +472,12 @@ export function mount(
     marker: {
       input: deadline.input,
       value: () => result?.deadlineMs ?? NaN,
-      toControl: (x) => Math.min(LOG_MAX, Math.max(0, Math.log10(x))).toFixed(2),
+      toControl: (x) => Math.min(LOG_MAX, Math.max(0, Math.log10(x))).toFixed(3),
       // A key moves the deadline by a twentieth of a decade; Home and End to the ends.
       step: (k) => {
         const v = Number(deadline.input.value);
         const to = !Number.isFinite(k) ? (k < 0 ? 0 : LOG_MAX) : Math.max(0, v) + k * 0.05;
-        return Math.min(LOG_MAX, Math.max(0, to)).toFixed(2);
+        return Math.min(LOG_MAX, Math.max(0, to)).toFixed(3);
       },
     },
     redraw: redrawSoon,

@@ -43,7 +43,7 @@ pub const REPORT_RUNS: [(&str, f64); 4] = [
 ];
 
 /// Children the report simulates per run at most, so the report stays well under a second.
-const REPORT_CHILDREN: u64 = 2_000_000;
+pub const REPORT_CHILDREN: u64 = 2_000_000;
 
 /// The requests the report runs preset `name` for, given the report's `requests`: at most
 /// [`REPORT_CHILDREN`] children in all.

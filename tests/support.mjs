@@ -318,6 +318,7 @@ export const REPORT_RUNS = {
   // The report runs the supermarket for 5 arrivals per requested request.
   balance: (e, requests) => ({ lambda: e.lambda, d: e.d, arrivals: 5 * requests }),
   queue: (e) => ({ servers: e.servers, load: e.load, requests: e.requests }),
+  graph: (e) => ({ preset: e.preset, deadlineMs: e.deadline_ms, requests: e.requests }),
   // The report checks the bundled example (the call's default service).
   empirical: (e) => ({ requests: e.requests, fanout: e.fanout }),
 };

@@ -44,6 +44,12 @@ function readOne(spec, raw) {
       return spec.values.map(String).includes(text)
         ? [spec.values.find((v) => String(v) === text), null]
         : fallback(`“${shown}” is not one of ${spec.values.join(", ")}`);
+    case "string": {
+      // A compact text the spec parses itself (strictly): `parse(text)` gives the value and,
+      // when it clamped or dropped something, why. Never markup: the value is data.
+      const [value, why] = spec.parse(text);
+      return [value, why === null ? null : `${spec.name}: ${why}`];
+    }
     case "seed": {
       const [seed, why] = parseSeed(text);
       return why === null ? [seed, null] : fallback(why);

@@ -707,6 +707,8 @@ test("the balance section's fixed-point table renders sᵢ as the API computes i
 /** A value for `spec` other than `current`: another name, or a point 30% (or 70%) along its range. */
 function another(spec, current) {
   if (spec.type === "enum") return spec.values.find((v) => String(v) !== String(current));
+  // A text setting (the graph's stages) names examples of itself.
+  if (spec.type === "string") return spec.examples.find((v) => v !== current);
   const at = (f) => {
     const x = spec.min + f * (spec.max - spec.min);
     if (spec.type === "int") return Math.round(x);
@@ -738,7 +740,9 @@ test("every setting of every section, moved, changes what the section shows and 
         `${spec.name}=${value}: the section shows the same`,
       );
       const tolerance =
-        spec.type === "enum" ? 0 : Math.max(spec.step ?? 0, 0.01 * Math.abs(value)) + 1e-9;
+        spec.type === "enum" || spec.type === "string"
+          ? 0
+          : Math.max(spec.step ?? 0, 0.01 * Math.abs(value)) + 1e-9;
       await page.waitForFunction(
         ([name, v, tol]) => {
           const got = new URLSearchParams(location.search).get(name);

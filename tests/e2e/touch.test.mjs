@@ -78,6 +78,7 @@ const LAB_MARKERS = [
   ["queue", "queue-load", "queue-load", -120],
   ["balance", "balance-lambda", "balance-lambda", -120],
   ["loaded", "loaded-load", "loaded-load", -120],
+  ["graph", "graph-deadline", "graph-deadline", 80],
 ];
 
 for (const [section, id, name, dx] of LAB_MARKERS) {

@@ -18,6 +18,10 @@
 /** @typedef {import("../pkg/tail_lab.js").BalanceResult} BalanceResult */
 /** @typedef {import("../pkg/tail_lab.js").QueueResult} QueueResult */
 /** @typedef {import("../pkg/tail_lab.js").ParseLatenciesOptions} ParseLatenciesOptions */
+/** @typedef {import("../pkg/tail_lab.js").SimulateGraphOptions} SimulateGraphOptions */
+/** @typedef {import("../pkg/tail_lab.js").GraphStageOptions} GraphStageOptions */
+/** @typedef {import("../pkg/tail_lab.js").GraphResult} GraphResult */
+/** @typedef {import("../pkg/tail_lab.js").ServiceOptions} ServiceOptions */
 /**
  * The core without what simulates or measures (what the runtime check below refuses too).
  * @typedef {Readonly<Omit<Core, Extract<keyof Core, `simulate${string}`> | "TailRun" |

@@ -21,6 +21,7 @@ lab_models!(
     queue,
     loaded,
     supermarket,
+    graph,
     empirical
 );
 

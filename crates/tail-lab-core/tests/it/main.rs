@@ -12,6 +12,7 @@ mod empirical;
 mod fanout_latency;
 mod fuzz_configs;
 mod golden;
+mod graph;
 mod loaded_findings;
 mod loaded_mg1;
 mod queue;

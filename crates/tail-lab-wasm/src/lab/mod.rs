@@ -4,6 +4,7 @@
 pub mod empirical;
 pub mod fanout;
 pub mod fanout_latency;
+pub mod graph;
 pub mod hedge_idle;
 pub mod loaded;
 pub mod loaded_trace;

@@ -165,7 +165,12 @@ mod tests {
 
     #[test]
     fn goes_through_every_point_exactly() {
-        let pts = [point(0.5, 4.0), point(0.9, 8.0), point(0.99, 30.0), point(0.999, 120.0)];
+        let pts = [
+            point(0.5, 4.0),
+            point(0.9, 8.0),
+            point(0.99, 30.0),
+            point(0.999, 120.0),
+        ];
         let d = fit_points(&pts).unwrap();
         for p in pts {
             assert_eq!(d.quantile(p.level), p.ms, "{p:?}");
@@ -180,7 +185,8 @@ mod tests {
     #[test]
     fn two_percentiles_of_a_lognormal_give_that_lognormal() {
         let ln = LogNormalMs::new(10.0, 0.8).unwrap();
-        let d = fit_points(&[point(0.5, ln.quantile(0.5)), point(0.99, ln.quantile(0.99))]).unwrap();
+        let d =
+            fit_points(&[point(0.5, ln.quantile(0.5)), point(0.99, ln.quantile(0.99))]).unwrap();
         // At every knot the fit is the lognormal exactly (ln t is linear in z on both); between
         // knots the quantile is a chord in u of the convex Q(u) = m·exp(σ·Φ⁻¹(u)). With 256
         // knots a stretch, Δz = 2.33/256 between them, the chord's relative error is of order
@@ -200,7 +206,12 @@ mod tests {
     #[test]
     fn histogram_bounds_end_the_fit() {
         // Prometheus-like: nothing at or below 5 ms, all at or below 100 ms.
-        let pts = [point(0.0, 5.0), point(0.4, 10.0), point(0.9, 25.0), point(1.0, 100.0)];
+        let pts = [
+            point(0.0, 5.0),
+            point(0.4, 10.0),
+            point(0.9, 25.0),
+            point(1.0, 100.0),
+        ];
         let d = fit_points(&pts).unwrap();
         assert_eq!(d.range_ms(), (5.0, 100.0));
         for p in pts {
@@ -219,7 +230,9 @@ mod tests {
         assert!(fit_points(&[point(0.5, 4.0), point(0.9, 3.0)]).is_err());
         assert!(fit_points(&[point(0.9, 4.0), point(0.5, 5.0)]).is_err());
         assert_eq!(
-            fit_points(&[point(0.5, 4.0), point(0.6, 4.0)]).unwrap_err().param(),
+            fit_points(&[point(0.5, 4.0), point(0.6, 4.0)])
+                .unwrap_err()
+                .param(),
             "knots.ms"
         );
     }

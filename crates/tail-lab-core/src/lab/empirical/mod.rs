@@ -243,24 +243,73 @@ impl Describe for EmpiricalResult {
     fn describe(&self) -> Vec<Field> {
         let q = |key, doc, v| Field::ms(key, doc, v);
         vec![
-            Field::count("knots", "Knots of the distribution (its quantile function is linear between them).", self.knots),
-            Field::count("requests", "Draws made for the distribution check, and parents for the fan-out check.", self.requests),
+            Field::count(
+                "knots",
+                "Knots of the distribution (its quantile function is linear between them).",
+                self.knots,
+            ),
+            Field::count(
+                "requests",
+                "Draws made for the distribution check, and parents for the fan-out check.",
+                self.requests,
+            ),
             q("mean_ms", "The distribution's mean, exact.", self.mean_ms),
-            q("theory_p50", "The distribution's median, exact.", self.theory[0]),
-            q("theory_p90", "The distribution's p90, exact.", self.theory[1]),
-            q("theory_p99", "The distribution's p99, exact.", self.theory[2]),
-            q("theory_p999", "The distribution's p99.9, exact.", self.theory[3]),
+            q(
+                "theory_p50",
+                "The distribution's median, exact.",
+                self.theory[0],
+            ),
+            q(
+                "theory_p90",
+                "The distribution's p90, exact.",
+                self.theory[1],
+            ),
+            q(
+                "theory_p99",
+                "The distribution's p99, exact.",
+                self.theory[2],
+            ),
+            q(
+                "theory_p999",
+                "The distribution's p99.9, exact.",
+                self.theory[3],
+            ),
             q("p50", "Median of the draws.", self.sim[0]),
             q("p90", "p90 of the draws.", self.sim[1]),
             q("p99", "p99 of the draws.", self.sim[2]),
             q("p999", "p99.9 of the draws.", self.sim[3]),
-            Field::fraction("ks_distance", "sup |F_draws(t) − F(t)| over t: how far the draws' CDF strays from the distribution's.", self.ks_distance),
-            Field::fraction("dkw_bound_95", "The DKW bound at 95% for this many draws, √(ln 40 / 2m): a correct sampler's distance exceeds it one run in twenty.", self.dkw_bound_95),
-            Field::new("fanout", Unit::Count, "Leaves per parent in the fan-out check.", Value::Integer(u64::from(self.fanout))),
-            q("parent_p50", "Median of the parents (each the slowest of its leaves).", self.parent_sim[0]),
+            Field::fraction(
+                "ks_distance",
+                "sup |F_draws(t) − F(t)| over t: how far the draws' CDF strays from the distribution's.",
+                self.ks_distance,
+            ),
+            Field::fraction(
+                "dkw_bound_95",
+                "The DKW bound at 95% for this many draws, √(ln 40 / 2m): a correct sampler's distance exceeds it one run in twenty.",
+                self.dkw_bound_95,
+            ),
+            Field::new(
+                "fanout",
+                Unit::Count,
+                "Leaves per parent in the fan-out check.",
+                Value::Integer(u64::from(self.fanout)),
+            ),
+            q(
+                "parent_p50",
+                "Median of the parents (each the slowest of its leaves).",
+                self.parent_sim[0],
+            ),
             q("parent_p99", "p99 of the parents.", self.parent_sim[1]),
-            q("theory_parent_p50", "The parent median in closed form: the leaf quantile at 0.5^(1/n).", self.parent_theory[0]),
-            q("theory_parent_p99", "The parent p99 in closed form: the leaf quantile at 0.99^(1/n).", self.parent_theory[1]),
+            q(
+                "theory_parent_p50",
+                "The parent median in closed form: the leaf quantile at 0.5^(1/n).",
+                self.parent_theory[0],
+            ),
+            q(
+                "theory_parent_p99",
+                "The parent p99 in closed form: the leaf quantile at 0.99^(1/n).",
+                self.parent_theory[1],
+            ),
         ]
     }
 }
@@ -315,7 +364,11 @@ mod tests {
         assert_eq!(d.levels().len(), 5000);
         // Its modes: a median among the hits, a p90 among the misses, a p99.9 in the stalls.
         assert!((1.5..3.0).contains(&d.quantile(0.5)), "{}", d.quantile(0.5));
-        assert!((10.0..25.0).contains(&d.quantile(0.9)), "{}", d.quantile(0.9));
+        assert!(
+            (10.0..25.0).contains(&d.quantile(0.9)),
+            "{}",
+            d.quantile(0.9)
+        );
         assert!(d.quantile(0.999) > 100.0, "{}", d.quantile(0.999));
         assert_eq!(
             summary(&d),

@@ -225,7 +225,11 @@ impl<'a> Lines<'a> {
             ));
         }
         let text = std::str::from_utf8(bytes).map_err(|e| {
-            let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+            let line = bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
             at(line, "is not text (not valid UTF-8)")
         })?;
         // A leading byte-order mark is not part of the first value.
@@ -277,7 +281,9 @@ fn number_and_unit(token: &str) -> Option<(f64, Option<TimeUnit>)> {
     let split = t
         .char_indices()
         .find(|&(i, c)| {
-            c.is_alphabetic() && !(matches!(c, 'e' | 'E') && t[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-' || d == '+'))
+            c.is_alphabetic()
+                && !(matches!(c, 'e' | 'E')
+                    && t[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-' || d == '+'))
         })
         .map_or(t.len(), |(i, _)| i);
     let (num, unit) = t.split_at(split);
@@ -331,7 +337,10 @@ fn checked_latency(line: usize, value: f64, token: &str) -> Result<f64, InputErr
     if value <= 0.0 {
         return Err(at(
             line,
-            format!("{} is not above 0: a latency must be a positive time", shown(token)),
+            format!(
+                "{} is not above 0: a latency must be a positive time",
+                shown(token)
+            ),
         ));
     }
     Ok(value)
@@ -351,7 +360,8 @@ impl UnitGuard {
             }
             Some((_, u)) if u == unit => Ok(()),
             Some((first, u)) => {
-                let name = |u: Option<TimeUnit>| u.map_or("no unit".to_string(), |u| u.name().to_string());
+                let name =
+                    |u: Option<TimeUnit>| u.map_or("no unit".to_string(), |u| u.name().to_string());
                 Err(at(
                     line,
                     format!(
@@ -400,7 +410,9 @@ fn detect(lines: Lines) -> Format {
         return Format::HdrHistogram;
     }
     if (text.contains("Latency Distribution")
-        && lines.iter().any(|(_, l)| l.trim() == "Latency Distribution"))
+        && lines
+            .iter()
+            .any(|(_, l)| l.trim() == "Latency Distribution"))
         || data()
             .next()
             .is_some_and(|l| percentile_items(l).is_some_and(|items| !items.is_empty()))
@@ -429,7 +441,9 @@ fn lines_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, In
         let token = line.trim();
         let Some((value, u)) = number_and_unit(token) else {
             if token.split_whitespace().count() > 1
-                && token.split_whitespace().all(|w| number_and_unit(w).is_some())
+                && token
+                    .split_whitespace()
+                    .all(|w| number_and_unit(w).is_some())
             {
                 return Err(at(
                     n,
@@ -512,8 +526,14 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
     let (first_n, first) = data.next().expect("parse checked there is data");
     let delim = delimiter(first);
     let first_cells = cells(first, delim);
-    let header = first_cells.iter().any(|c| !c.is_empty() && number_and_unit(c).is_none());
-    let columns: Vec<String> = if header { first_cells.clone() } else { Vec::new() };
+    let header = first_cells
+        .iter()
+        .any(|c| !c.is_empty() && number_and_unit(c).is_none());
+    let columns: Vec<String> = if header {
+        first_cells.clone()
+    } else {
+        Vec::new()
+    };
     let width = first_cells.len();
     let column = match &options.column {
         Some(Column::Number(k)) => {
@@ -583,7 +603,9 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
     let mut samples = Vec::with_capacity(lines.len());
     let mut guard = UnitGuard { first: None };
     let mut skipped = lines.len() - lines.iter().filter(|(_, l)| !is_skippable(l)).count();
-    let rows = std::iter::once((first_n, first)).filter(|_| !header).chain(data);
+    let rows = std::iter::once((first_n, first))
+        .filter(|_| !header)
+        .chain(data);
     if header {
         skipped += 1;
     }
@@ -599,8 +621,12 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
                 ),
             ));
         };
-        let (value, u) = number_and_unit(cell)
-            .ok_or_else(|| at(n, format!("column {}: {} {NOT_A_LATENCY}", column + 1, shown(cell))))?;
+        let (value, u) = number_and_unit(cell).ok_or_else(|| {
+            at(
+                n,
+                format!("column {}: {} {NOT_A_LATENCY}", column + 1, shown(cell)),
+            )
+        })?;
         guard.check(n, u)?;
         let value = checked_latency(n, value, cell)?;
         samples.push(value * u.map_or(scale, TimeUnit::in_ms));
@@ -660,9 +686,12 @@ fn hdr_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, Inpu
         let value: f64 = fields[0]
             .parse()
             .map_err(|_| at(n, format!("Value {} is not a number", shown(fields[0]))))?;
-        let level: f64 = fields[1]
-            .parse()
-            .map_err(|_| at(n, format!("Percentile {} is not a number", shown(fields[1]))))?;
+        let level: f64 = fields[1].parse().map_err(|_| {
+            at(
+                n,
+                format!("Percentile {} is not a number", shown(fields[1])),
+            )
+        })?;
         if !(0.0..=1.0).contains(&level) {
             return Err(at(
                 n,
@@ -674,7 +703,10 @@ fn hdr_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, Inpu
         push_point(&mut points, n, level, value * scale)?;
     }
     if rows == 0 {
-        return Err(at(start + 1, "the HdrHistogram table has a header and no rows"));
+        return Err(at(
+            start + 1,
+            "the HdrHistogram table has a header and no rows",
+        ));
     }
     Ok(LatencyInput {
         format: Format::HdrHistogram,
@@ -801,14 +833,22 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| at(n, format!("le=\"{le}\" is not a bucket bound (a number ≥ 0 or +Inf)")))?,
+                .ok_or_else(|| {
+                    at(
+                        n,
+                        format!("le=\"{le}\" is not a bucket bound (a number ≥ 0 or +Inf)"),
+                    )
+                })?,
         };
         let count_value: f64 = count
             .parse()
             .ok()
             .filter(|c: &f64| c.is_finite() && *c >= 0.0)
             .ok_or_else(|| at(n, format!("the count {} is not a number ≥ 0", shown(count))))?;
-        match series.iter_mut().find(|(m, l, _)| m == metric && *l == labels) {
+        match series
+            .iter_mut()
+            .find(|(m, l, _)| m == metric && *l == labels)
+        {
             Some((_, _, b)) => b.push((n, le_value, count_value)),
             None => series.push((metric.to_string(), labels, vec![(n, le_value, count_value)])),
         }
@@ -828,7 +868,10 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
         ));
     }
     let Some(first_series) = series.first() else {
-        return Err(at(0, "no bucket lines (name_bucket{le=\"…\"} count) in the text"));
+        return Err(at(
+            0,
+            "no bucket lines (name_bucket{le=\"…\"} count) in the text",
+        ));
     };
     let bounds: Vec<f64> = first_series.2.iter().map(|&(_, le, _)| le).collect();
     for (_, labels, buckets) in &series {
@@ -876,7 +919,10 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
     let last = bounds.len() - 1;
     let total = total_of(last);
     if total <= 0.0 {
-        return Err(at(0, "every bucket counts 0: the histogram has no observations"));
+        return Err(at(
+            0,
+            "every bucket counts 0: the histogram has no observations",
+        ));
     }
     let mut points: Vec<(usize, CdfPoint)> = Vec::new();
     for (i, &le) in bounds[..last].iter().enumerate() {
@@ -918,7 +964,11 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
 #[allow(clippy::type_complexity)]
 fn percentile_items(line: &str) -> Option<Vec<(f64, f64, Option<TimeUnit>, String)>> {
     let mut items = Vec::new();
-    for part in line.split([',', ';']).map(str::trim).filter(|p| !p.is_empty()) {
+    for part in line
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
         let lower = part.to_lowercase();
         let (label, rest) = match lower.find(|c: char| c.is_whitespace() || c == ':' || c == '=') {
             Some(i) => (&lower[..i], &part[i..]),
@@ -955,7 +1005,9 @@ fn percentile_items(line: &str) -> Option<Vec<(f64, f64, Option<TimeUnit>, Strin
 
 fn percentiles_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, InputError> {
     // wrk's report: read only its "Latency Distribution" block.
-    let block = lines.iter().position(|(_, l)| l.trim() == "Latency Distribution");
+    let block = lines
+        .iter()
+        .position(|(_, l)| l.trim() == "Latency Distribution");
     let (skip, lenient) = match block {
         Some(i) => (i + 1, true),
         None => (0, false),
@@ -997,7 +1049,10 @@ fn percentiles_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInp
         if let Some(&(m, _)) = seen.iter().find(|(_, l)| *l == level) {
             return Err(at(
                 n,
-                format!("the level {} is given twice (also on line {m})", level * 100.0),
+                format!(
+                    "the level {} is given twice (also on line {m})",
+                    level * 100.0
+                ),
             ));
         }
         seen.push((n, level));
@@ -1041,7 +1096,10 @@ mod tests {
 
     #[test]
     fn lines_with_and_without_units() {
-        assert_eq!(samples("1\n2.5\n\n# a comment\n3e1\r\n"), vec![1.0, 2.5, 30.0]);
+        assert_eq!(
+            samples("1\n2.5\n\n# a comment\n3e1\r\n"),
+            vec![1.0, 2.5, 30.0]
+        );
         assert_eq!(samples("1.5s\n2s"), vec![1500.0, 2000.0]);
         assert_eq!(samples("250us\n500 µs"), vec![0.25, 0.5]);
         let e = read("12ms\n0.5s\n").unwrap_err();
@@ -1054,7 +1112,11 @@ mod tests {
     #[test]
     fn bad_lines_are_named() {
         let e = read("1\n2\nhello\n").unwrap_err();
-        assert_eq!((e.line, e.message.contains("“hello” is not a latency")), (3, true), "{e}");
+        assert_eq!(
+            (e.line, e.message.contains("“hello” is not a latency")),
+            (3, true),
+            "{e}"
+        );
         let e = read("1\n-3\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.contains("not above 0"), "{e}");
@@ -1193,7 +1255,11 @@ http_request_duration_seconds_count{handler="/"} 100
                 format!("{}.{}", &number[..point], &number[point..])
             };
             let want: f64 = text.parse().unwrap();
-            assert_eq!(plain_decimal(&text).map(f64::to_bits), Some(want.to_bits()), "{text}");
+            assert_eq!(
+                plain_decimal(&text).map(f64::to_bits),
+                Some(want.to_bits()),
+                "{text}"
+            );
         }
         for other in ["", ".", "1e5", "-1", "1.2.3", "1234567890123456", " 1"] {
             assert_eq!(plain_decimal(other), None, "{other:?}");

@@ -20,7 +20,8 @@ lab_models!(
     hedge_idle,
     queue,
     loaded,
-    supermarket
+    supermarket,
+    correlated
 );
 
 /// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop

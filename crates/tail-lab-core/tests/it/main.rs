@@ -8,6 +8,7 @@
 
 mod closed_forms;
 mod common;
+mod correlated;
 mod fanout_latency;
 mod fuzz_configs;
 mod golden;

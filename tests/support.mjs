@@ -318,4 +318,14 @@ export const REPORT_RUNS = {
   // The report runs the supermarket for 5 arrivals per requested request.
   balance: (e, requests) => ({ lambda: e.lambda, d: e.d, arrivals: 5 * requests }),
   queue: (e) => ({ servers: e.servers, load: e.load, requests: e.requests }),
+  // The report hedges at the service's exact p95, which the entry states in ms.
+  correlated: (e) => ({
+    n: e.n,
+    c: e.c,
+    cr: e.cr,
+    drop: e.drop,
+    p: e.p,
+    delayMs: e.delay_ms,
+    requests: e.requests,
+  }),
 };

@@ -61,6 +61,7 @@ test("the slider's ends: c = 1 gives p, c = 0 gives 1 − (1 − p)^n, and the l
 });
 
 test("bad options are refused by name", () => {
+  /** @type {[any, ErrorConstructor, string][]} */
   const bad = [
     [{ n: 0 }, RangeError, "n"],
     [{ n: 1001 }, RangeError, "n"],
@@ -81,7 +82,7 @@ test("bad options are refused by name", () => {
   for (const [opts, type, name] of bad) {
     assert.throws(
       () => pkg.simulateCorrelated(opts),
-      (e) => e instanceof type && e.message.includes(name),
+      (/** @type {any} */ e) => e instanceof type && e.message.includes(name),
       JSON.stringify(opts),
     );
   }

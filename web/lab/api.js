@@ -17,6 +17,7 @@
 /** @typedef {import("../pkg/tail_lab.js").LoadedResult} LoadedResult */
 /** @typedef {import("../pkg/tail_lab.js").BalanceResult} BalanceResult */
 /** @typedef {import("../pkg/tail_lab.js").QueueResult} QueueResult */
+/** @typedef {import("../pkg/tail_lab.js").CorrelatedResult} CorrelatedResult */
 /**
  * The core without what simulates or measures (what the runtime check below refuses too).
  * @typedef {Readonly<Omit<Core, Extract<keyof Core, `simulate${string}`> | "TailRun" |

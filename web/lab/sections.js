@@ -10,7 +10,7 @@
 // worker).
 
 /** The sections by name, in page order: a section's number on the page is its place here. */
-export const SECTIONS = ["fanout", "hedge", "queue", "loaded", "balance", "code"];
+export const SECTIONS = ["fanout", "hedge", "queue", "loaded", "balance", "code", "correlated"];
 
 /** The address of one of a section's files. */
 const file = (name, path) => new URL(`./sections/${name}/${path}`, import.meta.url).href;

@@ -214,6 +214,8 @@ pub struct Curves {
     pub theory: [Vec<f64>; 3],
     /// Closed form, at `c = 0`.
     pub theory_independent: [Vec<f64>; 3],
+    /// The leaf's own survival `S(t)`, the same at every `c`.
+    pub leaf: Vec<f64>,
 }
 
 /// A run's result.

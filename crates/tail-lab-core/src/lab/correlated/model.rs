@@ -117,6 +117,12 @@ impl Describe for CorrelatedResult {
                     six("sim_indep", "Simulated, at c = 0.", &c.sim_independent),
                     six("theory", "Closed form, at the chosen c.", &c.theory),
                     six("theory_indep", "Closed form, at c = 0.", &c.theory_independent),
+                    series(
+                        "leaf",
+                        Unit::Fraction,
+                        "The leaf's own survival S(t), the same at every c.",
+                        &c.leaf,
+                    ),
                 ],
             },
         ));

@@ -215,6 +215,7 @@ pub fn simulate(params: CorrelatedParams) -> Result<CorrelatedResult, ParamError
         sim_independent: sim_curves(&indep),
         theory: theory_curves(checked.settings(p.c)),
         theory_independent: theory_curves(checked.settings(0.0)),
+        leaf: t_ms.iter().map(|&t| model.survival(t)).collect(),
         t_ms,
     };
     Ok(CorrelatedResult {

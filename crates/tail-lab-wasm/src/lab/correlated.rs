@@ -54,9 +54,10 @@ export interface CorrelatedTheory {
   delayMs: number;
   /** The slow threshold: the leaf's (1 − p)-quantile (ms). */
   slowMs: number;
-  /** The leaf's own median and p99 (ms), the same at every c. */
+  /** The leaf's own median, p99 and p99.9 (ms), the same at every c. */
   leafP50: number;
   leafP99: number;
+  leafP999: number;
   none: CorrelatedTheoryOutcome;
   drop: CorrelatedTheoryOutcome;
   hedge: CorrelatedTheoryOutcome;
@@ -148,6 +149,7 @@ pub fn correlated_theory(
         ("slowMs", checked.slow_ms.into()),
         ("leafP50", model.quantile(0.5).into()),
         ("leafP99", model.quantile(0.99).into()),
+        ("leafP999", model.quantile(0.999).into()),
         ("none", outcome(none)),
         ("drop", outcome(drop)),
         ("hedge", outcome(hedge)),

@@ -156,7 +156,11 @@ export function mount(
     label: "hedge's p99 gain",
     theory: true,
   });
-  const leafOut = readout(ui.readouts, { name: "leaf-slow", label: "one leaf slow", theory: true });
+  const leafOut = readout(ui.readouts, {
+    name: "leaf-slow",
+    label: "one leaf slow, at any c",
+    theory: true,
+  });
 
   // The full table: each fix's percentiles and slow share, at c and at c = 0, simulated (theory).
   const captionId = `${prefix}corr-table-caption`;
@@ -186,6 +190,11 @@ export function mount(
       );
     }),
   );
+  // One leaf, at the chosen c: its own law, the same at every c.
+  const leafCells = COLS.map(([col]) =>
+    el("td", { "data-readout": `table-${col}-leaf`, text: "—" }),
+  );
+  rows.push(el("tr", {}, el("th", { scope: "row", text: "one leaf, chosen c" }), ...leafCells));
   const table = el(
     "table",
     { class: "lab-table" },
@@ -315,10 +324,7 @@ export function mount(
     for (const [key] of FIXES) {
       const o = exact[key.toLowerCase()];
       const oi = exactIndep[key.toLowerCase()];
-      readouts[key].set(
-        result ? share(result[`slow${key}`]) : "…",
-        `theory ${share(o.slowShare)}; at c = 0 ${share(oi.slowShare)}`,
-      );
+      readouts[key].set(result ? share(result[`slow${key}`]) : "…", `theory ${share(o.slowShare)}`);
       for (const [ind, t] of [
         ["", o],
         ["Indep", oi],
@@ -334,7 +340,15 @@ export function mount(
         }
       }
     }
-    leafOut.set(result ? share(result.leafSlow) : "…", `theory ${share(SLOW_LEVEL)} at every c`);
+    const leafTheory = [SLOW_LEVEL, exact.leafP50, exact.leafP99, exact.leafP999];
+    const leafSim = result
+      ? [result.leafSlow, result.leafP50, result.leafP99, result.leafP999]
+      : [NaN, NaN, NaN, NaN];
+    for (const [i, td] of leafCells.entries()) {
+      const f = i === 0 ? share : formatMs;
+      td.textContent = `${result ? f(leafSim[i]) : "…"} (${f(leafTheory[i])})`;
+    }
+    leafOut.set(result ? share(result.leafSlow) : "…", `theory ${share(SLOW_LEVEL)}`);
     if (result) {
       const j = Array.prototype.indexOf.call(result.gain.theoryCr, result.cr);
       const sim = result.p99None / result.p99Hedge;

@@ -55,9 +55,10 @@ pub const REQUESTS_PER_CALL: CountRange = crate::count_range!(1, 10000000);
 pub const MAX_DROP: f64 = 0.5;
 /// The replica correlations the hedge's gain is simulated at (the closed form is drawn at
 /// [`THEORY_CR_POINTS`] more).
-pub const SIM_CR: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
-/// Points of the closed-form gain curve, evenly over `c_r` in 0..=1.
-pub const THEORY_CR_POINTS: usize = 21;
+pub const SIM_CR: [f64; 6] = [0.0, 0.05, 0.25, 0.5, 0.75, 1.0];
+/// Points of the closed-form gain curve over `c_r` in 0..=1, at `(j / 40)²`: dense near 0, where
+/// the gain falls fastest (a backup in the episode one time in a hundred already costs most of it).
+pub const THEORY_CR_POINTS: usize = 41;
 
 /// When the hedge fires.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -127,7 +128,13 @@ impl CorrelatedParams {
         FANOUT.check("n", u64::from(self.n))?;
         check_range("c", self.c, 0.0, 1.0, "a probability in 0..=1")?;
         check_range("cr", self.cr, 0.0, 1.0, "a probability in 0..=1")?;
-        check_range("drop", self.drop, 0.0, MAX_DROP, "a share of the leaves in 0..=0.5")?;
+        check_range(
+            "drop",
+            self.drop,
+            0.0,
+            MAX_DROP,
+            "a share of the leaves in 0..=0.5",
+        )?;
         check_open("p", self.p, 0.0, 1.0, "a slow level in (0, 1)")?;
         REQUESTS.check("requests", self.requests)?;
         let delay_ms = match self.delay {
@@ -194,7 +201,7 @@ pub struct GainSweep {
     pub cr: Vec<f64>,
     /// The simulated gains there.
     pub sim_gain: Vec<f64>,
-    /// The closed form's replica correlations ([`THEORY_CR_POINTS`], 0..=1).
+    /// The closed form's replica correlations ([`THEORY_CR_POINTS`] of them, `(j / 40)²`).
     pub theory_cr: Vec<f64>,
     /// The closed-form gains there.
     pub theory_gain: Vec<f64>,
@@ -245,6 +252,8 @@ pub struct CorrelatedResult {
     pub theory_leaf_p50: f64,
     /// The leaf's closed-form p99 (ms).
     pub theory_leaf_p99: f64,
+    /// The leaf's closed-form p99.9 (ms).
+    pub theory_leaf_p999: f64,
     /// Share of leaves later than `t_p`, simulated at the chosen `c` (it is `p` at every `c`).
     pub leaf_slow_share: f64,
     /// None, drop, hedge at the chosen `c`.

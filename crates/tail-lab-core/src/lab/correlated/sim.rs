@@ -105,7 +105,10 @@ pub fn simulate(params: CorrelatedParams) -> Result<CorrelatedResult, ParamError
     let mut sweep: Vec<Histogram> = SIM_CR.iter().map(|_| Histogram::new()).collect();
     let mut leaf_h = Histogram::new();
     let mut leaf_slow = 0u64;
-    let (mut xs, mut owns) = (Vec::with_capacity(n as usize), Vec::with_capacity(n as usize));
+    let (mut xs, mut owns) = (
+        Vec::with_capacity(n as usize),
+        Vec::with_capacity(n as usize),
+    );
     for k in 0..p.requests {
         let key = RequestKey::new(p.seed, STREAM, k);
         let coins = RequestKey::new(p.seed, COIN_STREAM, k);
@@ -184,7 +187,10 @@ pub fn simulate(params: CorrelatedParams) -> Result<CorrelatedResult, ParamError
         fix: theory::Fix::Hedge { delay_ms: d, cr },
     };
     let theory_cr: Vec<f64> = (0..THEORY_CR_POINTS)
-        .map(|j| j as f64 / (THEORY_CR_POINTS - 1) as f64)
+        .map(|j| {
+            let x = j as f64 / (THEORY_CR_POINTS - 1) as f64;
+            x * x
+        })
         .collect();
     let gain = GainSweep {
         cr: SIM_CR.to_vec(),
@@ -205,8 +211,13 @@ pub fn simulate(params: CorrelatedParams) -> Result<CorrelatedResult, ParamError
         .step_by(CURVE_EDGE_STEP)
         .copied()
         .collect();
-    let sim_curves =
-        |parents: &Parents| [0, 1, 2].map(|f| t_ms.iter().map(|&t| parents.h[f].survival(bins, t)).collect());
+    let sim_curves = |parents: &Parents| {
+        [0, 1, 2].map(|f| {
+            t_ms.iter()
+                .map(|&t| parents.h[f].survival(bins, t))
+                .collect()
+        })
+    };
     let theory_curves = |settings: [Setting; 3]| {
         settings.map(|s| t_ms.iter().map(|&t| parent_survival(model, s, t)).collect())
     };
@@ -231,6 +242,7 @@ pub fn simulate(params: CorrelatedParams) -> Result<CorrelatedResult, ParamError
         leaf: Percentiles::of(&leaf_h),
         theory_leaf_p50: model.quantile(0.5),
         theory_leaf_p99: model.quantile(0.99),
+        theory_leaf_p999: model.quantile(0.999),
         leaf_slow_share: leaf_slow as f64 / (requests * f64::from(n)),
         correlated,
         independent,

@@ -157,10 +157,16 @@ mod tests {
                 let ind = Setting {
                     n: 1,
                     c,
-                    fix: Fix::Hedge { delay_ms: d, cr: 0.0 },
+                    fix: Fix::Hedge {
+                        delay_ms: d,
+                        cr: 0.0,
+                    },
                 };
                 let shared = Setting {
-                    fix: Fix::Hedge { delay_ms: d, cr: 1.0 },
+                    fix: Fix::Hedge {
+                        delay_ms: d,
+                        cr: 1.0,
+                    },
                     ..ind
                 };
                 let want = if t > d { s * m.survival(t - d) } else { s };
@@ -175,7 +181,15 @@ mod tests {
         let m = ServiceModel::default();
         for c in [0.0, 0.5, 1.0] {
             for t in [10.0, 100.0, 1000.0] {
-                let a = parent_survival(&m, Setting { n: 50, c, fix: Fix::None }, t);
+                let a = parent_survival(
+                    &m,
+                    Setting {
+                        n: 50,
+                        c,
+                        fix: Fix::None,
+                    },
+                    t,
+                );
                 let b = parent_survival(
                     &m,
                     Setting {

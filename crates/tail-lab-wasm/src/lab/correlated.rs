@@ -125,8 +125,8 @@ pub fn simulate_correlated(
 }
 
 /// The closed forms of [`simulate_correlated`] at one setting: each fix's parent percentiles
-/// and slow share at its `c`, and the leaf's own median and p99. Milliseconds at `n` = 100
-/// (tens of them for a large drop at `n` = 1000), so a page may call it on the main thread.
+/// and slow share at its `c`, and the leaf's own median, p99 and p99.9. Under a millisecond in
+/// node at any `n` and drop, so a page may call it on the main thread.
 #[wasm_bindgen(js_name = correlatedTheory, unchecked_return_type = "CorrelatedTheory")]
 pub fn correlated_theory(
     #[wasm_bindgen(unchecked_param_type = "CorrelatedOptions | undefined")] opts: JsValue,

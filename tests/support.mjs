@@ -321,4 +321,14 @@ export const REPORT_RUNS = {
   graph: (e) => ({ preset: e.preset, deadlineMs: e.deadline_ms, requests: e.requests }),
   // The report checks the bundled example (the call's default service).
   empirical: (e) => ({ requests: e.requests, fanout: e.fanout }),
+  // The report hedges at the service's exact p95, which the entry states in ms.
+  correlated: (e) => ({
+    n: e.n,
+    c: e.c,
+    cr: e.cr,
+    drop: e.drop,
+    p: e.p,
+    delayMs: e.delay_ms,
+    requests: e.requests,
+  }),
 };

@@ -268,6 +268,9 @@ test("the snippet's output equals the sections' readouts", async () => {
   // The snippet's loaded call is the section's default, a hedge (issue 20): no setting to change.
   assert.equal(await text("code", "snippet-loaded-p50"), await text("loaded", "p50"));
   assert.equal(await text("code", "snippet-loaded-p99"), await text("loaded", "p99"));
+  assert.equal(await text("code", "snippet-graph-p99"), await text("graph", "p99"));
+  assert.equal(await text("code", "snippet-corr-slow-drop"), await text("correlated", "slow-drop"));
+  assert.equal(await text("code", "snippet-data-p99"), await text("your-data", "data-p99"));
   assert.match(
     await page.textContent("[data-section=code] pre"),
     /simulateLoaded\(\{ load: 0\.6, policy: "hedge" \}\)/,

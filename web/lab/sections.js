@@ -17,6 +17,7 @@ export const SECTIONS = [
   "loaded",
   "balance",
   "graph",
+  "correlated",
   "your-data",
   "code",
 ];

@@ -4,6 +4,9 @@
 // sections' readouts.
 import {
   simulateBalance,
+  simulateCorrelated,
+  simulateEmpirical,
+  simulateGraph,
   simulateHedge,
   simulateLoaded,
   simulateQueue,
@@ -17,5 +20,8 @@ export function snippet() {
     queue: simulateQueue({ servers: 4, load: 0.8 }), //        one queue, four servers
     loaded: simulateLoaded({ load: 0.6, policy: "hedge" }), // hedge on busy replicas
     balance: simulateBalance({ lambda: 0.9, policy: "two" }), // best of two queues
+    graph: simulateGraph({ preset: "search", deadlineMs: 100 }), // auth → 10 shards → rank
+    correlated: simulateCorrelated({ c: 0.3, drop: 0.05 }), // leaves share slow episodes
+    data: simulateEmpirical(), //              the bundled example, sampled and fanned out
   };
 }

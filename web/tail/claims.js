@@ -17,6 +17,15 @@ function firstDroppingFanout(core, fix) {
   return first;
 }
 
+/**
+ * The correlated-stragglers passage's setting (the Lab's `correlated` section, on the Lab's own
+ * service model): n leaves, each slow above its (1 − p)-quantile, a hedge at the leaf's p95.
+ */
+const CORR = { n: 100, p: 0.01, half: 0.5, drop5: 0.05 };
+/** The closed forms of the correlated model at leaf correlation `c`, with `more` options. */
+const corr = (core, c, more = {}) =>
+  core.correlatedTheory({ n: CORR.n, p: CORR.p, drop: CORR.p, delayQ: 0.95, c, cr: 0, ...more });
+
 /** @type {Record<string, import("../claims.js").Claim>} */
 export const claims = {
   n: { doc: "The page's default fan-out.", value: (core) => defaults(core).n },
@@ -51,6 +60,58 @@ export const claims = {
   "drop5-first-fanout": {
     doc: "The smallest fan-out at which dropping the slowest 5% drops a leaf.",
     value: (core) => firstDroppingFanout(core, "drop-5"),
+  },
+  "corr-n": { doc: "The correlated passage's fan-out.", value: () => CORR.n },
+  "corr-p": {
+    doc: "The correlated passage's slow level (a leaf is slow above its (1 − p)-quantile), also the share the first drop discards.",
+    value: () => CORR.p,
+  },
+  "corr-half": {
+    doc: "The correlated passage's middle leaf correlation (and replica correlation).",
+    value: () => CORR.half,
+  },
+  "corr-slow-c0": {
+    doc: "Share of requests with a slow leaf, leaves independent (c = 0).",
+    value: (core) => corr(core, 0).none.slowShare,
+  },
+  "corr-slow-half": {
+    doc: "Share of requests with a slow leaf at leaf correlation one half.",
+    value: (core) => corr(core, CORR.half).none.slowShare,
+  },
+  "corr-slow-c1": {
+    doc: "Share of requests with a slow leaf when every leaf shares the episode (c = 1).",
+    value: (core) => corr(core, 1).none.slowShare,
+  },
+  "corr-drop1-c0": {
+    doc: "Share of requests still slow after dropping the slowest 1% of leaves, c = 0.",
+    value: (core) => corr(core, 0).drop.slowShare,
+  },
+  "corr-drop1-half": {
+    doc: "Share of requests still slow after dropping the slowest 1% of leaves, c = one half.",
+    value: (core) => corr(core, CORR.half).drop.slowShare,
+  },
+  "corr-drop5": { doc: "The second drop's share of leaves.", value: () => CORR.drop5 },
+  "corr-drop5-c0": {
+    doc: "Share of requests still slow after dropping the slowest 5% of leaves, c = 0.",
+    value: (core) => corr(core, 0, { drop: CORR.drop5 }).drop.slowShare,
+  },
+  "corr-drop5-half": {
+    doc: "Share of requests still slow after dropping the slowest 5% of leaves, c = one half.",
+    value: (core) => corr(core, CORR.half, { drop: CORR.drop5 }).drop.slowShare,
+  },
+  "corr-drop5-ratio": {
+    doc: "How many times as many requests stay slow after the 5% drop at c = one half as at c = 0.",
+    value: (core) =>
+      corr(core, CORR.half, { drop: CORR.drop5 }).drop.slowShare /
+      corr(core, 0, { drop: CORR.drop5 }).drop.slowShare,
+  },
+  "corr-hedge-c0": {
+    doc: "Share of requests slow with a p95 hedge whose backups are independent, c = 0.",
+    value: (core) => corr(core, 0).hedge.slowShare,
+  },
+  "corr-hedge-half": {
+    doc: "Share of requests slow with a p95 hedge at leaf and replica correlation one half.",
+    value: (core) => corr(core, CORR.half, { cr: CORR.half }).hedge.slowShare,
   },
   "hump-ratio": {
     doc: "The fast hump's share over the slow hump's (source 002 calls 0.995¹⁰⁰ the ratio).",

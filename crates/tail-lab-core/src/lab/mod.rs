@@ -22,6 +22,7 @@ lab_models!(
     loaded,
     supermarket,
     graph,
+    correlated,
     empirical
 );
 

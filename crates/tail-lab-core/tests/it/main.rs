@@ -8,6 +8,7 @@
 
 mod closed_forms;
 mod common;
+mod correlated;
 mod empirical;
 mod fanout_latency;
 mod fuzz_configs;

@@ -56,6 +56,18 @@ export function mount(root, { client, seed = new LabSeed(), signal }) {
       name: "snippet-mean-time",
       label: "simulateBalance (λ = 0.9, best of two): mean time",
     }),
+    graph: readout(outputs, {
+      name: "snippet-graph-p99",
+      label: "simulateGraph (search, deadline 100 ms): p99",
+    }),
+    correlated: readout(outputs, {
+      name: "snippet-corr-slow-drop",
+      label: "simulateCorrelated (c = 0.3, drop 5%): slow share",
+    }),
+    data: readout(outputs, {
+      name: "snippet-data-p99",
+      label: "simulateEmpirical (the example): p99 of the draws",
+    }),
     seed: readout(outputs, { name: "snippet-seed", label: "seed" }),
   };
   const seedNote = el("p", { class: "lab-note", "data-seed-note": "" });
@@ -93,6 +105,10 @@ export function mount(root, { client, seed = new LabSeed(), signal }) {
       r.loadedP50.set(formatMs(out.loaded.p50));
       r.loadedP99.set(formatMs(out.loaded.p99));
       r.balance.set(formatNumber(out.balance.meanTime));
+      r.graph.set(formatMs(out.graph.p99));
+      const drop = out.correlated.slowDrop;
+      r.correlated.set(formatPct(drop, drop > 0 && drop < 0.01 ? 3 : 1));
+      r.data.set(formatMs(out.data.p99));
       root.dataset.snippetDone = "true";
     },
   });

@@ -1,0 +1,73 @@
+// The numbers the correlated-stragglers section's prose states, each computed through the API's
+// closed forms at the section's default settings (see web/claims.js).
+
+import { optionsOf, params } from "./section.js";
+
+/** The section's default settings. */
+const DEFAULTS = Object.fromEntries(params.map((s) => [s.name, s.default]));
+const OPTIONS = optionsOf(DEFAULTS);
+
+/** The closed forms at the defaults, with `change` applied (`{ c: 0 }` is independence). */
+const at = (core, change = {}) => core.correlatedTheory({ ...OPTIONS, ...change });
+/** The hedge's p99 gain (without over with) at the defaults with `change`. */
+const gain = (core, change) => {
+  const t = at(core, change);
+  return t.none.p99 / t.hedge.p99;
+};
+
+/** @type {Record<string, import("../../../claims.js").Claim>} */
+export const claims = {
+  n: { doc: "The default fan-out: leaves per request.", value: () => OPTIONS.n },
+  c: {
+    doc: "The default leaf correlation (fraction of leaves that take the episode).",
+    value: () => OPTIONS.c,
+  },
+  cr: {
+    doc: "The default replica correlation (fraction of backups that land in their primary's episode).",
+    value: () => OPTIONS.cr,
+  },
+  "episode-leaves": {
+    doc: "Leaves an episode makes slow together on average at the defaults: c · n.",
+    value: () => OPTIONS.c * OPTIONS.n,
+  },
+  "slow-indep": {
+    doc: "Share of requests with a slow leaf when leaves are independent (c = 0), no fix.",
+    value: (core) => at(core, { c: 0 }).none.slowShare,
+  },
+  "slow-corr": {
+    doc: "Share of requests with a slow leaf at the default c, no fix.",
+    value: (core) => at(core).none.slowShare,
+  },
+  dropped: {
+    doc: "Leaves the partial-results parent drops at the defaults.",
+    value: (core) => at(core).dropped,
+  },
+  "drop-indep": {
+    doc: "Share of requests still slow after dropping the slowest leaves, at c = 0.",
+    value: (core) => at(core, { c: 0 }).drop.slowShare,
+  },
+  "drop-corr": {
+    doc: "Share of requests still slow after dropping the slowest leaves, at the default c.",
+    value: (core) => at(core).drop.slowShare,
+  },
+  "drop-ratio": {
+    doc: "How many times as many requests stay slow after the drop at the default c as at c = 0.",
+    value: (core) => at(core).drop.slowShare / at(core, { c: 0 }).drop.slowShare,
+  },
+  "hedge-free": {
+    doc: "Share of requests slow at the default c when every backup is independent (cᵣ = 0), hedged.",
+    value: (core) => at(core, { cr: 0 }).hedge.slowShare,
+  },
+  "hedge-corr": {
+    doc: "Share of requests slow at the default c and cᵣ, hedged.",
+    value: (core) => at(core).hedge.slowShare,
+  },
+  "gain-free": {
+    doc: "The hedge's p99 gain (without ÷ with) at the default c with independent backups.",
+    value: (core) => gain(core, { cr: 0 }),
+  },
+  "gain-corr": {
+    doc: "The hedge's p99 gain at the default c and cᵣ.",
+    value: (core) => gain(core, {}),
+  },
+};

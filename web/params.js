@@ -54,15 +54,6 @@ function readOne(spec, raw) {
       const [seed, why] = parseSeed(text);
       return why === null ? [seed, null] : fallback(why);
     }
-    case "text": {
-      // A short text (a typed summary, say): at most `maxLength` characters, each matching
-      // `chars` (a RegExp for one character); the section reads it further through the core.
-      if (text.length > spec.maxLength)
-        return fallback(`it is longer than ${spec.maxLength} characters`);
-      const bad = [...text].find((c) => !spec.chars.test(c));
-      if (bad !== undefined) return fallback(`“${quoted(bad)}” is not allowed in it`);
-      return [text, null];
-    }
     default: {
       const x = Number(text);
       if (text === "" || !Number.isFinite(x)) return fallback(`“${shown}” is not a number`);

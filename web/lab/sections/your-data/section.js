@@ -32,15 +32,28 @@ const BLOB_ABOVE = 256 * 1024;
 /** The largest file read, in bytes: the core's own limit (`parseLatencies`). */
 export const MAX_BYTES = 200_000_000;
 
-/** The section's settings: `data`, a short percentile summary (what a link carries). */
+/** The characters a summary may hold: digits, letters (p, min, max, units), `.:,%=+ -`. */
+const SUMMARY_CHARS = /^[0-9A-Za-z.:,%=+ -]$/;
+/** The longest summary a link may carry. */
+const SUMMARY_LENGTH = 300;
+
+/**
+ * The section's settings: `data`, a short percentile summary (what a link carries, never the
+ * data), checked here for its length and characters and read further by the core.
+ */
 export const params = [
   {
     name: "data",
-    type: "text",
+    type: "string",
     default: "",
-    maxLength: 300,
-    // Digits, letters (p, min, max, units), and the summary's separators: never markup.
-    chars: /^[0-9A-Za-z.:,%=+ -]$/,
+    examples: ["p50:4,p90:9,p99:40,p99.9:300"],
+    parse: (text) => {
+      if (text.length > SUMMARY_LENGTH)
+        return ["", `it is longer than ${SUMMARY_LENGTH} characters; using none`];
+      const bad = [...text].find((c) => !SUMMARY_CHARS.test(c));
+      if (bad !== undefined) return ["", `“${bad}” is not allowed in it; using none`];
+      return [text, null];
+    },
   },
 ];
 
@@ -121,9 +134,13 @@ export function mount(
     text: "back to the Lab's model",
     disabled: true,
   });
+  // The summary the page runs on, as a setting (the URL's `data`, an embed's attribute): a
+  // summary set here is read as percentiles and used; an empty one goes back to the Lab's model.
+  const summary = el("input", { type: "hidden", id: `${prefix}data` });
   const input = el(
     "div",
     { class: "data-input" },
+    summary,
     el("label", { for: area.id, text: "your latencies" }),
     area,
     el(
@@ -243,7 +260,10 @@ export function mount(
       onPoint: (_i, res, error) => {
         if (error) {
           // A link's summary that does not read is dropped from the URL.
-          if (what === "the link's summary") onChange({ data: "" });
+          if (what === "the link's summary") {
+            summary.value = "";
+            onChange({ data: "" });
+          }
           say(
             `Not used: ${plain(error)}. ${shown === "yours" ? "The sections keep the data they had." : "Nothing changed."}`,
             true,
@@ -263,7 +283,10 @@ export function mount(
       shown = "yours";
       service.set(res.service, `your data (${describe(res).split(" read as")[0]})`);
       reset.disabled = false;
-      onChange({ data: res.percentiles });
+      // A summary read from the link stays as it was written; the reader's own data goes into
+      // the link as its model's summary.
+      summary.value = what === "the link's summary" ? String(last?.source) : res.percentiles;
+      onChange({ data: summary.value });
       say(
         `${what === "the link's summary" ? "From the link: " : ""}${describe(res)}. Every section that takes a service model now runs on it.`,
       );
@@ -431,12 +454,18 @@ export function mount(
       },
     });
   });
-  reset.addEventListener("click", () => {
+  function backToLab() {
     service.set(undefined);
     shown = "example";
     reset.disabled = true;
+    summary.value = "";
     onChange({ data: "" });
     say("Every section runs on the Lab's own model again. Your latencies stay in the box.");
+  }
+  reset.addEventListener("click", backToLab);
+  summary.addEventListener("input", () => {
+    if (summary.value) readSummary(summary.value);
+    else if (shown === "yours") backToLab();
   });
   const readFile = (f) => {
     if (!f) return;
@@ -489,10 +518,15 @@ export function mount(
     }),
   });
 
-  if (start.data) {
-    area.value = start.data.split(",").join("\n");
+  /** Reads a link's summary (percentiles) and runs every section on it. */
+  function readSummary(text) {
+    area.value = text.split(",").join("\n");
     format.value = "percentiles";
-    read(start.data, { format: "percentiles" }, true, "the link's summary");
+    read(text, { format: "percentiles" }, true, "the link's summary");
+  }
+
+  if (start.data) {
+    readSummary(start.data);
   } else {
     client.run([{ fn: "exampleLatencies", args: [] }], {
       onPoint: (_i, text) => {

@@ -256,9 +256,12 @@ export function mount(
   function read(source, options, apply, what) {
     last = { source, options, apply, what };
     say(`Reading ${what}…`);
+    // Under way until the read and its check answer (the progress line is what waits on it).
+    ui.progress(0, 1, 0, 0);
     client.run([{ fn: "parseLatencies", args: [source, options] }], {
       onPoint: (_i, res, error) => {
         if (error) {
+          ui.progress(1, 1);
           // A link's summary that does not read is dropped from the URL.
           if (what === "the link's summary") {
             summary.value = "";

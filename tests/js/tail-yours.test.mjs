@@ -41,6 +41,7 @@ test("profile yours with leaves is a run on those knots, reported back by config
 });
 
 test("missing or mismatched leaves are a TypeError naming leaves; an unknown profile a RangeError naming profile", () => {
+  /** @type {[any, Function, RegExp][]} */
   const refused = [
     [{ profile: "yours" }, TypeError, /leaves is required with profile "yours"/],
     [{ leaves }, TypeError, /leaves needs profile: "yours"/],
@@ -88,6 +89,7 @@ test("reconfigure keeps, swaps and drops the leaves as asked", () => {
 });
 
 test("a block from a run on other data is refused by its fingerprint; one on the same data merges", () => {
+  /** @type {import("../../web/pkg/tail_lab.js").TailOptions} */
   const options = { profile: "yours", leaves, fanout: 10, seed: 2 };
   const a = new pkg.TailRun(options);
   const b = new pkg.TailRun({ ...options, leaves: small.service });

@@ -93,8 +93,9 @@ export function readParams(specs, get) {
 let pending = null;
 
 /**
- * Writes `values` into the page's query string without adding a history entry. While a slider
- * is dragged the writes are coalesced: at most one every 150 ms, the last values winning.
+ * Writes `values` into the page's query string without adding a history entry (a value that is
+ * `undefined` removes its parameter). While a slider is dragged the writes are coalesced: at
+ * most one every 150 ms, the last values winning.
  */
 export function writeUrl(values) {
   const first = pending === null;
@@ -102,7 +103,10 @@ export function writeUrl(values) {
   if (!first) return;
   setTimeout(() => {
     const url = new URL(location.href);
-    for (const [k, v] of Object.entries(pending)) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(pending)) {
+      if (v === undefined) url.searchParams.delete(k);
+      else url.searchParams.set(k, String(v));
+    }
     pending = null;
     history.replaceState(history.state, "", url);
   }, 150);

@@ -239,7 +239,11 @@ test("bad link values are clamped or dropped with a notice naming the parameter,
   const page = await open("tail.html?fanout=999&profile=nope&seed=-3&fix=hedge-p95");
   const notice = await page.textContent("#url-notice");
   assert.match(notice, /fanout=999 is above the largest value, 256; using 256/);
-  assert.match(notice, /profile: “nope” is not one of default, gc-pause, tight; using default/);
+  // The Tail page offers "yours" too (the reader's own latencies, with `data`).
+  assert.match(
+    notice,
+    /profile: “nope” is not one of default, gc-pause, tight, yours; using default/,
+  );
   assert.match(notice, /seed: “-3” is not a whole number/);
   assert.equal(await page.inputValue("#fanout"), "256");
   assert.equal(await page.inputValue("#fix"), "hedge-p95");

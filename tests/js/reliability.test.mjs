@@ -13,7 +13,7 @@ test("misspelt or unknown option keys are rejected, naming the key and the known
   throwsLike(
     () => new pkg.TailRun({ fanOut: 5 }),
     TypeError,
-    /^options has an unknown key "fanOut"; the known ones are fanout, profile, fix, seed$/,
+    /^options has an unknown key "fanOut"; the known ones are fanout, profile, fix, seed, leaves$/,
   );
   throwsLike(
     () => pkg.simulateLoaded({ polcy: "hedge" }),

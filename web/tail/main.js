@@ -7,6 +7,7 @@ import { showNotice } from "../notice.js";
 import { fromUrl, readParams, writeUrl } from "../params.js";
 import { loadCore } from "../wasm.js";
 import { live } from "./claims.js";
+import { exampleInWorker, parseInWorker } from "./parse.js";
 import { mountTail, tailParams } from "./piece.js";
 import { workersFromUrl } from "../workers.js";
 
@@ -19,7 +20,23 @@ const TITLES = {
 async function main() {
   const api = await loadCore();
   const root = document.getElementById("tail");
-  const { values, notices } = readParams(tailParams(api), fromUrl());
+  const { values, notices } = readParams(tailParams(api, { yours: true }), fromUrl());
+  // `profile=yours&data=…`: the reader's latencies as the link's percentile summary, read (in a
+  // worker) and fitted again; a link whose summary does not read keeps the default profile.
+  let leaves;
+  if (values.profile === "yours") {
+    const answer = values.data
+      ? await parseInWorker(values.data, { format: "percentiles" })
+      : { error: "the link has no data (a percentile summary)" };
+    if (answer.error === undefined) leaves = answer.result.service;
+    else {
+      notices.push(
+        `profile=yours was not used: ${answer.error.replace(/^(Range|Type)Error: /, "")}`,
+      );
+      values.profile = "default";
+      values.data = "";
+    }
+  }
   if (notices.length)
     showNotice(`Some link settings were adjusted: ${notices.join("; ")}.`, { error: false });
   // `?workers=N` (0–8) overrides how many workers accumulate: a test and benchmark hook (0 runs
@@ -40,9 +57,11 @@ async function main() {
     workers,
     parts: ["controls", "readouts", "arena", "histograms", "strip"],
     onChange: (settings) => {
-      writeUrl(settings);
+      // A link carries the data's summary only while the run is on it.
+      writeUrl({ ...settings, data: settings.profile === "yours" ? settings.data : undefined });
       follow(settings);
     },
+    yours: { parse: parseInWorker, example: exampleInWorker, leaves },
   });
   for (const [name, canvas] of Object.entries(piece.canvases)) {
     exportBar(canvas.closest("figure"), {

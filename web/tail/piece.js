@@ -13,6 +13,7 @@ import { drawArena, drawHistograms, drawStrip, touchTail } from "./draw.js";
 import { defaultWorkers } from "./pool.js";
 import { formatPercentileRank } from "./rank.js";
 import { openRun } from "./run.js";
+import { latencyInput, plain } from "../latency-input.js";
 
 /**
  * Stop accumulating after this many parent requests by default (the histograms have long
@@ -43,13 +44,18 @@ export const TAIL_SETTING_NAMES = [
   "request",
 ];
 
-export function tailParams(api) {
+/**
+ * The settings' specs. `{ yours: true }` (the Tail page) adds the reader's own latencies: the
+ * profile "yours" and `data`, the percentile summary `parseLatencies` gives (what a link
+ * carries instead of the data: a short text the core reads again, never markup).
+ */
+export function tailParams(api, { yours = false } = {}) {
   return [
     { name: "fanout", type: "int", min: 1, max: STRIP_MAX_FANOUT, default: 100 },
     {
       name: "profile",
       type: "enum",
-      values: api.profiles().map((p) => p.name),
+      values: [...api.profiles().map((p) => p.name), ...(yours ? ["yours"] : [])],
       default: "default",
     },
     { name: "fix", type: "enum", values: api.mitigations().map((m) => m.name), default: "none" },
@@ -63,8 +69,23 @@ export function tailParams(api) {
     { name: "requests", type: "int", min: 1000, max: MAX_REQUESTS, default: MAX_REQUESTS },
     // The request on screen in the arena (#31): a link shows the same one, paused or not.
     { name: "request", type: "int", min: 0, max: MAX_REQUESTS - 1, default: 0 },
+    ...(yours
+      ? [
+          {
+            name: "data",
+            type: "text",
+            default: "",
+            maxLength: 300,
+            // Digits, letters (p, min, max, units), and the summary's separators: never markup.
+            chars: /^[0-9A-Za-z.:,%=+ -]$/,
+          },
+        ]
+      : []),
   ];
 }
+
+/** The profile picker's label for the reader's own latencies. */
+const YOURS_LABEL = "your data";
 
 const PART_HEIGHTS = { arena: 170, histograms: 230, strip: 200 };
 const PART_LABELS = {
@@ -88,7 +109,10 @@ const HISTOGRAM_REDRAW_MS = 100;
  * page's shared pool; 0 accumulates on the main thread instead, within the frame budget);
  * `signal`: aborting it unmounts the piece (an embed removed from its page): its frame task,
  * observers, worker channel and wasm objects are all released, and a mount still preparing
- * stops with an AbortError.
+ * stops with an AbortError. `yours` (the Tail page) offers the reader's own latencies as a
+ * profile: `parse(source, options)` and `example()` read them in a worker, `leaves` are the
+ * ones a link's `data` gave (with `values.profile` "yours"); the paste box goes into the
+ * root's `[data-part=your-data]`.
  * Returns `{ table, drawOnto, canvases, settings, set }` for the export buttons and for
  * settings changed from outside (`set(values)`, e.g. an embed's attribute).
  * @param {HTMLElement} root
@@ -100,20 +124,38 @@ const HISTOGRAM_REDRAW_MS = 100;
  *   onChange?: (settings: Record<string, any>) => void,
  *   workers?: number,
  *   signal?: AbortSignal,
+ *   yours?: {
+ *     parse: (source: string | Blob, options?: any) => Promise<{ result?: any, error?: string }>,
+ *     example: () => Promise<{ result?: any, error?: string }>,
+ *     leaves?: import("../pkg/tail_lab.js").EmpiricalServiceOptions,
+ *     summary?: string,
+ *   },
  * }} options
  */
 export async function mountTail(
   root,
-  { api, values, parts, prefix = "", onChange = () => {}, workers = defaultWorkers(), signal },
+  {
+    api,
+    values,
+    parts,
+    prefix = "",
+    onChange = () => {},
+    workers = defaultWorkers(),
+    signal,
+    yours,
+  },
 ) {
   const id = (name) => `${prefix}${name}`;
   const part = (name, make) =>
     root.querySelector(`[data-part="${name}"]`) ??
     (parts.includes(name) ? root.appendChild(make()) : null);
   const settings = { ...values };
+  /** The reader's latencies the "yours" profile draws from (never in `settings`: not a URL's). */
+  let leaves = yours?.leaves;
+  if (settings.profile === "yours" && !leaves) settings.profile = "default";
   // The run's lifecycle (run.js). Its `run` is read afresh each time: a new profile or seed swaps
   // in a run prepared over several tasks (see reconfigure).
-  const life = await openRun(api, settings, { workers, signal });
+  const life = await openRun(api, { ...settings, leaves }, { workers, signal });
   const edges = api.binEdges();
   const state = {
     curves: null,
@@ -216,7 +258,14 @@ export async function mountTail(
         s.append(el("option", { value: name, text: label, selected: name === value }));
       return s;
     };
-    field("profile", "profile", select(api.profiles(), settings.profile));
+    field(
+      "profile",
+      "profile",
+      select(
+        [...api.profiles(), ...(yours ? [{ name: "yours", label: YOURS_LABEL }] : [])],
+        settings.profile,
+      ),
+    );
     field("fix", "fix", select(api.mitigations(), settings.fix));
     const speeds = [
       ["live", "live"],
@@ -266,7 +315,19 @@ export async function mountTail(
       fanoutOut.textContent = inputs.fanout.value;
       reconfigure({ fanout: Number(inputs.fanout.value) });
     });
-    inputs.profile.addEventListener("change", () => reconfigure({ profile: inputs.profile.value }));
+    inputs.profile.addEventListener("change", () => {
+      const profile = inputs.profile.value;
+      showYours(profile === "yours");
+      if (profile !== "yours") {
+        reconfigure({ profile, data: yours ? "" : undefined });
+      } else if (leaves) {
+        reconfigure({ profile, leaves, data: settings.data || summary });
+      } else {
+        yoursBox?.say(
+          "Paste your latencies, drop a file, or press “use the example”: until then the run stays on the profile it had.",
+        );
+      }
+    });
     inputs.fix.addEventListener("change", () => reconfigure({ fix: inputs.fix.value }));
     inputs.speed.addEventListener("change", () => {
       settings.speed = inputs.speed.value;
@@ -297,6 +358,76 @@ export async function mountTail(
       changed();
     });
   }
+
+  // ---- your own latencies (the Tail page): the paste box under the controls, shown while the
+  // picker is on "your data". Text is read in a worker; a bad one is refused with the line named
+  // and the run keeps what it had.
+  /** The summary of the leaves in use (what a link carries). */
+  let summary = yours?.summary ?? (leaves ? settings.data : "");
+  let yoursHolder = yours ? root.querySelector('[data-part="your-data"]') : null;
+  if (yours && !yoursHolder && controls) {
+    yoursHolder = el("div", { "data-part": "your-data" });
+    controls.after(yoursHolder);
+  }
+  /** @type {ReturnType<typeof latencyInput> | null} */
+  let yoursBox = null;
+  /** A newer read supersedes one still in its worker. */
+  let reading = 0;
+  if (yours && yoursHolder) {
+    const readSource = async (source, what, options = {}) => {
+      const token = ++reading;
+      yoursBox?.say(`Reading ${what}…`);
+      const answer = await yours.parse(source, options);
+      if (token !== reading || signal?.aborted) return;
+      if (answer.error !== undefined) {
+        yoursBox?.say(
+          `Not used: ${plain(answer.error)}. ${settings.profile === "yours" ? "The run keeps the latencies it had." : "The run keeps its profile."}`,
+          true,
+        );
+        return;
+      }
+      const res = answer.result;
+      leaves = res.service;
+      summary = res.percentiles;
+      const what2 =
+        res.kind === "samples"
+          ? `${formatCount(res.count)} latencies`
+          : `${formatCount(res.count)} points of a distribution`;
+      yoursBox?.say(
+        `${what2} read (p50 ${formatMs(res.summary.p50Ms)}, p99 ${formatMs(res.summary.p99Ms)}, p99.9 ${formatMs(res.summary.p999Ms)}). Every leaf now draws from them.`,
+      );
+      if (inputs.profile) inputs.profile.value = "yours";
+      reconfigure({ profile: "yours", leaves, data: summary });
+    };
+    yoursBox = latencyInput({
+      prefix,
+      onSource: (source, what) => readSource(source, what),
+      onExample: async () => {
+        const answer = await yours.example();
+        if (answer.error !== undefined) {
+          yoursBox?.say(`The example could not be read: ${plain(answer.error)}.`, true);
+          return;
+        }
+        yoursBox.area.value = answer.result;
+        readSource(answer.result, "the example");
+      },
+    });
+    yoursHolder.classList.add("tail-your-data");
+    yoursHolder.append(yoursBox.element, yoursBox.status);
+    if (leaves) {
+      yoursBox.area.value = String(settings.data ?? "")
+        .split(",")
+        .join("\n");
+      yoursBox.say(
+        `From the link: a summary of someone's latencies (${settings.data}). Every leaf draws from a fit through it.`,
+      );
+    }
+  }
+  /** Shows the paste box while the picker is on "your data". */
+  function showYours(on) {
+    if (yoursHolder) /** @type {HTMLElement} */ (yoursHolder).hidden = !on;
+  }
+  showYours(settings.profile === "yours");
 
   // ---- readouts
   const readout = {};
@@ -485,8 +616,12 @@ export async function mountTail(
    * several tasks while the old run stays on screen (`data-preparing`), then drawn.
    */
   async function reconfigure(options) {
-    Object.assign(settings, options);
-    const applied = life.reconfigure(options);
+    const { leaves: _leaves, data, ...rest } = options;
+    Object.assign(settings, rest);
+    if (data !== undefined) settings.data = data;
+    const applied = life.reconfigure(
+      "leaves" in options ? { ...rest, leaves: options.leaves } : rest,
+    );
     unsettle();
     const recalibrating = life.preparing;
     if (recalibrating) root.dataset.preparing = "true";
@@ -510,6 +645,17 @@ export async function mountTail(
   }
 
   function updateReadouts(m) {
+    // The exact numbers behind the four percentile readouts, for tests and tools (`data-ms`).
+    for (const [name, v] of [
+      ["leaf-p50", m.leafP50],
+      ["leaf-p99", m.leafP99],
+      ["parent-p50", m.parentP50],
+      ["parent-p99", m.parentP99],
+    ]) {
+      const r = readout[name];
+      const text = v === null || v === undefined ? "" : String(v);
+      if (r && r.dataset.ms !== text) r.dataset.ms = text;
+    }
     setText("leaf-p50", formatMs(m.leafP50));
     setText("leaf-p99", formatMs(m.leafP99));
     setText("parent-p50", formatMs(m.parentP50));

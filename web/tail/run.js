@@ -27,8 +27,14 @@ export function digest(...arrays) {
   return h.toString(16).padStart(8, "0");
 }
 
-/** A TailRun's options (what the core reads) out of a panel's settings. */
-export const runOptions = ({ fanout, profile, fix, seed }) => ({ fanout, profile, fix, seed });
+/**
+ * A TailRun's options (what the core reads) out of a panel's settings: on the "yours" profile,
+ * with the reader's latencies (`leaves`, `parseLatencies(...).service`), never in a URL.
+ * @param {any} settings
+ * @returns {import("../pkg/tail_lab.js").TailOptions}
+ */
+export const runOptions = ({ fanout, profile, fix, seed, leaves }) =>
+  profile === "yours" ? { fanout, profile, fix, seed, leaves } : { fanout, profile, fix, seed };
 
 /**
  * A TailRun prepared over several tasks, so start-up has no long task. The builder is freed as
@@ -69,7 +75,7 @@ export async function prepareRun(api, options, signal) {
  * @param {{ workers?: number, signal?: AbortSignal }} [options]
  */
 export async function openRun(api, settings, { workers = 0, signal } = {}) {
-  const config = { ...runOptions(settings), requests: settings.requests };
+  const config = { ...runOptions(settings), leaves: settings.leaves, requests: settings.requests };
   const run = await prepareRun(api, runOptions(config), signal);
   await nextTask();
   if (signal?.aborted) {
@@ -150,7 +156,8 @@ class TailLifecycle {
     const c = this.config;
     const recalibrate =
       ("profile" in options && options.profile !== c.profile) ||
-      ("seed" in options && options.seed !== c.seed);
+      ("seed" in options && options.seed !== c.seed) ||
+      ("leaves" in options && options.leaves !== c.leaves);
     Object.assign(c, options);
     this.settled = false;
     if (recalibrate) {

@@ -114,7 +114,7 @@ fn main() {
         engine(args.get(at + 1).map_or("", String::as_str), quick);
         return;
     }
-    let sampler = LeafSampler::new(profile);
+    let sampler = LeafSampler::new(profile.clone());
 
     let n = 10_000_000 / scale;
     let secs = median_secs(|| {
@@ -148,11 +148,11 @@ fn main() {
     );
 
     for fix in ["none", "hedge-p95", "drop-5"] {
-        tail_requests(profile, fix, 100_000 / scale);
+        tail_requests(profile.clone(), fix, 100_000 / scale);
     }
     let secs = median_secs(|| {
         black_box(TailModel::new(
-            TailConfig::new(100, profile, Mitigation::None, 1).unwrap(),
+            TailConfig::new(100, profile.clone(), Mitigation::None, 1).unwrap(),
         ));
     });
     println!(

@@ -22,7 +22,7 @@ const ORIGINAL: u32 = 0;
 const DUPLICATE: u32 = 1;
 
 /// What a Tail run simulates.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TailConfig {
     fanout: u32,
     profile: LeafProfile,
@@ -168,10 +168,10 @@ pub struct ModelBuilder {
 impl ModelBuilder {
     /// Takes up to `draws` more calibration draws; true once the model is ready.
     pub fn step(&mut self, draws: u64) -> bool {
-        let profile = self.config.profile;
+        let profile = &self.config.profile;
         let sampler = self
             .sampler
-            .get_or_insert_with(|| LeafSampler::new(profile));
+            .get_or_insert_with(|| LeafSampler::new(profile.clone()));
         self.calibration.step(sampler, draws)
     }
 
@@ -184,7 +184,7 @@ impl ModelBuilder {
     pub fn finish(self) -> TailModel {
         let sampler = self
             .sampler
-            .unwrap_or_else(|| LeafSampler::new(self.config.profile));
+            .unwrap_or_else(|| LeafSampler::new(self.config.profile.clone()));
         let quantiles = self.calibration.finish(&sampler);
         TailModel::assemble(self.config, sampler, quantiles)
     }
@@ -198,7 +198,7 @@ impl TailModel {
 
     /// Prepares `config`, measuring the leaf quantiles from `draws` calibration samples.
     pub fn with_calibration(config: TailConfig, draws: usize) -> Self {
-        let sampler = LeafSampler::new(config.profile);
+        let sampler = LeafSampler::new(config.profile.clone());
         let quantiles = LeafQuantiles::measure(&sampler, config.seed, draws);
         Self::assemble(config, sampler, quantiles)
     }
@@ -252,7 +252,8 @@ impl TailModel {
     }
 
     /// A 64-bit fingerprint of everything a request's numbers depend on: the configuration
-    /// (fan-out, profile, mitigation, seed) and the calibration depth. Two models with the same
+    /// (fan-out, profile, mitigation, seed; a measured profile by an FNV-1a hash of its knots'
+    /// bits) and the calibration depth. Two models with the same
     /// fingerprint simulate the same requests; [`crate::tail::tail_run::RunBlock`]s carry it so
     /// a block from another run is refused. FNV-1a over the `Debug` text, which prints every
     /// number in its shortest round-trip form and so is the same on every target.
@@ -407,7 +408,7 @@ mod tests {
             9,
         )
         .unwrap();
-        let mut b = TailModel::builder(cfg);
+        let mut b = TailModel::builder(cfg.clone());
         let mut steps = 0;
         while !b.step(1 << 18) {
             steps += 1;
@@ -435,12 +436,12 @@ mod tests {
     fn fanout_is_validated() {
         let p = ProfileId::Default.profile();
         assert_eq!(
-            TailConfig::new(0, p, Mitigation::None, 1)
+            TailConfig::new(0, p.clone(), Mitigation::None, 1)
                 .unwrap_err()
                 .param(),
             "fanout"
         );
-        assert!(TailConfig::new(1025, p, Mitigation::None, 1).is_err());
+        assert!(TailConfig::new(1025, p.clone(), Mitigation::None, 1).is_err());
         assert!(TailConfig::new(1, p, Mitigation::None, 1).is_ok());
         assert_eq!(Mitigation::hedge(f64::NAN).unwrap_err().param(), "delayQ");
     }
@@ -455,7 +456,7 @@ mod tests {
             7,
         )
         .unwrap();
-        let re = base.with_config(cfg);
+        let re = base.with_config(cfg.clone());
         let fresh = TailModel::with_calibration(cfg, 1 << 14);
         assert_eq!(re.hedge_delay_ms(), fresh.hedge_delay_ms());
         assert_eq!(re.request_at(3), fresh.request_at(3));

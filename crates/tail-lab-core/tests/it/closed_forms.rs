@@ -56,7 +56,7 @@ fn table_sampler_passes_ks_against_the_exact_cdf_and_rand_distr() {
     let n = 200_000;
     for profile in ProfileId::ALL {
         let prof = profile.profile();
-        let sampler = LeafSampler::new(prof);
+        let sampler = LeafSampler::new(prof.clone());
         for &seed in &SEEDS {
             let mut table: Vec<f64> = (0..n as u64)
                 .map(|j| {
@@ -108,7 +108,7 @@ fn table_sampler_passes_ks_against_the_exact_cdf_and_rand_distr() {
 
 #[test]
 fn lognormal_table_passes_ks_with_a_million_draws() {
-    let body = ProfileId::Default.profile().body();
+    let body = ProfileId::Default.profile().body().unwrap();
     let table = body.table();
     let reference = body.reference();
     let n = 1_000_000;
@@ -131,7 +131,7 @@ fn measured_leaf_cdf_matches_the_exact_cdf() {
     // At bin edges the histogram CDF is an exact count of 2^22 draws: binomial tolerance.
     for profile in ProfileId::ALL {
         let prof = profile.profile();
-        let sampler = LeafSampler::new(prof);
+        let sampler = LeafSampler::new(prof.clone());
         for &seed in &SEEDS {
             let q = LeafQuantiles::measure(&sampler, seed, 1 << 22);
             for level in [0.5, 0.95, 0.99, 0.999, 0.9999, 0.99999] {
@@ -446,10 +446,11 @@ fn tail_run_hedge_cost_matches_its_expectations() {
     let cell = 1.0 / 65_536.0;
     for profile in ProfileId::ALL {
         let prof = profile.profile();
-        let mean = prof.body().mean_ms()
+        let mean = prof.body().unwrap().mean_ms()
             + prof
                 .pause()
                 .map_or(0.0, |p| p.probability() * p.duration().mean_ms());
+        let prof = &prof;
         // The exact integral costs seconds for a paused profile: one thread per seed.
         std::thread::scope(|scope| {
             for &seed in &SEEDS {

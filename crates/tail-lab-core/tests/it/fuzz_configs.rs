@@ -106,7 +106,7 @@ proptest! {
         let Ok(config) = TailConfig::new(fanout, LeafProfile::new(body, pause), mitigation, seed) else {
             return Ok(());
         };
-        let mut run = TailRun::from_model(TailModel::with_calibration(config, draws));
+        let mut run = TailRun::from_model(TailModel::with_calibration(config.clone(), draws));
         run.run(requests).unwrap();
         let what = format!("{config:?} draws {draws} requests {requests}");
         assert_finite(&what, &format!("{:?}", run.hedge_cost()));

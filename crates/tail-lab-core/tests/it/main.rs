@@ -20,4 +20,5 @@ mod queue;
 mod queueing;
 mod seed_figures;
 mod supermarket_shares;
+mod tail_empirical;
 mod value_stability;

@@ -112,7 +112,7 @@ fn tail_piece_figures() {
         let prof = profile.profile();
         for &s in &SEEDS[..2] {
             let run = tail_lab_core::tail::section::tail_run(profile, fix, s, requests).unwrap();
-            let survival = parent_survival(prof, fix, run.model().hedge_delay_ms());
+            let survival = parent_survival(prof.clone(), fix, run.model().hedge_delay_ms());
             let exact = theory::invert_survival(&survival, 0.01);
             close(what, exact, figure);
             assert_tail(run.parent_histogram(), exact, &survival, what);
@@ -136,8 +136,8 @@ fn tail_piece_figures() {
     ) / ProfileId::Default.profile().quantile(0.99);
     assert!((ratio - 26.0).abs() < 1.5, "default ratio {ratio}");
     let tight = ProfileId::Tight.profile();
-    let ratio =
-        theory::invert_survival(parent_survival(tight, "none", None), 0.01) / tight.quantile(0.99);
+    let ratio = theory::invert_survival(parent_survival(tight.clone(), "none", None), 0.01)
+        / tight.quantile(0.99);
     assert!((ratio - 1.4).abs() < 0.05, "tight ratio {ratio}");
 }
 

@@ -31,7 +31,10 @@ pub fn profiles() -> Array {
             object(&[
                 ("name", id.name().into()),
                 ("label", id.label().into()),
-                ("body", ln(p.body().median_ms(), p.body().sigma())),
+                ("body", {
+                    let body = p.body().expect("a preset has a lognormal body");
+                    ln(body.median_ms(), body.sigma())
+                }),
                 ("pause", pause.unwrap_or(JsValue::NULL)),
             ])
         })

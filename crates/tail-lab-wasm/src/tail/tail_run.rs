@@ -54,7 +54,9 @@ pub struct JsTailRun {
 
 #[wasm_bindgen(js_class = TailRun)]
 impl JsTailRun {
-    /// `new TailRun({ fanout = 100, profile = "default", fix = "none", seed = 1 })`.
+    /// `new TailRun({ fanout = 100, profile = "default", fix = "none", seed = 1 })`; with
+    /// `profile: "yours"` and `leaves` (`parseLatencies(...).service`), every leaf draws from the
+    /// reader's own latencies.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] options: JsValue,
@@ -79,7 +81,7 @@ impl JsTailRun {
         })
     }
 
-    /// Changes any of `{ fanout, profile, fix, seed }` and starts again from request 0.
+    /// Changes any of `{ fanout, profile, fix, seed, leaves }` and starts again from request 0.
     /// Calibration is reused when profile and seed are unchanged, so this is cheap for the
     /// fan-out slider and the fix picker.
     pub fn reconfigure(
@@ -93,7 +95,7 @@ impl JsTailRun {
     }
 
     /// The current options as a plain object.
-    #[wasm_bindgen(getter, unchecked_return_type = "Required<TailOptions>")]
+    #[wasm_bindgen(getter, unchecked_return_type = "TailRunConfig")]
     pub fn config(&self) -> JsValue {
         self.settings.to_js()
     }

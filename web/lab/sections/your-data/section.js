@@ -9,6 +9,7 @@ import { formatCount, formatMs, formatNumber, formatTickMs } from "../../../form
 import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
+import { latencyInput, plain } from "../../../latency-input.js";
 import {
   LabSeed,
   LabService,
@@ -27,10 +28,7 @@ import {
 export const DRAWS = 20_000;
 /** Leaves per parent in the fan-out check. */
 export const FANOUT = 100;
-/** Pasted text longer than this (characters) goes to the worker as a Blob, not a string. */
-const BLOB_ABOVE = 256 * 1024;
-/** The largest file read, in bytes: the core's own limit (`parseLatencies`). */
-export const MAX_BYTES = 200_000_000;
+export { MAX_BYTES } from "../../../latency-input.js";
 
 /** The characters a summary may hold: digits, letters (p, min, max, units), `.:,%=+ -`. */
 const SUMMARY_CHARS = /^[0-9A-Za-z.:,%=+ -]$/;
@@ -80,9 +78,6 @@ const FORMAT_NAMES = {
   percentiles: "percentiles",
 };
 
-/** A worker's error text without its class name ("RangeError: line 3: …" → "line 3: …"). */
-const plain = (message) => String(message).replace(/^(Range|Type)Error: /, "");
-
 /**
  * Builds the section inside `root` (see lab/section.js for the context).
  * @param {HTMLElement} root
@@ -107,51 +102,25 @@ export function mount(
     chartHeight: 300,
     chartLabel: "Your latencies: the fitted distribution over your points",
   });
-  const statusId = `${prefix}data-status`;
-  const area = el("textarea", {
-    id: `${prefix}data-text`,
-    rows: 6,
-    spellcheck: "false",
-    autocomplete: "off",
-    placeholder:
-      "12.5\n9.1\n… one latency per line (ms), a CSV, an HdrHistogram or Prometheus histogram, or p50 4ms, p99 30ms",
-    "aria-describedby": statusId,
-  });
-  const file = el("input", {
-    type: "file",
-    id: `${prefix}data-file`,
-    accept: ".txt,.csv,.tsv,.log,.hgrm,.prom,text/plain,text/csv",
-  });
-  const use = el("button", { type: "button", "data-action": "use", text: "use these latencies" });
-  const example = el("button", {
-    type: "button",
-    "data-action": "example",
-    text: "use the example",
-  });
   const reset = el("button", {
     type: "button",
     "data-action": "reset",
     text: "back to the Lab's model",
     disabled: true,
   });
+  // The paste box, file input, buttons and status line are web/latency-input.js's, shared with
+  // the Tail page; the format, unit and column choices sit between the box and the status.
+  const box = latencyInput({
+    prefix,
+    onSource: (source, what) => read(source, parseOptions(), true, what),
+    onExample: () => useExample(),
+    buttons: [reset],
+  });
+  const { area, say, status } = box;
   // The summary the page runs on, as a setting (the URL's `data`, an embed's attribute): a
   // summary set here is read as percentiles and used; an empty one goes back to the Lab's model.
   const summary = el("input", { type: "hidden", id: `${prefix}data` });
-  const input = el(
-    "div",
-    { class: "data-input" },
-    summary,
-    el("label", { for: area.id, text: "your latencies" }),
-    area,
-    el(
-      "div",
-      { class: "data-file" },
-      el("label", { for: file.id, text: "or a file (it is read here, never sent)" }),
-      file,
-    ),
-    el("div", { class: "data-actions" }, use, example, reset),
-  );
-  ui.controls.append(input);
+  ui.controls.append(summary, box.element);
   const format = choice(ui.controls, {
     id: `${prefix}data-format`,
     label: "format",
@@ -172,12 +141,6 @@ export function mount(
   });
   const columnBox = /** @type {HTMLElement} */ (column.parentElement);
   columnBox.hidden = true;
-  const status = el("p", {
-    id: statusId,
-    class: "data-status",
-    role: "status",
-    "data-part": "data-status",
-  });
   ui.controls.append(status);
 
   const r = {
@@ -203,12 +166,6 @@ export function mount(
     /** @type {{ source: string | Blob, options: any, apply: boolean, what: string } | null} */ (
       null
     );
-
-  const say = (text, error = false) => {
-    status.textContent = text;
-    if (error) status.dataset.error = "true";
-    else delete status.dataset.error;
-  };
 
   /** The options `parseLatencies` gets from the controls. */
   function parseOptions() {
@@ -432,21 +389,7 @@ export function mount(
     redraw: redrawSoon,
   });
 
-  /** The text in the box as the worker gets it: a Blob when it is long. */
-  const boxSource = () =>
-    area.value.length > BLOB_ABOVE ? new Blob([area.value], { type: "text/plain" }) : area.value;
-
-  use.addEventListener("click", () => {
-    if (!area.value.trim()) {
-      say(
-        "Not used: the box is empty. Paste latencies, drop a file, or press “use the example”.",
-        true,
-      );
-      return;
-    }
-    read(boxSource(), parseOptions(), true, "your text");
-  });
-  example.addEventListener("click", () => {
+  function useExample() {
     client.run([{ fn: "exampleLatencies", args: [] }], {
       onPoint: (_i, text, error) => {
         if (error) return say(`The example could not be read: ${plain(error)}.`, true);
@@ -456,7 +399,7 @@ export function mount(
         read(text, {}, true, "the example");
       },
     });
-  });
+  }
   function backToLab() {
     service.set(undefined);
     shown = "example";
@@ -469,27 +412,6 @@ export function mount(
   summary.addEventListener("input", () => {
     if (summary.value) readSummary(summary.value);
     else if (shown === "yours") backToLab();
-  });
-  const readFile = (f) => {
-    if (!f) return;
-    if (f.size > MAX_BYTES) {
-      say(
-        `Not used: ${f.name} has ${formatCount(f.size)} bytes; the page reads at most ${formatCount(MAX_BYTES)} (about 10 million latencies). Give a histogram or percentiles of them instead.`,
-        true,
-      );
-      return;
-    }
-    read(f, parseOptions(), true, `the file ${f.name}`);
-  };
-  file.addEventListener("change", () => readFile(file.files?.[0]));
-  area.addEventListener("dragover", (e) => {
-    if (e.dataTransfer?.types.includes("Files")) e.preventDefault();
-  });
-  area.addEventListener("drop", (e) => {
-    const f = e.dataTransfer?.files?.[0];
-    if (!f) return;
-    e.preventDefault();
-    readFile(f);
   });
   // A changed format, unit or column reads the last source again, the same way.
   for (const control of [format, unit, column])

@@ -12,10 +12,16 @@
 //!
 //! A draw reads 53 random bits as a level `u` in `[0, 1)`, finds its segment through a guide
 //! table (Chen and Asau's indexed search: the segment of `u` is at or just after the one of
-//! `⌊u·G⌋ / G`, so a draw costs a multiply, a load and one or two comparisons), and
-//! interpolates: IEEE `+ − × ÷` only, so it is bit-identical on every target.
+//! `⌊u·G⌋ / G`, whose index is the random word's top bits; a step past one knot is taken
+//! without a branch), and interpolates with a multiply-add: IEEE `+ − ×` only, so it is
+//! bit-identical on every target. A binned draw (the Tail page's histograms) reads its bin from
+//! its segment when the whole segment lies in one bin.
 
 use crate::error::ParamError;
+use crate::sampling::histogram::{LogBins, shared_bins};
+
+/// Marks a segment that crosses a bin edge (or comes near one).
+const SPREAD: u16 = u16::MAX;
 
 /// Most knots a distribution keeps. Up to this many samples, every order statistic is a knot
 /// (the interpolated empirical CDF itself); above it, [`EmpiricalDistribution::from_samples`]
@@ -35,12 +41,17 @@ const TAIL_STEPS: usize = 1024;
 pub struct EmpiricalDistribution {
     levels: Box<[f64]>,
     ms: Box<[f64]>,
-    /// Each segment as `[level at its start, time there (ms), ms per unit of level]`, side by
-    /// side: a draw reads one of these (one cache line) instead of four arrays, and multiplies
-    /// where a quotient would divide.
-    segments: Box<[[f64; 3]]>,
-    /// `guide[j]`: the segment holding level `j / guide.len()`.
+    /// Each segment as `[level at its start, level at its end, time at its start (ms), ms per
+    /// unit of level]`, side by side: a draw reads one of these (half a cache line) instead of
+    /// four arrays, and multiplies where a quotient would divide.
+    segments: Box<[[f64; 4]]>,
+    /// Each segment's shared-histogram bin when all of it lies in one bin (with a margin for
+    /// rounding), else [`SPREAD`]: a binned draw then needs no `bin_of`.
+    segment_bins: Box<[u16]>,
+    /// `guide[j]`: the segment holding level `j / guide.len()`, a power of two at least 2.
     guide: Box<[u32]>,
+    /// `64 − log2(guide.len())`: the guide index is the random word's top bits.
+    guide_shift: u32,
     mean_ms: f64,
     second_moment_ms2: f64,
 }
@@ -124,7 +135,7 @@ impl EmpiricalDistribution {
     /// Knots already checked.
     fn build(levels: Box<[f64]>, ms: Box<[f64]>) -> Self {
         let segments = levels.len() - 1;
-        let size = segments.next_power_of_two();
+        let size = segments.next_power_of_two().max(2);
         let mut guide = Vec::with_capacity(size);
         let mut i = 0usize;
         for j in 0..size {
@@ -140,16 +151,38 @@ impl EmpiricalDistribution {
             mean += w * (a + b) / 2.0;
             second += w * (a * a + a * b + b * b) / 3.0;
         }
-        let segments = (0..segments)
+        let segments: Box<[[f64; 4]]> = (0..segments)
             .map(|k| {
                 let (u0, u1, a, b) = (levels[k], levels[k + 1], ms[k], ms[k + 1]);
-                [u0, a, (b - a) / (u1 - u0)]
+                // The last segment ends at 1 exactly, above every level a draw reads, so the
+                // guide's walk always stops inside the array.
+                [u0, u1, a, (b - a) / (u1 - u0)]
+            })
+            .collect();
+        let bins = shared_bins();
+        let segment_bins = segments
+            .iter()
+            .zip(ms.windows(2))
+            .map(|(_, w)| {
+                // A draw is within a few ulps of its segment's ends: a margin of 1e-9 relative
+                // keeps a segment that ends near an edge out of the shortcut.
+                let (lo, hi) = (
+                    bins.bin_of(w[0] * (1.0 - 1e-9)),
+                    bins.bin_of(w[1] * (1.0 + 1e-9)),
+                );
+                if lo == hi && lo < usize::from(SPREAD) {
+                    lo as u16
+                } else {
+                    SPREAD
+                }
             })
             .collect();
         EmpiricalDistribution {
             levels,
             ms,
             segments,
+            segment_bins,
+            guide_shift: 64 - size.trailing_zeros(),
             guide: guide.into(),
             mean_ms: mean,
             second_moment_ms2: second,
@@ -218,20 +251,29 @@ impl EmpiricalDistribution {
         (self.ms[0], self.ms[self.ms.len() - 1])
     }
 
-    /// The segment `[levels[i], levels[i + 1])` that holds level `u` in `[0, 1)`.
-    #[inline]
-    fn segment_of(&self, u: f64) -> usize {
-        let mut i = self.guide[(u * self.guide.len() as f64) as usize] as usize;
-        while self.levels[i + 1] <= u {
+    /// The segment `[levels[i], levels[i + 1])` that holds level `u` in `[0, 1)`, walking
+    /// from guide entry `j` (the one of `⌊u·G⌋ / G`).
+    #[inline(always)]
+    fn walk(&self, j: usize, u: f64) -> usize {
+        let mut i = self.guide[j] as usize;
+        // One step without a branch (the common case: the level is past one knot in the guide's
+        // cell), then a loop a level in the dense tail of a fit may need.
+        i += usize::from(self.segments[i][1] <= u);
+        while self.segments[i][1] <= u {
             i += 1;
         }
         i
     }
 
+    /// The segment that holds level `u` in `[0, 1)`.
+    fn segment_of(&self, u: f64) -> usize {
+        self.walk((u * self.guide.len() as f64) as usize, u)
+    }
+
     /// The time (ms) at level `u` inside segment `i`: the draw and the quantile alike.
-    #[inline]
+    #[inline(always)]
     fn at(&self, i: usize, u: f64) -> f64 {
-        let [u0, t0, slope] = self.segments[i];
+        let [u0, _, t0, slope] = self.segments[i];
         t0 + slope * (u - u0)
     }
 
@@ -300,11 +342,34 @@ impl EmpiricalDistribution {
         self.second_moment_ms2
     }
 
+    /// The segment and level of a draw from 64 random bits: the top 53 are the level `u`, and
+    /// the top `log2 G` of those its guide entry (`⌊u·G⌋`, exactly, with no float conversion).
+    #[inline(always)]
+    fn locate(&self, bits: u64) -> (usize, f64) {
+        let u = (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        (self.walk((bits >> self.guide_shift) as usize, u), u)
+    }
+
     /// One draw (ms) from 64 random bits (the top 53 are the level).
     #[inline]
     pub fn sample(&self, bits: u64) -> f64 {
-        let u = (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-        self.at(self.segment_of(u), u)
+        let (i, u) = self.locate(bits);
+        self.at(i, u)
+    }
+
+    /// One draw (ms) and its bin on `bins` ([`shared_bins`]): the same draw as
+    /// [`Self::sample`], and exactly `bins.bin_of` of it, read from the segment where the whole
+    /// segment lies in one bin.
+    #[inline]
+    pub fn sample_binned(&self, bits: u64, bins: &LogBins) -> (f64, usize) {
+        let (i, u) = self.locate(bits);
+        let t = self.at(i, u);
+        let bin = self.segment_bins[i];
+        if bin == SPREAD {
+            (t, bins.bin_of(t))
+        } else {
+            (t, usize::from(bin))
+        }
     }
 }
 
@@ -398,6 +463,30 @@ mod tests {
         assert!(EmpiricalDistribution::from_knots(vec![0.0, 0.5, 0.5, 1.0], vec![1.0; 4]).is_err());
         assert!(EmpiricalDistribution::from_knots(vec![0.0, 1.0], vec![2.0, 1.0]).is_err());
         assert!(EmpiricalDistribution::from_knots(vec![0.0, 1.0], vec![1.0, 2.0]).is_ok());
+    }
+
+    #[test]
+    fn a_binned_draw_is_exactly_bin_of_the_draw() {
+        let bins = shared_bins();
+        let d = EmpiricalDistribution::from_samples(
+            (1..=3000)
+                .map(|i| 0.05 + libm::pow(f64::from(i), 1.7) * 0.01)
+                .collect(),
+        )
+        .unwrap();
+        let mut state = 7u64;
+        let mut shortcut = 0;
+        for _ in 0..200_000 {
+            state = crate::sampling::address::mix64(state);
+            let (t, bin) = d.sample_binned(state, bins);
+            assert_eq!(t.to_bits(), d.sample(state).to_bits());
+            assert_eq!(bin, bins.bin_of(t), "{t}");
+            shortcut += usize::from(d.segment_bins[d.locate(state).0] != SPREAD);
+        }
+        assert!(
+            shortcut > 150_000,
+            "{shortcut} of 200,000 draws took the shortcut"
+        );
     }
 
     #[test]

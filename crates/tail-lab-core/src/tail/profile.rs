@@ -389,10 +389,7 @@ impl LeafSampler {
                     _ => (b, bin),
                 }
             }
-            Draw::Empirical(d) => {
-                let t = d.sample(stream.address_bits());
-                (t, bins.bin_of(t))
-            }
+            Draw::Empirical(d) => d.sample_binned(stream.address_bits(), bins),
         }
     }
 }

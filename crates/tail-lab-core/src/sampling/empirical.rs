@@ -346,7 +346,8 @@ impl EmpiricalDistribution {
     /// the top `log2 G` of those its guide entry (`⌊u·G⌋`, exactly, with no float conversion).
     #[inline(always)]
     fn locate(&self, bits: u64) -> (usize, f64) {
-        let u = (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        // Through i64: a signed conversion is one instruction in wasm, an unsigned one several.
+        let u = ((bits >> 11) as i64) as f64 * (1.0 / (1u64 << 53) as f64);
         (self.walk((bits >> self.guide_shift) as usize, u), u)
     }
 

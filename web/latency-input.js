@@ -13,6 +13,31 @@ export const BLOB_ABOVE = 256 * 1024;
 /** The largest file read, in bytes: the core's own limit (`parseLatencies`). */
 export const MAX_BYTES = 200_000_000;
 
+/** The characters a summary may hold: digits, letters (p, min, max, units), `.:,%=+ -`. */
+const SUMMARY_CHARS = /^[0-9A-Za-z.:,%=+ -]$/;
+/** The longest summary a link may carry. */
+const SUMMARY_LENGTH = 300;
+
+/**
+ * The setting `data`: a short percentile summary of a reader's model (what a link carries,
+ * never the data), checked here for its length and characters and read further by the core.
+ * The Lab's your-data section and the Tail page share it.
+ */
+export const SUMMARY_PARAM = Object.freeze({
+  name: "data",
+  type: "string",
+  default: "",
+  examples: ["p50:4,p90:9,p99:40,p99.9:300"],
+  /** @param {string} text */
+  parse: (text) => {
+    if (text.length > SUMMARY_LENGTH)
+      return ["", `it is longer than ${SUMMARY_LENGTH} characters; using none`];
+    const bad = [...text].find((c) => !SUMMARY_CHARS.test(c));
+    if (bad !== undefined) return ["", `“${bad}” is not allowed in it; using none`];
+    return [text, null];
+  },
+});
+
 /** A worker's error text without its class name ("RangeError: line 3: …" → "line 3: …"). */
 export const plain = (message) => String(message).replace(/^(Range|Type)Error: /, "");
 

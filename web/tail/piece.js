@@ -13,7 +13,7 @@ import { drawArena, drawHistograms, drawStrip, touchTail } from "./draw.js";
 import { defaultWorkers } from "./pool.js";
 import { formatPercentileRank } from "./rank.js";
 import { openRun } from "./run.js";
-import { latencyInput, plain } from "../latency-input.js";
+import { SUMMARY_PARAM, latencyInput, plain } from "../latency-input.js";
 
 /**
  * Stop accumulating after this many parent requests by default (the histograms have long
@@ -69,18 +69,7 @@ export function tailParams(api, { yours = false } = {}) {
     { name: "requests", type: "int", min: 1000, max: MAX_REQUESTS, default: MAX_REQUESTS },
     // The request on screen in the arena (#31): a link shows the same one, paused or not.
     { name: "request", type: "int", min: 0, max: MAX_REQUESTS - 1, default: 0 },
-    ...(yours
-      ? [
-          {
-            name: "data",
-            type: "text",
-            default: "",
-            maxLength: 300,
-            // Digits, letters (p, min, max, units), and the summary's separators: never markup.
-            chars: /^[0-9A-Za-z.:,%=+ -]$/,
-          },
-        ]
-      : []),
+    ...(yours ? [SUMMARY_PARAM] : []),
   ];
 }
 

@@ -9,7 +9,7 @@ import { formatCount, formatMs, formatNumber, formatTickMs } from "../../../form
 import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
-import { latencyInput, plain } from "../../../latency-input.js";
+import { SUMMARY_PARAM, latencyInput, plain } from "../../../latency-input.js";
 import {
   LabSeed,
   LabService,
@@ -30,30 +30,8 @@ export const DRAWS = 20_000;
 export const FANOUT = 100;
 export { MAX_BYTES } from "../../../latency-input.js";
 
-/** The characters a summary may hold: digits, letters (p, min, max, units), `.:,%=+ -`. */
-const SUMMARY_CHARS = /^[0-9A-Za-z.:,%=+ -]$/;
-/** The longest summary a link may carry. */
-const SUMMARY_LENGTH = 300;
-
-/**
- * The section's settings: `data`, a short percentile summary (what a link carries, never the
- * data), checked here for its length and characters and read further by the core.
- */
-export const params = [
-  {
-    name: "data",
-    type: "string",
-    default: "",
-    examples: ["p50:4,p90:9,p99:40,p99.9:300"],
-    parse: (text) => {
-      if (text.length > SUMMARY_LENGTH)
-        return ["", `it is longer than ${SUMMARY_LENGTH} characters; using none`];
-      const bad = [...text].find((c) => !SUMMARY_CHARS.test(c));
-      if (bad !== undefined) return ["", `“${bad}” is not allowed in it; using none`];
-      return [text, null];
-    },
-  },
-];
+/** The section's settings: `data`, the summary a link carries (latency-input.js). */
+export const params = [SUMMARY_PARAM];
 
 const FORMATS = [
   ["", "detect"],

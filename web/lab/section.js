@@ -8,6 +8,8 @@ import { onThemeChange } from "../theme.js";
 export { el } from "../dom.js";
 import { el } from "../dom.js";
 export { LabSeed, SEED_PARAM } from "./seed.js";
+import { LabSeed } from "./seed.js";
+import { LabService } from "./service.js";
 export { LabService } from "./service.js";
 
 /**
@@ -54,6 +56,22 @@ function readoutSummary(readouts) {
     if (parts.length === 3) break;
   }
   return parts.length ? `${parts.join("; ")}.` : "done.";
+}
+
+/**
+ * A section's context with its optional parts filled in: no id prefix, a listener that hears
+ * nothing, the page's default seed and the Lab's own service model (what a section mounted on
+ * its own, as in a test, gets).
+ * @param {SectionContext} context
+ */
+export function sectionContext(context) {
+  return {
+    ...context,
+    prefix: context.prefix ?? "",
+    onChange: context.onChange ?? (() => {}),
+    seed: context.seed ?? new LabSeed(),
+    service: context.service ?? new LabService(),
+  };
 }
 
 /**

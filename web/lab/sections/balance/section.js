@@ -9,7 +9,6 @@ import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import { mountBalanceQueues } from "./queues.js";
 import {
-  LabSeed,
   choice,
   el,
   initial,
@@ -22,6 +21,7 @@ import {
   runSweep,
   SweepResults,
   INTERVAL_NOTE,
+  sectionContext,
 } from "../../section.js";
 
 /** λ with a simulated dot for every d (the chosen λ is added). */
@@ -76,10 +76,8 @@ export const params = [
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext} context
  */
-export function mount(
-  root,
-  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
-) {
+export function mount(root, context) {
+  const { client, api, values, prefix, onChange, link, seed, signal } = sectionContext(context);
   const lab = api.labDefaults();
   const CHOICES = choicesOf(lab);
   const servers = lab.balance.servers;

@@ -3,7 +3,7 @@
 // with the settings its call uses.
 
 import { countWord, formatMs, formatNumber, formatPct } from "../../../format.js";
-import { LabSeed, el, readout } from "../../section.js";
+import { el, readout, sectionContext } from "../../section.js";
 import { SECTIONS } from "../../sections.js";
 
 /**
@@ -17,7 +17,8 @@ const SNIPPET_SEED = 1;
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext} context
  */
-export function mount(root, { client, seed = new LabSeed(), signal }) {
+export function mount(root, context) {
+  const { client, seed, signal } = sectionContext(context);
   // The prose's "The code below makes five of them": one call for each section above this one.
   const above = root.querySelector("[data-count=sections-above]");
   const count = SECTIONS.indexOf("code");

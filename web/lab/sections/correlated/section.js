@@ -9,7 +9,6 @@ import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import { FANOUT_STOPS, fanoutControl, fanoutOf } from "../fanout/section.js";
 import {
-  LabSeed,
   LabService,
   el,
   initial,
@@ -19,6 +18,7 @@ import {
   redrawOnResize,
   runSweep,
   slider,
+  sectionContext,
 } from "../../section.js";
 
 /** Leaf draws in a run: requests × n, about a fifth of a second in a worker at any fan-out. */
@@ -67,20 +67,9 @@ const share = (v) => formatPct(v, v > 0 && v < 0.01 ? 3 : 1);
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext & { service?: LabService }} context
  */
-export function mount(
-  root,
-  {
-    client,
-    api,
-    values,
-    prefix = "",
-    onChange = () => {},
-    link,
-    seed = new LabSeed(),
-    service = new LabService(),
-    signal,
-  },
-) {
+export function mount(root, context) {
+  const { client, api, values, prefix, onChange, link, seed, service, signal } =
+    sectionContext(context);
   const start = initial(params, values);
   const ui = panel(root, {
     chartHeight: 340,

@@ -16,9 +16,8 @@ import {
   redrawOnResize,
   runSweep,
   slider,
+  sectionContext,
 } from "../../section.js";
-import { LabSeed } from "../../seed.js";
-import { LabService } from "../../service.js";
 
 /** Fan-outs that get a simulated dot (the chosen one is added). */
 const DOT_FANOUTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
@@ -91,20 +90,9 @@ export const params = [
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext} context
  */
-export function mount(
-  root,
-  {
-    client,
-    api,
-    values,
-    prefix = "",
-    onChange = () => {},
-    link,
-    seed = new LabSeed(),
-    service = new LabService(),
-    signal,
-  },
-) {
+export function mount(root, context) {
+  const { client, api, values, prefix, onChange, link, seed, service, signal } =
+    sectionContext(context);
   const start = initial(params, values);
   const ui = panel(root, {
     chartHeight: 300,

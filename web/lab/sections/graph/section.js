@@ -8,7 +8,6 @@ import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import {
-  LabSeed,
   LabService,
   choice,
   el,
@@ -20,6 +19,7 @@ import {
   runSweep,
   settingsOf,
   slider,
+  sectionContext,
 } from "../../section.js";
 import { LIMITS, formatStages, fromPreset, parseStages, stageOptions } from "./stages.js";
 
@@ -81,20 +81,9 @@ const SERVICES = [
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext & { service?: LabService }} context
  */
-export function mount(
-  root,
-  {
-    client,
-    api,
-    values,
-    prefix = "",
-    onChange = () => {},
-    link,
-    seed = new LabSeed(),
-    service = new LabService(),
-    signal,
-  },
-) {
+export function mount(root, context) {
+  const { client, api, values, prefix, onChange, link, seed, service, signal } =
+    sectionContext(context);
   const start = initial(settingsOf(params, api), values);
   const presets = api.graphPresets();
   const labService = api.labDefaults().service;

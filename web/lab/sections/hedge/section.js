@@ -6,8 +6,6 @@ import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import {
-  LabSeed,
-  LabService,
   choice,
   el,
   initial,
@@ -18,6 +16,7 @@ import {
   runSweep,
   settingsOf,
   slider,
+  sectionContext,
 } from "../../section.js";
 
 export const REQUESTS = 200_000;
@@ -79,20 +78,9 @@ export const params = [
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext} context
  */
-export function mount(
-  root,
-  {
-    client,
-    api,
-    values,
-    prefix = "",
-    onChange = () => {},
-    link,
-    seed = new LabSeed(),
-    service = new LabService(),
-    signal,
-  },
-) {
+export function mount(root, context) {
+  const { client, api, values, prefix, onChange, link, seed, service, signal } =
+    sectionContext(context);
   const start = initial(settingsOf(params, api), values);
   const ui = panel(root, {
     chartHeight: 320,

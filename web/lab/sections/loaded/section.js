@@ -11,8 +11,6 @@ import { mountMultiples } from "./multiples.js";
 import { mountLoadedQueues } from "./queues.js";
 import { touchChart } from "../../../touch.js";
 import {
-  LabSeed,
-  LabService,
   choice,
   initial,
   panel,
@@ -24,6 +22,7 @@ import {
   runSweep,
   SweepResults,
   INTERVAL_NOTE,
+  sectionContext,
 } from "../../section.js";
 
 /** The sweep's loads: 0.05 to 0.95 in steps of 0.05 (the slider's steps). */
@@ -87,20 +86,9 @@ export const params = [
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext} context
  */
-export function mount(
-  root,
-  {
-    client,
-    api,
-    values,
-    prefix = "",
-    onChange = () => {},
-    link,
-    seed = new LabSeed(),
-    service = new LabService(),
-    signal,
-  },
-) {
+export function mount(root, context) {
+  const { client, api, values, prefix, onChange, link, seed, service, signal } =
+    sectionContext(context);
   const lab = api.labDefaults();
   const start = initial(settingsOf(params, api), values);
   const POLICIES = lab.loaded.policies.map((name, i) => ({

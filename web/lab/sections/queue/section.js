@@ -6,7 +6,6 @@ import { formatCount, formatNumber, formatPct } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import {
-  LabSeed,
   choice,
   initial,
   panel,
@@ -18,6 +17,7 @@ import {
   runSweep,
   SweepResults,
   INTERVAL_NOTE,
+  sectionContext,
 } from "../../section.js";
 
 /** Utilisations with a simulated dot (the chosen one is added). */
@@ -37,10 +37,8 @@ export const params = [
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext} context
  */
-export function mount(
-  root,
-  { client, api, values, prefix = "", onChange = () => {}, link, seed = new LabSeed(), signal },
-) {
+export function mount(root, context) {
+  const { client, api, values, prefix, onChange, link, seed, signal } = sectionContext(context);
   const start = initial(settingsOf(params, api), values);
   const ui = panel(root, {
     chartHeight: 320,

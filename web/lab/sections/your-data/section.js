@@ -11,8 +11,6 @@ import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import { SUMMARY_PARAM, latencyInput, plain } from "../../../latency-input.js";
 import {
-  LabSeed,
-  LabService,
   choice,
   el,
   initial,
@@ -22,6 +20,7 @@ import {
   redrawOnResize,
   runSweep,
   settingsOf,
+  sectionContext,
 } from "../../section.js";
 
 /** Draws of the sampler check, and parents of its fan-out check. */
@@ -61,20 +60,9 @@ const FORMAT_NAMES = {
  * @param {HTMLElement} root
  * @param {import("../../section.js").SectionContext} context
  */
-export function mount(
-  root,
-  {
-    client,
-    api,
-    values,
-    prefix = "",
-    onChange = () => {},
-    link,
-    seed = new LabSeed(),
-    service = new LabService(),
-    signal,
-  },
-) {
+export function mount(root, context) {
+  const { client, api, values, prefix, onChange, link, seed, service, signal } =
+    sectionContext(context);
   const start = initial(settingsOf(params, api), values);
   const ui = panel(root, {
     chartHeight: 300,

@@ -115,6 +115,17 @@ test("a link's stages are parsed strictly: clamped with a notice, unreadable dro
     seed: 1,
   });
   assert.equal((await readouts()).miss[0], formatPct(r.miss, 2));
+  // Eight stages of 1000 children, as wide as the editor allows: the section runs fewer
+  // requests (the call's work bound: 50,000,000 children a call) rather than an error.
+  await open(`?graph-stages=${Array(8).fill("p1000k1").join(",")}`);
+  const wide = pkg.simulateGraph({
+    stages: Array(8).fill({ kind: "parallel", width: 1000, k: 1 }),
+    deadlineMs: 100,
+    requests: 6250,
+    seed: 1,
+  });
+  assert.equal((await readouts()).miss[0], formatPct(wide.miss, 2));
+  assert.match(await page.textContent("[data-section=graph] .lab-note"), /^6,250 requests/);
   // Markup in the parameter is text in a notice, and the preset stands.
   await open(`?graph-stages=${encodeURIComponent("<img src=x onerror=alert(1)>")}`);
   assert.equal(await page.$$eval("[data-section=graph] img", (i) => i.length), 0);

@@ -114,8 +114,28 @@ test("a pasted sample is read in a worker, checked, and runs the other sections;
     `exact ${formatMs(parsed.summary.p99Ms)}`,
   );
 
-  // Back to the Lab's model: the hedge's closed form is the Lab's again, the link drops data.
-  await page.click(`${SECTION} [data-action=reset]`);
+  // A CSV with no header naming the latencies: the last column holding numbers is read, the
+  // status says so, and the column chooser offers the others (reading one again).
+  await page.fill(`${SECTION} textarea`, "1,20,3.5\n2,21,4.5\n3,22,5.5\n");
+  await page.click(`${SECTION} [data-action=use]`);
+  await page.waitForFunction(
+    (sel) => /column 3 \(no header/.test(document.querySelector(sel)?.textContent ?? ""),
+    STATUS,
+  );
+  assert.equal(await page.locator(`${SECTION} #data-column option`).count(), 3);
+  await page.selectOption(`${SECTION} #data-column`, "2");
+  await page.waitForFunction(
+    (sel) => /column 2 /.test(document.querySelector(sel)?.textContent ?? ""),
+    STATUS,
+  );
+  await done(page, "your-data");
+  assert.equal(await theory(page, "your-data", "data-p50"), "exact 21.0 ms");
+
+  // Back to the Lab's model, from the keyboard: the hedge's closed form is the Lab's again, the
+  // link drops data, and the focus stays in the section.
+  await page.focus(`${SECTION} [data-action=reset]`);
+  await page.keyboard.press("Space");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "data-text");
   await page.waitForSelector('[data-section="hedge"] [data-part=on-your-data][hidden]', {
     state: "attached",
   });

@@ -9,7 +9,7 @@ use js_sys::{Float64Array, RangeError, Reflect, TypeError};
 use std::sync::Arc;
 use tail_lab_core::lab::empirical::parse::{Column, Format, ParseOptions, TimeUnit, Values, parse};
 use tail_lab_core::lab::empirical::{
-    EXAMPLE, EmpiricalParams, REQUESTS, distribution_of, example, model_of, simulate, summary,
+    EXAMPLE, EmpiricalParams, REQUESTS, distribution_of, example, measurable, simulate, summary,
 };
 use tail_lab_core::sampling::empirical::EmpiricalDistribution;
 use wasm_bindgen::prelude::*;
@@ -39,6 +39,10 @@ export interface ParsedLatencies {
   columns: string[];
   /** The CSV column read, from 1; null for other formats. */
   column: number | null;
+  /** The CSV's number of columns (0 for other formats). */
+  columnCount: number;
+  /** True when no header named the latency column and the last one holding numbers was read. */
+  columnGuessed: boolean;
   /** Lines that held no data (blank, comments, a report's other lines). */
   skippedLines: number;
   /** Prometheus series summed bucket by bucket (1 for other formats). */
@@ -182,8 +186,9 @@ pub fn parse_latencies(
         input.skipped_lines,
         input.series,
     );
+    let (column_count, column_guessed) = (input.column_count, input.column_guessed);
     let distribution = distribution_of(input.values).map_err(input_error)?;
-    let model = model_of(distribution).map_err(range)?;
+    let model = measurable(distribution).map_err(input_error)?;
     let d = model.as_empirical().expect("an empirical model");
     let (min, max) = d.range_ms();
     let q = |p| d.quantile(p);
@@ -202,6 +207,8 @@ pub fn parse_latencies(
             "column",
             column.map_or(JsValue::NULL, |c| ((c + 1) as f64).into()),
         ),
+        ("columnCount", (column_count as f64).into()),
+        ("columnGuessed", column_guessed.into()),
         ("skippedLines", (skipped as f64).into()),
         ("series", (series as f64).into()),
         ("points", points),

@@ -22,8 +22,21 @@ import {
   sectionContext,
 } from "../../section.js";
 import { LIMITS, formatStages, fromPreset, parseStages, stageOptions } from "./stages.js";
+import { plain } from "../../../latency-input.js";
 
 export const REQUESTS = 20_000;
+
+/**
+ * Requests × children one call may simulate: the binding's work bound (`simulateGraph` counts
+ * 3 units a child), so a graph of many wide stages runs fewer requests rather than being refused.
+ */
+const CHILD_DRAWS = 50_000_000;
+
+/** The requests a run of `stages` simulates: 20,000, or fewer when its children are many. */
+export const requestsOf = (stages) => {
+  const children = stages.reduce((n, s) => n + (s.kind === "parallel" ? s.width : 1), 0);
+  return Math.min(REQUESTS, Math.floor(CHILD_DRAWS / Math.max(1, children)));
+};
 
 /** The deadline slider holds log10 of the deadline in ms; below 0 it is off. */
 const OFF = -0.2;
@@ -381,7 +394,7 @@ export function mount(root, context) {
     const d = deadlineOf(Number(deadline.input.value));
     /** @type {import("../../api.js").SimulateGraphOptions} */
     const opts = {
-      requests: REQUESTS,
+      requests: requestsOf(stages),
       seed: seed.value,
       deadlineMs: d === null ? null : Number(d.toPrecision(4)),
     };
@@ -402,7 +415,7 @@ export function mount(root, context) {
         ? "The theory is exact for one stage."
         : `The theory convolves the stages numerically, within ${formatPct(result.theoryCdfError, 2)} on P(T ≤ t).`
       : "";
-    ui.note.textContent = `${formatCount(REQUESTS)} requests on ${service.label}. Completeness counts the answers a complete request waits for (k of each parallel stage); a stage not yet started by the deadline has none in. ${th}`;
+    ui.note.textContent = `${formatCount(requestsOf(stages))} requests on ${service.label}. Completeness counts the answers a complete request waits for (k of each parallel stage); a stage not yet started by the deadline has none in. ${th}`;
   };
 
   function update() {
@@ -414,7 +427,13 @@ export function mount(root, context) {
     });
     runSweep(client, ui, [{ fn: "simulateGraph", args: [options()] }], {
       size: "requests",
-      onError: (error) => r.miss.set("error", error),
+      onError: (error) => {
+        // Never an earlier run's numbers beside an error: every readout says it has none.
+        result = null;
+        for (const out of Object.values(r)) out.set("—", "");
+        r.miss.set("error", plain(error));
+        redrawSoon();
+      },
       onResult: (res) => {
         result = res;
         const t = (v) => `theory ${v}`;
@@ -480,7 +499,7 @@ export function mount(root, context) {
     draw,
     meta: () => ({
       seed: seed.value,
-      requests: result?.requests ?? REQUESTS,
+      requests: result?.requests ?? requestsOf(stages),
       preset: preset.value,
       stages: formatStages(stages),
       deadline_ms: result?.deadlineMs ?? "none",

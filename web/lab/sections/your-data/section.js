@@ -151,15 +151,18 @@ export function mount(root, context) {
     const skipped = res.skippedLines
       ? `; ${formatCount(res.skippedLines)} line${res.skippedLines === 1 ? "" : "s"} without data skipped`
       : "";
-    const col = res.column ? `, column ${res.columns[res.column - 1] ?? res.column}` : "";
+    const col = res.column
+      ? `, column ${res.columns[res.column - 1] || res.column}${res.columnGuessed ? " (no header named the latencies, so the last column holding numbers: choose another below if it is not)" : ""}`
+      : "";
     const series = res.series > 1 ? `, ${res.series} series summed bucket by bucket` : "";
     return `${what} read as ${FORMAT_NAMES[res.format]}${col}${series} (bare numbers in ${res.unit})${skipped}`;
   }
 
   function showColumns(res) {
-    const names = res.format === "csv" ? res.columns : [];
-    columnBox.hidden = names.length === 0;
-    if (!names.length) return;
+    const count = res.format === "csv" ? res.columnCount : 0;
+    columnBox.hidden = count < 2;
+    if (count < 2) return;
+    const names = Array.from({ length: count }, (_, i) => res.columns[i] ?? "");
     column.replaceChildren(
       ...names.map((name, i) =>
         el("option", {
@@ -300,7 +303,8 @@ export function mount(root, context) {
     const { levels, ms } = parsed.service.empirical;
     c.line(
       Array.from(ms),
-      Array.from(levels, (u) => (1 - u > 0 ? 1 - u : NaN)),
+      // The last knot's survival is 0, off a log axis: the line runs down to the axis's floor.
+      Array.from(levels, (u) => (1 - u > 0 ? 1 - u : 1e-12)),
       { color: "none", width: 2.5 },
     );
     if (check) {
@@ -369,6 +373,9 @@ export function mount(root, context) {
   function backToLab() {
     service.set(undefined);
     shown = "example";
+    // The button is about to be disabled: a keyboard reader's focus goes to the box instead of
+    // falling to the page.
+    if (document.activeElement === reset) area.focus();
     reset.disabled = true;
     summary.value = "";
     onChange({ data: "" });

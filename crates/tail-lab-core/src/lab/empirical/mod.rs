@@ -73,8 +73,9 @@ pub fn distribution_of(values: Values) -> Result<EmpiricalDistribution, InputErr
             fit::fit_points(&points).map_err(|e| {
                 whole(match e.param() {
                     "points" => format!(
-                        "{} point{} cannot be fitted: give at least two percentiles with \
-                         different values (say p50 and p99), or a histogram with its bounds",
+                        "{} point{} cannot be fitted: give at least two percentiles strictly \
+                         between p0 and p100 (say p50 and p99; a minimum or a maximum only \
+                         bounds the fit), or a histogram with buckets below its +Inf",
                         points.len(),
                         if points.len() == 1 { "" } else { "s" }
                     ),
@@ -94,19 +95,45 @@ pub fn model_of(distribution: EmpiricalDistribution) -> Result<ServiceModel, Par
     ServiceModel::empirical(Arc::new(distribution))
 }
 
+/// [`model_of`], refused in a reader's words: which of their figures the Lab cannot measure.
+pub fn measurable(distribution: EmpiricalDistribution) -> Result<ServiceModel, InputError> {
+    let (p50, p9999) = (distribution.quantile(0.5), distribution.quantile(0.9999));
+    model_of(distribution).map_err(|_| {
+        let ms = short;
+        InputError {
+            line: 0,
+            message: if p9999 > crate::lab::service::MAX_SERVICE_P9999_MS {
+                format!(
+                    "these latencies reach {} ms at their p99.99; the Lab measures up to \
+                     100000 ms (100 s): check the unit (seconds read as ms?)",
+                    ms(p9999)
+                )
+            } else {
+                format!(
+                    "these latencies have a median of {} ms; the Lab measures from 0.125 ms: \
+                     check the unit (ns or µs read as ms?)",
+                    ms(p50)
+                )
+            },
+        }
+    })
+}
+
+/// A time (ms) to four significant digits, with no exponent and no trailing zeros.
+fn short(ms: f64) -> String {
+    let digits = (3 - libm::floor(libm::log10(ms.abs())) as i32).clamp(0, 9) as usize;
+    let s = format!("{ms:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// A short summary of a distribution, as typed percentiles the [`parse`] reader reads back:
 /// `min:…,p50:…,p90:…,p99:…,p99.9:…,max:…` (ms, four significant digits). This is what a link
 /// carries instead of a reader's data; read back, it is fitted through those six points.
 pub fn summary(d: &EmpiricalDistribution) -> String {
-    let short = |ms: f64| {
-        let digits = (3 - libm::floor(libm::log10(ms.abs())) as i32).clamp(0, 9) as usize;
-        let s = format!("{ms:.digits$}");
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    };
     let (min, max) = d.range_ms();
     format!(
         "min:{},p50:{},p90:{},p99:{},p99.9:{},max:{}",

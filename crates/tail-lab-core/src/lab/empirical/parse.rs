@@ -195,6 +195,10 @@ pub struct LatencyInput {
     pub columns: Vec<String>,
     /// The CSV column read (0-based), when the format is CSV.
     pub column: Option<usize>,
+    /// The CSV's number of columns (0 for other formats).
+    pub column_count: usize,
+    /// True when no header named the latency column and the last numeric one was read.
+    pub column_guessed: bool,
     /// Lines skipped as not data: blank, comments, a report's other lines.
     pub skipped_lines: usize,
     /// Prometheus series summed bucket by bucket (1 for every other format).
@@ -472,6 +476,8 @@ fn lines_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, In
         values: Values::Samples(samples),
         columns: Vec::new(),
         column: None,
+        column_count: 0,
+        column_guessed: false,
         skipped_lines: skipped,
         series: 1,
     })
@@ -535,6 +541,7 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
         Vec::new()
     };
     let width = first_cells.len();
+    let mut guessed = false;
     let column = match &options.column {
         Some(Column::Number(k)) => {
             if *k == 0 || *k > width {
@@ -581,18 +588,33 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
                 Some(i) => i,
                 None if width == 1 => 0,
                 None => {
-                    let names = if header {
-                        columns.join(", ")
+                    // No name says which: the last column whose first row holds a number (a
+                    // timestamp or an id usually comes first), said so, for the reader to change.
+                    guessed = true;
+                    let first_row = if header {
+                        lines
+                            .iter()
+                            .filter(|(_, l)| !is_skippable(l))
+                            .nth(1)
+                            .map(|(_, l)| cells(l, delim))
                     } else {
-                        format!("1 to {width}")
+                        Some(first_cells.clone())
                     };
-                    return Err(at(
-                        first_n,
-                        format!(
-                            "this table has {width} columns and none is named like a latency \
-                             (latency, duration, elapsed…); choose the column ({names})"
-                        ),
-                    ));
+                    first_row
+                        .and_then(|row| {
+                            (0..row.len().min(width))
+                                .rev()
+                                .find(|&i| number_and_unit(&row[i]).is_some())
+                        })
+                        .ok_or_else(|| {
+                            at(
+                                first_n,
+                                format!(
+                                    "none of this table's {width} columns holds numbers in its \
+                                     first row; choose the column (1 to {width})"
+                                ),
+                            )
+                        })?
                 }
             }
         }
@@ -640,6 +662,8 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
         values: Values::Samples(samples),
         columns,
         column: Some(column),
+        column_count: width,
+        column_guessed: guessed,
         skipped_lines: skipped,
         series: 1,
     })
@@ -714,6 +738,8 @@ fn hdr_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, Inpu
         values: Values::Points(points),
         columns: Vec::new(),
         column: None,
+        column_count: 0,
+        column_guessed: false,
         skipped_lines: lines.len() - rows,
         series: 1,
     })
@@ -954,6 +980,8 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
         values: Values::Points(points),
         columns: Vec::new(),
         column: None,
+        column_count: 0,
+        column_guessed: false,
         skipped_lines: lines.len() - series.iter().map(|(_, _, b)| b.len()).sum::<usize>(),
         series: series.len(),
     })
@@ -1067,6 +1095,8 @@ fn percentiles_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInp
         values: Values::Points(points),
         columns: Vec::new(),
         column: None,
+        column_count: 0,
+        column_guessed: false,
         skipped_lines: lines.len() - read,
         series: 1,
     })
@@ -1155,8 +1185,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(by_number.values, Values::Samples(vec![0.1, 0.2]));
-        let e = read("a,b\n1,2\n").unwrap_err();
-        assert!(e.message.contains("choose the column (a, b)"), "{e}");
+        // No header names the latency: the last column holding numbers, said so.
+        let guessed = read("id,a,b\n1,2,3\n4,5,6\n").unwrap();
+        assert_eq!((guessed.column, guessed.column_guessed), (Some(2), true));
+        assert_eq!(guessed.values, Values::Samples(vec![3.0, 6.0]));
+        let text_last = read("x,y,label\n1,2,fast\n").unwrap();
+        assert_eq!(text_last.column, Some(1));
+        let e = read("a,b\nx,y\n").unwrap_err();
+        assert!(e.message.contains("holds numbers"), "{e}");
         let e = read("x,latency\n1,2\n3\n").unwrap_err();
         assert_eq!(e.line, 3, "{e}");
     }

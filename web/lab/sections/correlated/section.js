@@ -5,6 +5,7 @@
 
 import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
+import { plain } from "../../../latency-input.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import { FANOUT_STOPS, fanoutControl, fanoutOf } from "../fanout/section.js";
@@ -219,6 +220,9 @@ export function mount(root, context) {
 
   /** @type {import("../../api.js").CorrelatedResult | null} */
   let result = null;
+  /** What a readout shows while it has no simulated number: "…" while one is coming, "—"
+   * when the run failed (no worker could compute it). */
+  let pending = "…";
   /** @type {any} */
   let exact = null;
   /** @type {any} */
@@ -313,7 +317,10 @@ export function mount(root, context) {
     for (const [key] of FIXES) {
       const o = exact[key.toLowerCase()];
       const oi = exactIndep[key.toLowerCase()];
-      readouts[key].set(result ? share(result[`slow${key}`]) : "…", `theory ${share(o.slowShare)}`);
+      readouts[key].set(
+        result ? share(result[`slow${key}`]) : pending,
+        `theory ${share(o.slowShare)}`,
+      );
       for (const [ind, t] of [
         ["", o],
         ["Indep", oi],
@@ -324,7 +331,7 @@ export function mount(root, context) {
             ? col === "slow"
               ? share(result[`slow${key}${ind}`])
               : formatMs(result[`${col}${key}${ind}`])
-            : "…";
+            : pending;
           cells.get(`${col}${key}${ind}`).textContent = `${sim} (${th})`;
         }
       }
@@ -335,15 +342,15 @@ export function mount(root, context) {
       : [NaN, NaN, NaN, NaN];
     for (const [i, td] of leafCells.entries()) {
       const f = i === 0 ? share : formatMs;
-      td.textContent = `${result ? f(leafSim[i]) : "…"} (${f(leafTheory[i])})`;
+      td.textContent = `${result ? f(leafSim[i]) : pending} (${f(leafTheory[i])})`;
     }
-    leafOut.set(result ? share(result.leafSlow) : "…", `theory ${share(SLOW_LEVEL)}`);
+    leafOut.set(result ? share(result.leafSlow) : pending, `theory ${share(SLOW_LEVEL)}`);
     if (result) {
       const j = Array.prototype.indexOf.call(result.gain.theoryCr, result.cr);
       const sim = result.p99None / result.p99Hedge;
       const th = exact.none.p99 / exact.hedge.p99;
       gainOut.set(times(sim), `theory ${times(j >= 0 ? result.gain.theoryGain[j] : th)}`);
-    } else gainOut.set("…", `theory ${times(exact.none.p99 / exact.hedge.p99)}`);
+    } else gainOut.set(pending, `theory ${times(exact.none.p99 / exact.hedge.p99)}`);
   }
 
   function update() {
@@ -358,6 +365,7 @@ export function mount(root, context) {
       return;
     }
     result = null;
+    pending = "…";
     showTheory();
     const requests = correlatedRequests(v["corr-n"]);
     caption.textContent = `Each fix's parent at the chosen c and at c = 0: simulated (closed form). ${formatCount(requests)} requests; slow means later than tₚ, the leaf's p99.`;
@@ -376,7 +384,11 @@ export function mount(root, context) {
       [{ fn: "simulateCorrelated", args: [{ ...opts, requests, seed: seed.value }] }],
       {
         size: "requests",
-        onError: (error) => readouts.None.set("error", error),
+        onError: (error) => {
+          pending = "—";
+          showTheory();
+          readouts.None.set("error", plain(error));
+        },
         onResult: (res) => {
           result = /** @type {import("../../api.js").CorrelatedResult} */ (res);
           showTheory();

@@ -360,9 +360,13 @@ export function mount(root, context) {
   });
 
   function useExample() {
+    ui.progress(0, 1, 0, 0);
     client.run([{ fn: "exampleLatencies", args: [] }], {
       onPoint: (_i, text, error) => {
-        if (error) return say(`The example could not be read: ${plain(error)}.`, true);
+        if (error) {
+          ui.progress(1, 1);
+          return say(`The example could not be read: ${plain(error)}.`, true);
+        }
         area.value = text;
         format.value = "";
         unit.value = "";
@@ -426,9 +430,14 @@ export function mount(root, context) {
   if (start.data) {
     readSummary(start.data);
   } else {
+    // Under way from the start, so that a page waiting on every section waits on this one too;
+    // with no worker to read the example, it ends (and says so) rather than staying "…".
+    ui.progress(0, 1, 0, 0);
     client.run([{ fn: "exampleLatencies", args: [] }], {
-      onPoint: (_i, text) => {
-        if (typeof text === "string") read(text, {}, false, "the example");
+      onPoint: (_i, text, error) => {
+        if (typeof text === "string") return read(text, {}, false, "the example");
+        ui.progress(1, 1);
+        say(`The bundled example could not be read: ${plain(error)}.`, true);
       },
     });
   }

@@ -9,6 +9,10 @@ export function formatMs(ms) {
   return `${ms.toFixed(2)} ms`;
 }
 
+/** A probability as a crosshair reads it, three significant digits: "4.71%", "0.0012%"; "—" if absent. */
+export const formatProb = (v) =>
+  Number.isFinite(v) ? `${Number((100 * v).toPrecision(3))}%` : "—";
+
 /** A fraction (0..1) as a percentage with `digits` decimals: 0.634 → "63.4%"; "—" if absent. */
 export function formatPct(fraction, digits = 1) {
   if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return "—";
@@ -69,3 +73,17 @@ const SUP = {
 };
 /** `n` in superscript characters: superscript(-3) is "⁻³". */
 export const superscript = (n) => String(n).replace(/[-0-9]/g, (c) => SUP[c]);
+
+/**
+ * `ys` at `x`, linear in log x between the grid points `xs` (ascending), clamped to its ends:
+ * a survival curve read between its grid points, as a marker dragged to `x` asks.
+ * @param {ArrayLike<number>} xs
+ * @param {ArrayLike<number>} ys
+ * @param {number} x
+ */
+export function atLogX(xs, ys, x) {
+  let j = 1;
+  while (j < xs.length - 1 && xs[j] < x) j++;
+  const f = Math.min(1, Math.max(0, Math.log(x / xs[j - 1]) / Math.log(xs[j] / xs[j - 1])));
+  return ys[j - 1] + f * (ys[j] - ys[j - 1]);
+}

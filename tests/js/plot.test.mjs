@@ -130,3 +130,18 @@ test("a log axis has one tick format: decimals, or powers of ten for every tick"
     assert.equal(kinds.size, 1, `${min}..${max}`);
   }
 });
+
+test("atLogX reads a curve linearly in log x between its grid points, clamped at its ends", async () => {
+  const { atLogX, formatProb } = await import("../../web/format.js");
+  const xs = [1, 10, 100];
+  const ys = [1, 0.5, 0.1];
+  assert.equal(atLogX(xs, ys, 10), 0.5);
+  // Half-way in log between 1 and 10: √10.
+  assert.ok(Math.abs(atLogX(xs, ys, Math.sqrt(10)) - 0.75) < 1e-12);
+  assert.ok(Math.abs(atLogX(xs, ys, Math.sqrt(1000)) - 0.3) < 1e-12);
+  assert.equal(atLogX(xs, ys, 0.1), 1);
+  assert.equal(atLogX(xs, ys, 1e6), 0.1);
+  assert.equal(formatProb(0.047123), "4.71%");
+  assert.equal(formatProb(1.2e-5), "0.0012%");
+  assert.equal(formatProb(Number.NaN), "—");
+});

@@ -3,7 +3,14 @@
 // dropped and with a hedge, correlated (solid) against independent (dashed), simulated dots on the
 // closed forms; and the hedge's gain as the backup's chance of landing in the same episode rises.
 
-import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
+import {
+  atLogX,
+  formatCount,
+  formatMs,
+  formatPct,
+  formatProb,
+  formatTickMs,
+} from "../../../format.js";
 import { chart } from "../../plot.js";
 import { plain } from "../../../latency-input.js";
 import { touchChart } from "../../../touch.js";
@@ -56,8 +63,6 @@ export const optionsOf = (v) => ({
   p: SLOW_LEVEL,
 });
 
-/** A probability as the crosshair reads it: "4.71%", "0.0012%". */
-const prob = (v) => (Number.isFinite(v) ? `${Number((100 * v).toPrecision(3))}%` : "—");
 /** A gain as a ratio: "36.7×", "1.10×". */
 const times = (v) => (Number.isFinite(v) ? `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×` : "—");
 /** A share as a readout shows it: two significant digits at least. */
@@ -411,7 +416,7 @@ export function mount(root, context) {
           `t = ${formatMs(t)}`,
           ...FIXES.map(
             ([, label], f) =>
-              `${label}: ${prob(cv.sim[CURVE[f]][i])} (theory ${prob(cv.theory[CURVE[f]][i])}; c = 0 ${prob(cv.theoryIndep[CURVE[f]][i])})`,
+              `${label}: ${formatProb(cv.sim[CURVE[f]][i])} (theory ${formatProb(cv.theory[CURVE[f]][i])}; c = 0 ${formatProb(cv.theoryIndep[CURVE[f]][i])})`,
           ),
         ],
         marks: FIXES.map(([, , color], f) => ({ y: cv.theory[CURVE[f]][i], color })),
@@ -424,14 +429,7 @@ export function mount(root, context) {
       // log-linear between its grid points, snapped to the slider's 0.001 steps.
       toControl: (t) => {
         if (!result) return delayQ.input.value;
-        const { tMs, leaf } = result.curves;
-        let j = 1;
-        while (j < tMs.length - 1 && tMs[j] < t) j++;
-        const f = Math.min(
-          1,
-          Math.max(0, Math.log(t / tMs[j - 1]) / Math.log(tMs[j] / tMs[j - 1])),
-        );
-        const s = leaf[j - 1] + f * (leaf[j] - leaf[j - 1]);
+        const s = atLogX(result.curves.tMs, result.curves.leaf, t);
         return String(Math.min(0.999, Math.max(0.5, Math.round((1 - s) * 1000) / 1000)));
       },
     },

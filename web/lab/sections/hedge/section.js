@@ -1,7 +1,14 @@
 // Hedged requests on idle replicas: latency survival P(T > t) without and with the
 // hedge, simulated, with the closed forms S(t) and S(t)·S(t − d) drawn over them.
 
-import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
+import {
+  atLogX,
+  formatCount,
+  formatMs,
+  formatPct,
+  formatProb,
+  formatTickMs,
+} from "../../../format.js";
 import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
@@ -214,8 +221,6 @@ export function mount(root, context) {
     });
   }
 
-  /** A survival probability as the crosshair reads it: "4.71%", "0.0012%". */
-  const prob = (v) => (Number.isFinite(v) ? `${Number((100 * v).toPrecision(3))}%` : "—");
   // The chart answers the pointer and the keyboard (web/touch.js): the four curves' values at
   // the nearest t, and the d = marker dragged or stepped moves the hedge quantile's slider.
   touchChart(ui.canvas, {
@@ -226,14 +231,14 @@ export function mount(root, context) {
       const i = Array.prototype.indexOf.call(cv.tMs, t);
       if (i < 0) return null;
       const floor = 5 / result.requests;
-      const sim = (v) => (v >= floor ? prob(v) : "below the sample's floor");
+      const sim = (v) => (v >= floor ? formatProb(v) : "below the sample's floor");
       return {
         lines: [
           `t = ${formatMs(t)}`,
           `no hedge ${sim(cv.before[i])}`,
           `hedged ${sim(cv.after[i])}`,
-          `S(t) ${prob(cv.theoryBefore[i])}`,
-          `S(t)·S(t − d) ${prob(cv.theoryAfter[i])}`,
+          `S(t) ${formatProb(cv.theoryBefore[i])}`,
+          `S(t)·S(t − d) ${formatProb(cv.theoryAfter[i])}`,
         ],
         marks: [
           { y: cv.before[i], color: "none" },
@@ -248,14 +253,7 @@ export function mount(root, context) {
       // between its grid points, snapped to the slider's 0.001 steps.
       toControl: (t) => {
         if (!result) return delayQ.input.value;
-        const { tMs, theoryBefore } = result.curves;
-        let j = 1;
-        while (j < tMs.length - 1 && tMs[j] < t) j++;
-        const f = Math.min(
-          1,
-          Math.max(0, Math.log(t / tMs[j - 1]) / Math.log(tMs[j] / tMs[j - 1])),
-        );
-        const s = theoryBefore[j - 1] + f * (theoryBefore[j] - theoryBefore[j - 1]);
+        const s = atLogX(result.curves.tMs, result.curves.theoryBefore, t);
         const q = Math.min(0.999, Math.max(0.5, Math.round((1 - s) * 1000) / 1000));
         return String(q);
       },

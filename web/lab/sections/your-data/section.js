@@ -5,7 +5,7 @@
 // points, with the sampler's draws checked against it. The data never leaves the tab: the URL
 // carries only a short percentile summary of the model.
 
-import { formatCount, formatMs, formatNumber, formatTickMs } from "../../../format.js";
+import { formatCount, formatMs, formatNumber, formatProb, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
@@ -340,7 +340,6 @@ export function mount(root, context) {
     const f = ms[i + 1] > ms[i] ? (t - ms[i]) / (ms[i + 1] - ms[i]) : 0;
     return 1 - (levels[i] + f * (levels[i + 1] - levels[i]));
   }
-  const prob = (v) => (Number.isFinite(v) ? `${Number((100 * v).toPrecision(3))}%` : "—");
   touchChart(ui.canvas, {
     xs: () => {
       if (!parsed) return [];
@@ -352,7 +351,7 @@ export function mount(root, context) {
       if (!parsed) return null;
       const s = survivalAt(t);
       return {
-        lines: [`t = ${formatMs(t)}`, `P(latency > t) ${prob(s)}`],
+        lines: [`t = ${formatMs(t)}`, `P(latency > t) ${formatProb(s)}`],
         marks: [{ y: s, color: "none" }],
       };
     },

@@ -9,3 +9,4 @@ pub mod histogram;
 pub mod inverse_cdf;
 pub mod lognormal;
 pub mod normal;
+pub mod timeline;

@@ -60,6 +60,22 @@ test("the seed's calls work exactly as written", () => {
   assert.deepEqual(out.balance, balance);
 });
 
+test("the code section has a readout for each section above it, from a call of the snippet", async () => {
+  const { SNIPPET_READOUTS } = await import("../../web/lab/sections/code/readouts.js");
+  const above = SECTIONS.slice(0, SECTIONS.indexOf("code"));
+  const covered = new Set(SNIPPET_READOUTS.map((r) => r.of.section));
+  for (const name of above) assert.ok(covered.has(name), `no snippet readout stands for ${name}`);
+  for (const name of covered)
+    assert.ok(above.includes(name), `${name} is not above the code section`);
+  assert.equal(new Set(SNIPPET_READOUTS.map((r) => r.name)).size, SNIPPET_READOUTS.length);
+  const out = snippet();
+  for (const { name, show } of SNIPPET_READOUTS) {
+    const text = show(out);
+    assert.match(text, /^[0-9]/, `${name} shows ${text}`);
+    assert.doesNotMatch(text, /NaN|Infinity|undefined/, name);
+  }
+});
+
 for (const seed of [1, 7]) {
   test(`every simulation reproduces every field of its report entries bit for bit (seed ${seed})`, () => {
     // Every model with a call (iterated from models(), not listed), every entry, every field:

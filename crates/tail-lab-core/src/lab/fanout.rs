@@ -194,8 +194,8 @@ pub const MODEL: Model = Model {
             requests: 1000,
             seed: 1,
         })
-            .expect("valid")
-            .describe()
+        .expect("valid")
+        .describe()
     },
 };
 
@@ -216,15 +216,33 @@ mod tests {
 
     #[test]
     fn the_wilson_interval_holds_the_share_and_stays_in_0_1() {
-        let r = simulate(FanoutParams { p: 0.01, n: 100, requests: 10_000, seed: 2 }).unwrap();
+        let r = simulate(FanoutParams {
+            p: 0.01,
+            n: 100,
+            requests: 10_000,
+            seed: 2,
+        })
+        .unwrap();
         assert!(r.ci_low < r.sim && r.sim < r.ci_high);
         // Near the middle it is about sim ± 1.96·stdErr.
         assert!((r.ci_high - r.ci_low - 2.0 * Z95 * r.std_err).abs() < 0.02 * r.std_err);
         // No slow request: the interval is [0, 3.84/(r + 3.84)], not the empty [0, 0].
-        let none = simulate(FanoutParams { p: 0.0, n: 10, requests: 1000, seed: 1 }).unwrap();
+        let none = simulate(FanoutParams {
+            p: 0.0,
+            n: 10,
+            requests: 1000,
+            seed: 1,
+        })
+        .unwrap();
         assert_eq!((none.sim, none.ci_low), (0.0, 0.0));
         assert!((none.ci_high - Z95 * Z95 / (1000.0 + Z95 * Z95)).abs() < 1e-12);
-        let all = simulate(FanoutParams { p: 1.0, n: 10, requests: 1000, seed: 1 }).unwrap();
+        let all = simulate(FanoutParams {
+            p: 1.0,
+            n: 10,
+            requests: 1000,
+            seed: 1,
+        })
+        .unwrap();
         assert_eq!(all.ci_high, 1.0);
     }
 }

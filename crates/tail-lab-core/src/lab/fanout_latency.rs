@@ -85,7 +85,12 @@ pub fn parent_mean_ms(model: &ServiceModel, n: u32) -> f64 {
 /// [`parent_mean_ms`] with `points_per_decade` points a decade.
 fn parent_mean_with(model: &ServiceModel, n: u32, points_per_decade: u32) -> f64 {
     let survival = |t| parent_survival(model, n, t);
-    let q = log_time_trapezoid(survival, survival, 1e-12 * model.mean_ms(), points_per_decade);
+    let q = log_time_trapezoid(
+        survival,
+        survival,
+        1e-12 * model.mean_ms(),
+        points_per_decade,
+    );
     // Below `lo` the survival is 1 and the integral `lo`. At `lo` the log-time integrand is
     // still `e^u · lo`, not flat, so the trapezoid rule there is off by `−h²/12 · lo` (the
     // Euler–Maclaurin end term; the next one, `h⁴/720 · lo`, is under 10⁻¹⁸ ms): added back.
@@ -445,7 +450,10 @@ mod tests {
     fn one_leaf_is_the_leaf() {
         let m = service_model(0.01).unwrap();
         let t = theory(0.01, 1).unwrap();
-        assert!((t.parent_mean_ms / m.mean_ms() - 1.0).abs() < 1e-12, "{t:?}");
+        assert!(
+            (t.parent_mean_ms / m.mean_ms() - 1.0).abs() < 1e-12,
+            "{t:?}"
+        );
         assert!((t.parent_p50_ms / t.leaf_p50_ms - 1.0).abs() < 1e-12);
         assert!((t.parent_p99_ms / t.leaf_p99_ms - 1.0).abs() < 1e-12);
     }

@@ -82,7 +82,8 @@ pub const LOAD_EXPECTED: &str = concat!(
     max_load!()
 );
 /// The words of the requests bound.
-pub const REQUESTS_EXPECTED: &str = concat!("an integer in ", min_requests!(), "..=", max_requests!());
+pub const REQUESTS_EXPECTED: &str =
+    concat!("an integer in ", min_requests!(), "..=", max_requests!());
 
 /// The named parameters of a single-queue run, for [`QueueConfig::new`].
 #[derive(Debug, Clone, Copy, PartialEq)]

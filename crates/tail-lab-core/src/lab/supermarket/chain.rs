@@ -509,8 +509,27 @@ mod tests {
     #[test]
     fn below_is_the_high_half_of_the_128_bit_product() {
         let mut rng = SampleStream::from_state(11);
-        let ms = [1u32, 2, 3, 7, 100, 65_535, 65_536, 100_000, u32::MAX - 1, u32::MAX];
-        let edges = [0u64, 1, u64::MAX, u64::MAX - 1, 1 << 63, (1 << 32) - 1, 1 << 32];
+        let ms = [
+            1u32,
+            2,
+            3,
+            7,
+            100,
+            65_535,
+            65_536,
+            100_000,
+            u32::MAX - 1,
+            u32::MAX,
+        ];
+        let edges = [
+            0u64,
+            1,
+            u64::MAX,
+            u64::MAX - 1,
+            1 << 63,
+            (1 << 32) - 1,
+            1 << 32,
+        ];
         for &m in &ms {
             let want = |bits: u64| ((u128::from(bits) * u128::from(m)) >> 64) as u32;
             for &bits in &edges {

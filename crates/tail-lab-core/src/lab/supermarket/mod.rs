@@ -618,9 +618,15 @@ mod tests {
         // Deep levels underflow to 0, never NaN; validation names the argument.
         assert_eq!(fixed_point_share(0.9, 100_000, 1_000_000), Ok(Some(0.0)));
         assert_eq!(fixed_point_share(0.9, 2, 0).unwrap_err().param(), "i");
-        assert_eq!(fixed_point_share(0.9, 2, 1_000_001).unwrap_err().param(), "i");
+        assert_eq!(
+            fixed_point_share(0.9, 2, 1_000_001).unwrap_err().param(),
+            "i"
+        );
         assert_eq!(fixed_point_share(0.9, 0, 3).unwrap_err().param(), "d");
-        assert_eq!(fixed_point_share(f64::NAN, 2, 3).unwrap_err().param(), "lambda");
+        assert_eq!(
+            fixed_point_share(f64::NAN, 2, 3).unwrap_err().param(),
+            "lambda"
+        );
         assert_eq!(fixed_point_share(-1.0, 2, 3).unwrap_err().param(), "lambda");
         assert_eq!(fixed_point_share(1.0, 2, 3), Ok(None));
     }

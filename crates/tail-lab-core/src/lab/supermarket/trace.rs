@@ -304,7 +304,11 @@ mod tests {
             for i in 1..t.events() {
                 let (a, b) = (t.lengths_after(i - 1), t.lengths_after(i));
                 let s = t.server[i] as usize;
-                let want = if t.arrival[i] == 1 { a[s] + 1 } else { a[s] - 1 };
+                let want = if t.arrival[i] == 1 {
+                    a[s] + 1
+                } else {
+                    a[s] - 1
+                };
                 assert_eq!(b[s], want);
                 assert!((0..16).filter(|&x| x != s).all(|x| a[x] == b[x]));
             }
@@ -317,14 +321,32 @@ mod tests {
         let bad = [
             (SupermarketTraceParams { servers: 0, ..ok }, "servers"),
             (SupermarketTraceParams { servers: 33, ..ok }, "servers"),
-            (SupermarketTraceParams { lambda: f64::NAN, ..ok }, "lambda"),
+            (
+                SupermarketTraceParams {
+                    lambda: f64::NAN,
+                    ..ok
+                },
+                "lambda",
+            ),
             (SupermarketTraceParams { lambda: 1.0, ..ok }, "lambda"),
             (SupermarketTraceParams { lambda: 0.0, ..ok }, "lambda"),
             (SupermarketTraceParams { d: 0, ..ok }, "d"),
             (SupermarketTraceParams { d: 11, ..ok }, "d"),
             (SupermarketTraceParams { arrivals: 0, ..ok }, "arrivals"),
-            (SupermarketTraceParams { arrivals: 50_001, ..ok }, "arrivals"),
-            (SupermarketTraceParams { warmup: 20_001, ..ok }, "warmup"),
+            (
+                SupermarketTraceParams {
+                    arrivals: 50_001,
+                    ..ok
+                },
+                "arrivals",
+            ),
+            (
+                SupermarketTraceParams {
+                    warmup: 20_001,
+                    ..ok
+                },
+                "warmup",
+            ),
         ];
         for (params, name) in bad {
             assert_eq!(trace(params).unwrap_err().param(), name, "{params:?}");

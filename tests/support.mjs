@@ -331,4 +331,17 @@ export const REPORT_RUNS = {
     delayMs: e.delay_ms,
     requests: e.requests,
   }),
+  // The report's two runs: the classic worked example and random stalls; each probes a
+  // loaded replica. A work drawn from the service is null in the entry.
+  omission: (e) => ({
+    intervalMs: e.interval_ms,
+    stallMs: e.stall_ms,
+    everyMs: e.every_ms,
+    gaps: e.gaps,
+    durationMs: e.duration_ms,
+    workMs: e.work_ms ?? "service",
+    probeLoad: e.probe_load,
+    probeMs: e.probe_ms,
+    probes: e.probes,
+  }),
 };

@@ -60,11 +60,11 @@ function optionsOf(call) {
   return { options: m[1], result: m[2] };
 }
 
-/** Defaults, but small: any count option the call has (`requests`, `arrivals`) at REQUESTS. */
+/** Defaults, but small: any count option the call has (`requests`, `arrivals`, `probes`) at REQUESTS. */
 function smallDefaults(call) {
   const fields = interfaces[optionsOf(call).options];
   const opts = {};
-  for (const k of ["requests", "arrivals"]) if (k in fields) opts[k] = REQUESTS;
+  for (const k of ["requests", "arrivals", "probes"]) if (k in fields) opts[k] = REQUESTS;
   assert.ok(Object.keys(opts).length > 0, `${call}: no requests or arrivals option`);
   return opts;
 }

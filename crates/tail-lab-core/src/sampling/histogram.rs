@@ -210,6 +210,14 @@ impl Histogram {
         self.total += 1.0;
     }
 
+    /// Adds `count` (a whole number) to bin `b`: many samples known to share it.
+    #[inline]
+    pub fn add_bin(&mut self, b: usize, count: f64) {
+        debug_assert!(count >= 0.0 && count.fract() == 0.0);
+        self.counts[b] += count;
+        self.total += count;
+    }
+
     /// The per-bin counts.
     pub fn counts(&self) -> &[f64] {
         &self.counts

@@ -16,6 +16,7 @@ mod golden;
 mod graph;
 mod loaded_findings;
 mod loaded_mg1;
+mod omission;
 mod queue;
 mod queueing;
 mod seed_figures;

@@ -9,6 +9,7 @@ pub mod graph;
 pub mod hedge_idle;
 pub mod loaded;
 pub mod loaded_trace;
+pub mod omission;
 pub mod queue;
 pub mod service;
 pub mod supermarket;

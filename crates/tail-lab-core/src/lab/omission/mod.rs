@@ -1,0 +1,195 @@
+//! Coordinated omission: how a load generator that waits for each answer hides a server's
+//! stalls, and the two corrections that bring them back (issue 23, item 1; source 004,
+//! "Measuring the Tail Honestly").
+//!
+//! **The server** ([`stalls`]) has as many workers as it needs, and now and then stalls: all of
+//! them freeze for `stall_ms`, a stall starting every `every_ms` on average. A request needs
+//! `work` ms of unstalled time (1 ms, or a draw from any Lab service model).
+//!
+//! **The load generator** means to send a request every `interval_ms`, for `duration_ms`. Four
+//! ways of measuring the same server ([`measure`]):
+//! - *closed loop, raw*: the next send waits for the last answer (`max(last send + interval,
+//!   last answer)`), and the latency is answer − actual send. A stall holds back every send it
+//!   spans, so it is recorded once. Most benchmark tools measure this way.
+//! - *HdrHistogram's correction*: the raw samples, each also recorded as
+//!   `recordValueWithExpectedInterval(v, interval)` does: `v − interval`, `v − 2·interval`, …
+//!   while at least `interval` (the sends the stall held back, filled in after the fact).
+//! - *closed loop, intended time* (wrk2): the `k`-th send still goes out only after the
+//!   `(k−1)`-th answer, but it is due at `k·interval`, and its latency is measured from then.
+//! - *open loop* (the truth a user population sees): every send goes out on schedule, whatever
+//!   the server is doing.
+//!
+//! **Closed forms** ([`theory`]): with random gaps the server is stalled at any moment with
+//! probability `π = stall/every`, with a uniform share of the stall left, and a stall
+//! interrupts `s` ms of work a Poisson(`s/gap`) number of times; so the open loop's latency law
+//! is exact. The classic worked example (100 s of 1 ms answers, then one 100 s stall, sampled
+//! every 10 ms) is exact too: raw, 10,000 of 10,001 samples are at or under 1 ms (99.99%);
+//! corrected, 10,000 of 20,000 (50%).
+//!
+//! **The Lab's replicas** ([`probe`]): the same two clients measuring one loaded replica of the
+//! busy-replicas section (M/G/1 at the section's load), whose truth has the
+//! Pollaczek–Khinchine mean: how far the closed loop's p99 reads below it.
+//!
+//! **Random streams.** Work draws come from [`STREAM`] (id 28), addressed by the send's number
+//! (so every client's `k`-th send does the same work); the stalls' gaps and the probe's
+//! arrivals from [`STALL_STREAM`] (id 29).
+
+mod clients;
+pub mod measure;
+mod model;
+pub mod probe;
+pub mod stalls;
+pub mod theory;
+
+pub use clients::simulate;
+pub use model::MODEL;
+pub use stalls::Gaps;
+
+use crate::error::{CountRange, ParamError, check_range};
+use crate::lab::service::ServiceModel;
+use crate::sampling::address::Stream;
+
+/// The random stream of the requests' work (id 28).
+pub const STREAM: Stream = Stream::new(28);
+/// The random stream of the stalls' gaps and the probe's replica (id 29).
+pub const STALL_STREAM: Stream = Stream::new(29);
+
+/// Sends one run may make (the open loop's `duration / interval`, rounded up).
+pub const SENDS: CountRange = crate::count_range!(1, 10000000);
+/// Stalls one run may hold (`duration / every`): their spans are kept for the three clients.
+pub const MAX_STALLS: f64 = 1e6;
+/// The longest stall, interval, duration or stall period accepted (ms): 10^9, eleven days.
+pub const MAX_MS: f64 = 1e9;
+
+/// The work a request needs from the server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Work {
+    /// A fixed time (ms, in (0, 10^9)).
+    Constant(f64),
+    /// A draw from a service model, per send.
+    Model(ServiceModel),
+}
+
+/// The named parameters of a run, for [`simulate`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct OmissionParams {
+    /// How often the generator means to send (ms, in (0, 10^9]).
+    pub interval_ms: f64,
+    /// How long each stall lasts (ms, 0..=10^9; 0 is a server that never stalls).
+    pub stall_ms: f64,
+    /// How often a stall starts, start to start, on average (ms, above `stall_ms`).
+    pub every_ms: f64,
+    /// Fixed or random gaps between stalls.
+    pub gaps: Gaps,
+    /// How long the generator runs (ms): sends are due at `k·interval < duration`.
+    pub duration_ms: f64,
+    /// Each request's work.
+    pub work: Work,
+    /// The seed (of the stalls, the work and the probe).
+    pub seed: u64,
+    /// The probe of one of the Lab's loaded replicas, run beside.
+    pub probe: probe::ProbeParams,
+}
+
+impl OmissionParams {
+    /// The classic worked example: 1 ms answers, one 100 s stall after 100 s, a send every
+    /// 10 ms for 200 s.
+    pub fn classic() -> Self {
+        OmissionParams {
+            interval_ms: 10.0,
+            stall_ms: 100_000.0,
+            every_ms: 200_000.0,
+            gaps: Gaps::Fixed,
+            duration_ms: 200_000.0,
+            work: Work::Constant(1.0),
+            seed: 1,
+            probe: probe::ProbeParams::default(),
+        }
+    }
+
+    /// The Lab section's default: 1 ms answers, 1 s stalls every 20 s at random, a send every
+    /// 10 ms for ten minutes.
+    pub fn section_default() -> Self {
+        OmissionParams {
+            stall_ms: 1000.0,
+            every_ms: 20_000.0,
+            gaps: Gaps::Random,
+            duration_ms: 600_000.0,
+            ..Self::classic()
+        }
+    }
+
+    /// The sends due in the run: `⌈duration / interval⌉`.
+    pub fn sends(&self) -> u64 {
+        libm::ceil(self.duration_ms / self.interval_ms) as u64
+    }
+
+    /// Checks every field, naming the first bad one.
+    pub fn check(&self) -> Result<(), ParamError> {
+        let positive = "a time in ms in (0, 1e9]";
+        if !(self.interval_ms > 0.0) {
+            return Err(ParamError::OutOfRange {
+                param: "intervalMs",
+                got: self.interval_ms,
+                expected: positive,
+            });
+        }
+        check_range("intervalMs", self.interval_ms, 0.0, MAX_MS, positive)?;
+        check_range(
+            "stallMs",
+            self.stall_ms,
+            0.0,
+            MAX_MS,
+            "a time in ms in 0..=1e9 (0: no stalls)",
+        )?;
+        check_range("everyMs", self.every_ms, 0.0, MAX_MS, positive)?;
+        if !(self.every_ms > self.stall_ms) {
+            return Err(ParamError::Conflict {
+                param: "everyMs",
+                reason: format!(
+                    "(a stall starts every {} ms on average) must be longer than stallMs ({} ms): \
+                     the server runs between stalls",
+                    self.every_ms, self.stall_ms
+                ),
+            });
+        }
+        check_range("durationMs", self.duration_ms, 0.0, MAX_MS, positive)?;
+        if !(self.duration_ms > 0.0) {
+            return Err(ParamError::OutOfRange {
+                param: "durationMs",
+                got: self.duration_ms,
+                expected: positive,
+            });
+        }
+        if self.sends() > SENDS.hi {
+            return Err(ParamError::Conflict {
+                param: "durationMs",
+                reason: format!(
+                    "over intervalMs is {} sends; at most {} are simulated: a shorter duration or a longer interval",
+                    self.sends(),
+                    SENDS.hi
+                ),
+            });
+        }
+        let stalls = self.duration_ms / self.every_ms;
+        if self.stall_ms > 0.0 && stalls > MAX_STALLS {
+            return Err(ParamError::Conflict {
+                param: "everyMs",
+                reason: format!(
+                    "gives {} stalls in durationMs; at most {MAX_STALLS} are simulated: stalls less often or a shorter duration",
+                    libm::ceil(stalls)
+                ),
+            });
+        }
+        if let Work::Constant(ms) = self.work {
+            if !(ms > 0.0 && ms < MAX_MS) {
+                return Err(ParamError::OutOfRange {
+                    param: "workMs",
+                    got: ms,
+                    expected: "a time in ms in (0, 1e9)",
+                });
+            }
+        }
+        Ok(())
+    }
+}

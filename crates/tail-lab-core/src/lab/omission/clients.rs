@@ -56,7 +56,6 @@ impl WorkDraw {
 pub fn simulate(params: OmissionParams) -> Result<OmissionResult, ParamError> {
     params.check()?;
     let p = &params;
-    p.probe.check()?;
     let work = match &p.work {
         Work::Constant(ms) => WorkDraw {
             constant: Some(*ms),

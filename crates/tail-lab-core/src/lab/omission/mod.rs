@@ -181,6 +181,7 @@ impl OmissionParams {
                 ),
             });
         }
+        self.probe.check()?;
         if let Work::Constant(ms) = self.work {
             if !(ms > 0.0 && ms < MAX_MS) {
                 return Err(ParamError::OutOfRange {

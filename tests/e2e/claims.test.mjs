@@ -27,8 +27,8 @@ const PROSE_FILES = [
   ...SECTIONS.map((name) => `lab/sections/${name}/prose.html`),
 ];
 
-/** Digits that name a thing rather than state a number: p50, p99.9, M/M/1, M/G/1. */
-const NAMES = /\bp\d+(?:\.\d+)?\b|\bM\/[MGD]\/(?:\d+|c)\b/g;
+/** Digits that name a thing rather than state a number: p50, p99.9, M/M/1, M/G/1, the wrk2 tool. */
+const NAMES = /\bp\d+(?:\.\d+)?\b|\bM\/[MGD]\/(?:\d+|c)\b|\bwrk2\b/g;
 
 let browser, server;
 before(async () => {

@@ -56,6 +56,7 @@ test("random stalls carry the open loop's closed form beside it", () => {
 });
 
 test("bad options are refused, naming the option and its range", () => {
+  /** @type {[any, ErrorConstructor, RegExp][]} */
   const cases = [
     [{ intervalMs: 0 }, RangeError, /intervalMs/],
     [{ intervalMs: Number.NaN }, RangeError, /intervalMs/],
@@ -66,7 +67,11 @@ test("bad options are refused, naming the option and its range", () => {
     [{ workMs: "slow" }, RangeError, /workMs/],
     [{ workMs: 0 }, RangeError, /workMs/],
     [{ durationMs: 1e9, intervalMs: 1 }, RangeError, /durationMs.*at most 10000000/],
-    [{ stallMs: 1e-6, everyMs: 1e-5, durationMs: 1e9, intervalMs: 1e6 }, RangeError, /everyMs.*stalls/],
+    [
+      { stallMs: 1e-6, everyMs: 1e-5, durationMs: 1e9, intervalMs: 1e6 },
+      RangeError,
+      /everyMs.*stalls/,
+    ],
     [{ probeLoad: 0.99 }, RangeError, /probeLoad.*0\.95/],
     [{ probeMs: 1e9 }, RangeError, /probeMs.*arrivals/],
     [{ probes: 10 }, RangeError, /probes/],
@@ -75,7 +80,7 @@ test("bad options are refused, naming the option and its range", () => {
   for (const [opts, type, message] of cases) {
     assert.throws(
       () => pkg.simulateOmission(opts),
-      (e) => e instanceof type && message.test(e.message),
+      (/** @type {any} */ e) => e instanceof type && message.test(e.message),
       JSON.stringify(opts),
     );
   }

@@ -19,6 +19,7 @@ export const SECTIONS = [
   "graph",
   "correlated",
   "your-data",
+  "omission",
   "code",
 ];
 

@@ -9,6 +9,7 @@ import {
   simulateGraph,
   simulateHedge,
   simulateLoaded,
+  simulateOmission,
   simulateQueue,
   slowShare,
 } from "../pkg/tail_lab.js";
@@ -23,5 +24,6 @@ export function snippet() {
     graph: simulateGraph({ preset: "search", deadlineMs: 100 }), // auth → 10 shards → rank
     correlated: simulateCorrelated({ c: 0.3, drop: 0.05 }), // leaves share slow episodes
     data: simulateEmpirical(), //              the bundled example, sampled and fanned out
+    omission: simulateOmission(), //            a 100 s stall, measured closed and open loop
   };
 }

@@ -32,7 +32,7 @@ export interface OmissionOptions {
   probeLoad?: number;
   /** How often the probe client means to probe (ms, in (0, 1e9]). Default 100. */
   probeMs?: number;
-  /** Probes made, 1000..=2000000. Default 50000. */
+  /** Probes made, 1000..=2000000. Default 200000. */
   probes?: number;
   /** The service model of the probed replica (and of the work when workMs is "service"); default: the Lab's. */
   service?: ServiceOptions;

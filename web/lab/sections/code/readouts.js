@@ -82,4 +82,16 @@ export const SNIPPET_READOUTS = Object.freeze([
     show: (o) => formatMs(o.data.p99),
     of: { section: "your-data", readout: "data-p99" },
   },
+  {
+    name: "snippet-omission-raw",
+    label: "simulateOmission (the worked example): ≤ 1 ms, closed loop",
+    show: (o) => formatPct(o.omission.rawFracLe1ms, 2),
+    of: { section: "omission", readout: "classic-raw" },
+  },
+  {
+    name: "snippet-omission-corrected",
+    label: "simulateOmission (the worked example): ≤ 1 ms, corrected",
+    show: (o) => formatPct(o.omission.correctedFracLe1ms, 2),
+    of: { section: "omission", readout: "classic-corrected" },
+  },
 ]);

@@ -41,7 +41,7 @@ impl Measurement {
     /// bins it spans rather than one step per missing send.
     pub fn record_with_expected_interval(&mut self, v_ms: f64, interval_ms: f64) {
         self.record(v_ms);
-        if !(interval_ms > 0.0) || v_ms < 2.0 * interval_ms {
+        if interval_ms.is_nan() || interval_ms <= 0.0 || v_ms < 2.0 * interval_ms {
             return;
         }
         // Fills j = 1..=n: v − n·interval ≥ interval.

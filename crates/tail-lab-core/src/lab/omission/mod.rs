@@ -45,7 +45,7 @@ pub use clients::simulate;
 pub use model::MODEL;
 pub use stalls::Gaps;
 
-use crate::error::{CountRange, ParamError, check_range};
+use crate::error::{CountRange, ParamError, check_open, check_range};
 use crate::lab::service::ServiceModel;
 use crate::sampling::address::Stream;
 
@@ -60,6 +60,20 @@ pub const SENDS: CountRange = crate::count_range!(1, 10000000);
 pub const MAX_STALLS: f64 = 1e6;
 /// The longest stall, interval, duration or stall period accepted (ms): 10^9, eleven days.
 pub const MAX_MS: f64 = 1e9;
+
+/// `ms` when it is a time in ms in (0, [`MAX_MS`]], else an error naming `param`.
+pub(crate) fn positive_ms(param: &'static str, ms: f64) -> Result<f64, ParamError> {
+    const EXPECTED: &str = "a time in ms in (0, 1e9]";
+    check_range(param, ms, 0.0, MAX_MS, EXPECTED)?;
+    if ms == 0.0 {
+        return Err(ParamError::OutOfRange {
+            param,
+            got: ms,
+            expected: EXPECTED,
+        });
+    }
+    Ok(ms)
+}
 
 /// The work a request needs from the server.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,15 +140,7 @@ impl OmissionParams {
 
     /// Checks every field, naming the first bad one.
     pub fn check(&self) -> Result<(), ParamError> {
-        let positive = "a time in ms in (0, 1e9]";
-        if !(self.interval_ms > 0.0) {
-            return Err(ParamError::OutOfRange {
-                param: "intervalMs",
-                got: self.interval_ms,
-                expected: positive,
-            });
-        }
-        check_range("intervalMs", self.interval_ms, 0.0, MAX_MS, positive)?;
+        positive_ms("intervalMs", self.interval_ms)?;
         check_range(
             "stallMs",
             self.stall_ms,
@@ -142,8 +148,8 @@ impl OmissionParams {
             MAX_MS,
             "a time in ms in 0..=1e9 (0: no stalls)",
         )?;
-        check_range("everyMs", self.every_ms, 0.0, MAX_MS, positive)?;
-        if !(self.every_ms > self.stall_ms) {
+        positive_ms("everyMs", self.every_ms)?;
+        if self.every_ms <= self.stall_ms {
             return Err(ParamError::Conflict {
                 param: "everyMs",
                 reason: format!(
@@ -153,14 +159,7 @@ impl OmissionParams {
                 ),
             });
         }
-        check_range("durationMs", self.duration_ms, 0.0, MAX_MS, positive)?;
-        if !(self.duration_ms > 0.0) {
-            return Err(ParamError::OutOfRange {
-                param: "durationMs",
-                got: self.duration_ms,
-                expected: positive,
-            });
-        }
+        positive_ms("durationMs", self.duration_ms)?;
         if self.sends() > SENDS.hi {
             return Err(ParamError::Conflict {
                 param: "durationMs",
@@ -183,13 +182,7 @@ impl OmissionParams {
         }
         self.probe.check()?;
         if let Work::Constant(ms) = self.work {
-            if !(ms > 0.0 && ms < MAX_MS) {
-                return Err(ParamError::OutOfRange {
-                    param: "workMs",
-                    got: ms,
-                    expected: "a time in ms in (0, 1e9)",
-                });
-            }
+            check_open("workMs", ms, 0.0, MAX_MS, "a time in ms in (0, 1e9)")?;
         }
         Ok(())
     }

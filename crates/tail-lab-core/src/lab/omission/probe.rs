@@ -9,10 +9,10 @@
 //! the last answer, so the long queues get fewer probes). The closed loop's tail reads low.
 
 use super::measure::Measurement;
-use super::{MAX_MS, STALL_STREAM, STREAM};
+use super::{STALL_STREAM, STREAM};
 use crate::error::{CountRange, ParamError, check_range};
+use crate::lab::loaded::MIN_LOAD;
 use crate::lab::loaded::theory::no_backup_mean_ms;
-use crate::lab::loaded::{MAX_LOAD, MIN_LOAD};
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::sampling::address::SampleStream;
 use std::rc::Rc;
@@ -21,7 +21,8 @@ use std::rc::Rc;
 pub const PROBES: CountRange = crate::count_range!(1000, 2000000);
 /// Arrivals one probe run may simulate.
 pub const MAX_ARRIVALS: f64 = 2e7;
-/// The highest load accepted: the queue must be stable to have a truth to read.
+/// The highest load accepted: the queue must be stable to have a truth to read (below the
+/// loaded model's own ceiling).
 pub const MAX_PROBE_LOAD: f64 = 0.95;
 
 /// A probe run's parameters.
@@ -38,12 +39,12 @@ pub struct ProbeParams {
 }
 
 impl Default for ProbeParams {
-    /// The section's default: load 0.5, a probe every 100 ms, 50,000 probes, the Lab's model.
+    /// The section's default: load 0.5, a probe every 100 ms, 200,000 probes, the Lab's model.
     fn default() -> Self {
         ProbeParams {
             load: 0.5,
             interval_ms: 100.0,
-            probes: 50_000,
+            probes: 200_000,
             service: ServiceModel::default(),
         }
     }
@@ -128,21 +129,7 @@ impl ProbeParams {
             MAX_PROBE_LOAD,
             "a utilisation in [0.001, 0.95]",
         )?;
-        debug_assert!(MAX_PROBE_LOAD < MAX_LOAD);
-        if !(p.interval_ms > 0.0) {
-            return Err(ParamError::OutOfRange {
-                param: "probeMs",
-                got: p.interval_ms,
-                expected: "a time in ms in (0, 1e9]",
-            });
-        }
-        check_range(
-            "probeMs",
-            p.interval_ms,
-            0.0,
-            MAX_MS,
-            "a time in ms in (0, 1e9]",
-        )?;
+        super::positive_ms("probeMs", p.interval_ms)?;
         PROBES.check("probes", p.probes)?;
         if self.arrivals() > MAX_ARRIVALS {
             return Err(ParamError::Conflict {

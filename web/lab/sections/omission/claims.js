@@ -1,0 +1,71 @@
+// The numbers the coordinated-omission section's prose states, each computed through the API
+// from the call's defaults (the classic worked example, and the probe of a replica at load 0.5)
+// at the page's default seed (see web/claims.js).
+
+import { SEED_PARAM } from "../../seed.js";
+
+/** The seed the page runs at until a reader changes it. */
+const SEED = SEED_PARAM.default;
+
+const runs = new WeakMap();
+/** The classic worked example and the default probe. */
+function run(core) {
+  if (!runs.has(core)) runs.set(core, core.simulateOmission({ seed: SEED }));
+  return runs.get(core);
+}
+
+/** @type {Record<string, import("../../../claims.js").Claim>} */
+export const claims = {
+  "classic-stall-s": {
+    doc: "The worked example's stall (s).",
+    value: (core) => run(core).stallMs / 1000,
+  },
+  "classic-work-ms": {
+    doc: "The worked example's answer time (ms), also the threshold its shares count up to.",
+    value: (core) => run(core).workMs,
+  },
+  "classic-interval-ms": {
+    doc: "The worked example's send interval (ms).",
+    value: (core) => run(core).intervalMs,
+  },
+  "classic-raw-samples": {
+    doc: "Samples the closed loop records in the worked example.",
+    value: (core) => run(core).rawSamples,
+  },
+  "classic-raw": {
+    doc: "The closed loop's share of samples at or under 1 ms in the worked example.",
+    value: (core) => run(core).rawFracLe1ms,
+  },
+  "classic-fills": {
+    doc: "Samples HdrHistogram's expected-interval correction adds in the worked example.",
+    value: (core) => run(core).correctedSamples - run(core).rawSamples,
+  },
+  "classic-corrected": {
+    doc: "The corrected share of samples at or under 1 ms in the worked example.",
+    value: (core) => run(core).correctedFracLe1ms,
+  },
+  "probe-load": {
+    doc: "The probed replica's utilisation (fraction).",
+    value: (core) => run(core).probeLoad,
+  },
+  "probe-ms": {
+    doc: "How often the probe client means to probe (ms).",
+    value: (core) => run(core).probeMs,
+  },
+  "probe-open-p99": {
+    doc: "The replica's p99 (ms) probed on schedule (the truth).",
+    value: (core) => run(core).probeOpenP99,
+  },
+  "probe-raw-p99": {
+    doc: "The replica's p99 (ms) probed closed loop.",
+    value: (core) => run(core).probeRawP99,
+  },
+  "probe-corrected-p99": {
+    doc: "The closed-loop probe's p99 (ms) with HdrHistogram's fills.",
+    value: (core) => run(core).probeCorrectedP99,
+  },
+  "probe-theory-mean": {
+    doc: "Pollaczek–Khinchine's mean latency (ms) of the replica.",
+    value: (core) => run(core).probeTheoryMean,
+  },
+};

@@ -212,6 +212,13 @@ impl TiedConfig {
         self.params
     }
 
+    /// What a run costs, in the binding's work units (about 10 ns of wasm each): 30 a request
+    /// and 30 more for each of its copies (an upper bound: a tie of 2 at load 0.5 measures
+    /// about 60 in release).
+    pub fn work_units(&self) -> f64 {
+        self.params.requests as f64 * 30.0 * (1.0 + f64::from(self.params.tie))
+    }
+
     /// Simulates the run on [`STREAM`].
     pub fn run(&self) -> TiedResult {
         Simulation::new(self, STREAM).run()

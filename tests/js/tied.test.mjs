@@ -106,11 +106,14 @@ test("bad options throw, naming the option", () => {
     [{ ties: 2 }, TypeError, /ties/],
   ];
   for (const [opts, type, name] of bad) {
-    assert.throws(() => pkg.simulateTied({ requests: 1000, ...opts }), (e) => {
-      assert.ok(e instanceof type, `${JSON.stringify(opts)}: ${e}`);
-      assert.match(String(e.message), name);
-      return true;
-    });
+    assert.throws(
+      () => pkg.simulateTied({ requests: 1000, ...opts }),
+      (e) => {
+        assert.ok(e instanceof type, `${JSON.stringify(opts)}: ${e}`);
+        assert.match(String(e.message), name);
+        return true;
+      },
+    );
   }
   assert.throws(() => pkg.tiedTheory(1, 0.5, 10), /replicas/);
   assert.throws(() => pkg.tiedTheory(3, 1, 10), /load/);

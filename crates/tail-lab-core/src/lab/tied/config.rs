@@ -165,6 +165,14 @@ pub struct TiedResult {
     pub unstable: Option<Unstable>,
 }
 
+impl TiedResult {
+    /// True for a stable run whose replicas were busy at least
+    /// [`crate::lab::loaded::AT_CAPACITY`] of the time (as the loaded model's).
+    pub fn at_capacity(&self) -> bool {
+        self.stable && self.utilisation >= crate::lab::loaded::AT_CAPACITY
+    }
+}
+
 impl TiedConfig {
     /// A run with the Lab's service model. Refuses, by name, replicas outside [`REPLICAS`], a
     /// tie outside 2..=replicas, a load outside [`MIN_LOAD`]..=[`MAX_LOAD`], a negative, NaN

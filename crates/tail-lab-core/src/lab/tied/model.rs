@@ -161,6 +161,13 @@ impl Describe for TiedResult {
                 "False past the stability boundary: then there are no latencies.",
                 self.stable,
             ),
+            Field::flag(
+                "at_capacity",
+                "Stable but with the replicas busy 98% of the time or more (past 100%: the \
+                 backlog was still being served after the last arrival): latencies grow with \
+                 the run's length.",
+                self.at_capacity(),
+            ),
             ms("p50", "Median latency after warm-up.", latency(|p| p.p50)),
             ms("p95", "95th percentile of latency.", latency(|p| p.p95)),
             ms("p99", "99th percentile of latency.", latency(|p| p.p99)),

@@ -4,33 +4,22 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadPackage, nativeReport } from "../support.mjs";
+import { REPORT_RUNS, loadPackage, nativeReport } from "../support.mjs";
 
 const pkg = await loadPackage();
 const REQUESTS = 20_000;
 
 const camel = (key) => key.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 
-/** The options of report run `i` (crates/tail-lab-core/src/lab/tied/model.rs, report_config). */
-function reportOptions(entry, i, seed) {
-  const opts = {
-    replicas: 10,
-    tie: entry.tie,
-    load: entry.load,
-    messageDelayMs: entry.message_delay_ms,
-    requests: REQUESTS,
-    seed,
-  };
-  // The fourth run is the M/M/c check: exponential service of mean 10 ms.
-  return i === 3 ? { ...opts, exponentialMeanMs: 10 } : opts;
-}
+/** The options of a report entry's run, from the entry alone (support.mjs's REPORT_RUNS). */
+const reportOptions = (entry, seed) => ({ ...REPORT_RUNS.tied(entry), seed });
 
 for (const seed of [1, 7]) {
   test(`simulateTied reproduces the report's tied entries field by field (seed ${seed})`, () => {
     const report = nativeReport(seed, REQUESTS);
     assert.equal(report.tied.length, 4);
     for (const [i, entry] of report.tied.entries()) {
-      const r = pkg.simulateTied(reportOptions(entry, i, seed));
+      const r = pkg.simulateTied(reportOptions(entry, seed));
       for (const [key, value] of Object.entries(entry)) {
         assert.deepEqual(r[camel(key)], value, `entry ${i}: ${key}`);
       }
@@ -39,7 +28,7 @@ for (const seed of [1, 7]) {
 }
 
 test("the references are the loaded model's runs, in the tied result's shape", () => {
-  for (const policy of ["none", "hedge", "duplicate"]) {
+  for (const policy of /** @type {const} */ (["none", "hedge", "duplicate"])) {
     const opts = { load: 0.4, requests: REQUESTS, seed: 3 };
     const t = pkg.simulateTied({ ...opts, policy });
     const l = pkg.simulateLoaded({ ...opts, policy });
@@ -81,6 +70,7 @@ test("tiedTheory is the single queue's M/M/c, in ms", () => {
 });
 
 test("bad options throw, naming the option", () => {
+  /** @type {[any, ErrorConstructor, RegExp][]} */
   const bad = [
     [{ policy: "tie" }, RangeError, /policy/],
     [{ policy: 2 }, TypeError, /policy/],

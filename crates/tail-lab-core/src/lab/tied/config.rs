@@ -131,6 +131,11 @@ pub struct TiedResult {
     pub policy: TiedPolicy,
     /// FIFO replicas.
     pub replicas: u32,
+    /// Requests simulated.
+    pub requests: u64,
+    /// The mean (ms) of the exponential service the run used; `None` for the Lab's model or
+    /// your own.
+    pub exponential_mean_ms: Option<f64>,
     /// Replicas each request was enqueued at; `None` for a reference.
     pub tie: Option<u32>,
     /// The message delay (ms); `None` for a reference, or when infinite (never lands).

@@ -122,6 +122,14 @@ pub(super) struct Simulation<'a> {
     last_arrival: f64,
 }
 
+/// The mean (ms) of an exponential service; `None` for the Lab's forms.
+pub(super) fn exponential_mean(service: &LoadedService) -> Option<f64> {
+    match service {
+        LoadedService::Exponential(m) => Some(m.get()),
+        LoadedService::Lab(_) => None,
+    }
+}
+
 /// `⌊bits · n / 2^64⌋`, as the loaded engine computes it (two 32-bit halves).
 #[inline(always)]
 fn uniform_below(bits: u64, n: u32) -> u32 {
@@ -525,6 +533,8 @@ impl<'a> Simulation<'a> {
             load: p.load,
             policy: TiedPolicy::Tied,
             replicas: p.replicas,
+            requests: p.requests,
+            exponential_mean_ms: exponential_mean(&self.config.service),
             tie: Some(p.tie),
             message_delay_ms: p.message_delay_ms.is_finite().then_some(p.message_delay_ms),
             stable,

@@ -75,12 +75,14 @@ pub fn reference(
         requests,
         seed,
     })?
-    .with_service(service)
+    .with_service(service.clone())
     .run();
     Ok(TiedResult {
         load,
         policy,
         replicas,
+        requests,
+        exponential_mean_ms: super::engine::exponential_mean(&service),
         tie: None,
         message_delay_ms: None,
         stable: r.stable,
@@ -144,6 +146,14 @@ impl Describe for TiedResult {
                 },
             ),
             Field::count("replicas", "FIFO replicas.", u64::from(self.replicas)),
+            Field::count("requests", "Requests simulated.", self.requests),
+            maybe(
+                "exponential_mean_ms",
+                Unit::Ms,
+                "The mean of the exponential service the run used (the M/M/c check); null for \
+                 the Lab's model or your own.",
+                self.exponential_mean_ms,
+            ),
             maybe(
                 "tie",
                 Unit::Count,

@@ -160,7 +160,7 @@ export function mount(root, context) {
       x: { type: "linear", min: 0, max: 1, label: "load" },
       y: {
         type: "log",
-        min: 1,
+        min: 5,
         max: 100_000,
         label: s.metric === "mean" ? "mean latency" : "p99 latency",
         format: formatTickMs,

@@ -20,6 +20,6 @@ mod queue;
 mod queueing;
 mod seed_figures;
 mod supermarket_shares;
-mod tied;
 mod tail_empirical;
+mod tied;
 mod value_stability;

@@ -32,11 +32,20 @@ fn tied_to_all(c: u32, load: f64, seed: u64) -> TiedConfig {
 
 #[test]
 fn tied_to_all_with_no_delay_is_m_m_c_in_mean_and_tail() {
-    let cases = [(2u32, 0.5), (2, 0.8), (3, 0.5), (3, 0.8), (10, 0.5), (10, 0.8)];
+    let cases = [
+        (2u32, 0.5),
+        (2, 0.8),
+        (3, 0.5),
+        (3, 0.8),
+        (10, 0.5),
+        (10, 0.8),
+    ];
     std::thread::scope(|scope| {
         for (c, rho) in cases {
             scope.spawn(move || {
-                let runs: Vec<_> = (1..=10u64).map(|seed| tied_to_all(c, rho, seed).run()).collect();
+                let runs: Vec<_> = (1..=10u64)
+                    .map(|seed| tied_to_all(c, rho, seed).run())
+                    .collect();
                 for r in &runs {
                     assert!(r.stable, "c={c} ρ={rho}");
                     // No copy but the first ever starts, so nothing is wasted.
@@ -46,7 +55,11 @@ fn tied_to_all_with_no_delay_is_m_m_c_in_mean_and_tail() {
                 let mean: Vec<f64> = runs.iter().map(|r| r.mean_ms.unwrap()).collect();
                 let want = theory::mmc_mean_ms(c, rho, MEAN_MS);
                 let (m, se) = mean_se(&mean);
-                assert!((m - want).abs() <= T_9 * se, "c={c} ρ={rho}: mean {m:.4} vs {want:.4} ± {:.4}", T_9 * se);
+                assert!(
+                    (m - want).abs() <= T_9 * se,
+                    "c={c} ρ={rho}: mean {m:.4} vs {want:.4} ± {:.4}",
+                    T_9 * se
+                );
                 type Pick = fn(&tail_lab_core::lab::hedge_idle::Percentiles) -> f64;
                 let levels: [(f64, Pick); 4] = [
                     (0.5, |p| p.p50),
@@ -59,7 +72,10 @@ fn tied_to_all_with_no_delay_is_m_m_c_in_mean_and_tail() {
                     let want = binned_quantile(survival, q);
                     let exact = theory::mmc_quantile_ms(c, rho, q, MEAN_MS);
                     assert!((want - exact).abs() < 0.01 * exact);
-                    let got: Vec<f64> = runs.iter().map(|r| pick(r.latency.as_ref().unwrap())).collect();
+                    let got: Vec<f64> = runs
+                        .iter()
+                        .map(|r| pick(r.latency.as_ref().unwrap()))
+                        .collect();
                     let (m, se) = mean_se(&got);
                     assert!(
                         (m - want).abs() <= T_9 * se,
@@ -80,12 +96,15 @@ fn the_check_can_fail_a_tie_short_of_all_is_not_m_m_c() {
     let (c, rho) = (3u32, 0.8);
     let mean: Vec<f64> = (1..=10u64)
         .map(|seed| {
-            TiedConfig::new(TiedParams { tie: 2, ..tied_to_all(c, rho, seed).params() })
-                .unwrap()
-                .with_service(exponential(MEAN_MS).unwrap())
-                .run()
-                .mean_ms
-                .unwrap()
+            TiedConfig::new(TiedParams {
+                tie: 2,
+                ..tied_to_all(c, rho, seed).params()
+            })
+            .unwrap()
+            .with_service(exponential(MEAN_MS).unwrap())
+            .run()
+            .mean_ms
+            .unwrap()
         })
         .collect();
     let (m, se) = mean_se(&mean);
@@ -112,7 +131,10 @@ fn a_delay_past_the_run_is_never_landing_and_the_boundary_is_tie_times_load() {
             // A run of 50,000 requests lasts about 10^5–10^6 ms: a cancellation 10^9 ms late
             // lands on no copy that has not finished.
             let (far, never) = (at(1e9), at(f64::INFINITY));
-            assert_eq!(far.latency, never.latency, "tie {tie} load {load} seed {seed}");
+            assert_eq!(
+                far.latency, never.latency,
+                "tie {tie} load {load} seed {seed}"
+            );
             assert_eq!(far.mean_ms, never.mean_ms);
             assert_eq!(far.late_cancellations, Some(1.0));
             assert_eq!(never.copies_started, Some(f64::from(tie)));

@@ -7,7 +7,9 @@ use crate::error::range;
 use crate::lab::service::service;
 use tail_lab_core::ParamError;
 use tail_lab_core::lab::loaded::{LoadedConfig, LoadedService, exponential};
-use tail_lab_core::lab::tied::{REPLICAS, REQUESTS, TiedConfig, TiedParams, TiedPolicy, reference, theory};
+use tail_lab_core::lab::tied::{
+    REPLICAS, REQUESTS, TiedConfig, TiedParams, TiedPolicy, reference, theory,
+};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -173,8 +175,14 @@ pub fn tied_theory(
         ("meanMs", theory::mmc_mean_ms(c, load, mean).into()),
         ("p50Ms", theory::mmc_quantile_ms(c, load, 0.5, mean).into()),
         ("p99Ms", theory::mmc_quantile_ms(c, load, 0.99, mean).into()),
-        ("p999Ms", theory::mmc_quantile_ms(c, load, 0.999, mean).into()),
-        ("waitProbability", theory::mmc_wait_probability(c, load).into()),
+        (
+            "p999Ms",
+            theory::mmc_quantile_ms(c, load, 0.999, mean).into(),
+        ),
+        (
+            "waitProbability",
+            theory::mmc_wait_probability(c, load).into(),
+        ),
     ]))
 }
 

@@ -25,7 +25,7 @@
 //! past the runaway cap ([`MAX_IN_FLIGHT_COPIES`] copies of unanswered requests) or the closed
 //! form (`tie · load ≥ 1` when cancellations never land; load ≥ 1).
 //!
-//! **References.** [`reference`] runs the loaded model's none, hedge (after the p95 of no-backup
+//! **References.** [`reference()`] runs the loaded model's none, hedge (after the p95 of no-backup
 //! latency at the same load) and duplicate (backup cancelled when the primary answers) at the
 //! same replicas, load and service, on the loaded model's own stream, in the same result shape.
 //!

@@ -344,4 +344,13 @@ export const REPORT_RUNS = {
     probeMs: e.probe_ms,
     probes: e.probes,
   }),
+  // Tied: the M/M/c check's entry names its exponential service; the rest run the Lab's.
+  tied: (e) => ({
+    replicas: e.replicas,
+    tie: e.tie,
+    load: e.load,
+    messageDelayMs: e.message_delay_ms,
+    requests: e.requests,
+    ...(e.exponential_mean_ms !== null && { exponentialMeanMs: e.exponential_mean_ms }),
+  }),
 };

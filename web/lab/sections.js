@@ -15,6 +15,7 @@ export const SECTIONS = [
   "hedge",
   "queue",
   "loaded",
+  "tied",
   "balance",
   "graph",
   "correlated",

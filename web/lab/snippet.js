@@ -11,6 +11,7 @@ import {
   simulateLoaded,
   simulateOmission,
   simulateQueue,
+  simulateTied,
   slowShare,
 } from "../pkg/tail_lab.js";
 
@@ -20,6 +21,7 @@ export function snippet() {
     hedge: simulateHedge({ delayQ: 0.95 }), //                backup after the leaf's p95
     queue: simulateQueue({ servers: 4, load: 0.8 }), //        one queue, four servers
     loaded: simulateLoaded({ load: 0.6, policy: "hedge" }), // hedge on busy replicas
+    tied: simulateTied(), //        queued at two replicas, the first to start cancels the other
     balance: simulateBalance({ lambda: 0.9, policy: "two" }), // best of two queues
     graph: simulateGraph({ preset: "search", deadlineMs: 100 }), // auth → 10 shards → rank
     correlated: simulateCorrelated({ c: 0.3, drop: 0.05 }), // leaves share slow episodes

@@ -22,4 +22,5 @@ mod queueing;
 mod seed_figures;
 mod supermarket_shares;
 mod tail_empirical;
+mod tied;
 mod value_stability;

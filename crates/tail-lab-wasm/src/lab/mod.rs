@@ -14,6 +14,7 @@ pub mod queue;
 pub mod service;
 pub mod supermarket;
 pub mod supermarket_trace;
+pub mod tied;
 
 use crate::convert::object;
 use tail_lab_core::lab::loaded::{

@@ -59,6 +59,12 @@ export const SNIPPET_READOUTS = Object.freeze([
     of: { section: "loaded", readout: "p99" },
   },
   {
+    name: "snippet-tied-p99",
+    label: "simulateTied (tied to two, load 50%): p99",
+    show: (o) => formatMs(o.tied.p99),
+    of: { section: "tied", readout: "tied-p99" },
+  },
+  {
     name: "snippet-mean-time",
     label: "simulateBalance (λ = 0.9, best of two): mean time",
     show: (o) => formatNumber(o.balance.meanTime),

@@ -1,0 +1,118 @@
+// The tied section in real Chromium: it renders its chart and readouts, the tied and reference
+// readouts are the core's runs at the same settings, and the M/M/c check's readouts match Erlang
+// C's closed forms within the run's own batch-means tolerance.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { formatMs } from "../../web/format.js";
+import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
+
+const pkg = await loadPackage();
+let server, browser, page;
+const problems = [];
+
+const root = "[data-section=tied]";
+const text = (sel) => page.textContent(`${root} ${sel}`);
+
+async function settled() {
+  await page.waitForFunction(
+    (sel) => {
+      const p = document.querySelector(`${sel} [data-progress]`);
+      return p?.dataset.total && p.dataset.done === p.dataset.total;
+    },
+    root,
+    { timeout: 180_000 },
+  );
+}
+
+async function setValue(id, value) {
+  await page.$eval(
+    `#${id}`,
+    (el, v) => {
+      /** @type {HTMLInputElement} */ (el).value = String(v);
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    value,
+  );
+}
+
+before(async () => {
+  server = await serveWeb();
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  await page.goto(`${server.url}index.html#tied`);
+  await page.waitForSelector(`${root} canvas`);
+  await page.$eval(root, (e) => e.scrollIntoView());
+  await settled();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const DEFAULTS = { load: 0.5, replicas: 10, tie: 2, messageDelayMs: 1, requests: 100_000, seed: 1 };
+
+test("the readouts are the core's runs at the section's settings", async () => {
+  const tied = pkg.simulateTied(DEFAULTS);
+  assert.equal(await text("[data-readout=tied-p99]"), formatMs(tied.p99));
+  assert.equal(
+    await text("[data-readout=tied-extra-work]"),
+    `${(100 * tied.extraWork).toFixed(1)}%`,
+  );
+  const { load, replicas, requests, seed } = DEFAULTS;
+  for (const policy of /** @type {const} */ (["none", "hedge", "duplicate"])) {
+    const r = pkg.simulateTied({ policy, load, replicas, requests, seed });
+    assert.equal(await text(`[data-readout=${policy}-p99]`), formatMs(r.p99));
+  }
+  // Every readout shows a number or a word, never NaN.
+  const all = await page.$$eval(`${root} [data-readout]`, (els) => els.map((e) => e.textContent));
+  assert.ok(
+    all.every((t) => t && !t.includes("NaN")),
+    all.join(" | "),
+  );
+  assert.deepEqual(problems, []);
+});
+
+/**
+ * The check's readout `name` against its closed form: the simulated value within the tolerance
+ * the run states for itself, its 95% batch-means interval widened to two-sided 0.1%
+ * (t_{19, 0.9995}/t_{19, 0.975} = 3.883/2.093), and the text the formatted number.
+ */
+async function checkAgainstTheory(name, theory) {
+  const el = await page.$(`${root} [data-readout=${name}]`);
+  assert.ok(el);
+  const d = await el.evaluate((e) => ({ .../** @type {HTMLElement} */ (e).dataset }));
+  const [value, low, high, shown] = [
+    Number(d.value),
+    Number(d.low),
+    Number(d.high),
+    Number(d.theory),
+  ];
+  assert.equal(shown, theory, `${name}: the closed form shown is the core's`);
+  assert.equal(await el.textContent(), formatMs(value));
+  assert.equal(await text(`[data-theory=${name}]`), `Erlang C ${formatMs(theory)}`);
+  const tolerance = ((high - low) / 2) * (3.883 / 2.093);
+  assert.ok(tolerance > 0 && tolerance < 0.25 * theory, `${name}: tolerance ${tolerance}`);
+  assert.ok(
+    Math.abs(value - theory) <= tolerance,
+    `${name}: simulated ${value} vs Erlang C ${theory} ± ${tolerance}`,
+  );
+}
+
+test("the M/M/c check matches Erlang C within the run's tolerance, at two settings", async () => {
+  for (const [replicas, load] of [
+    [10, 0.5],
+    [3, 0.6],
+  ]) {
+    await setValue("tied-replicas", replicas);
+    await setValue("tied-load", load);
+    await settled();
+    const t = pkg.tiedTheory(replicas, load, 10);
+    await checkAgainstTheory("check-mean", t.meanMs);
+    await checkAgainstTheory("check-p99", t.p99Ms);
+  }
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,141 @@
+// The numbers the tied section's prose states, each computed through the API from the
+// section's default settings (see web/claims.js).
+
+import { SEED_PARAM } from "../../seed.js";
+import { CHECK_MEAN_MS, DELAYS, REQUESTS, delayMs, params } from "./section.js";
+
+/** The seed the page runs at until a reader changes it. */
+const SEED = SEED_PARAM.default;
+const setting = (name) => params.find((s) => s.name === name).default;
+const LOAD = Number(setting("tied-load"));
+const REPLICAS = Number(setting("tied-replicas"));
+const TIE = Number(setting("tied-tie"));
+const DELAY = String(setting("tied-delay"));
+/** The heavier load of the prose's example, where a long message delay tips tied requests over. */
+const HEAVY = 0.7;
+
+const cache = new WeakMap();
+/**
+ * A run at the default replicas and seed, at `load` (default: the section's): `policy` ("tied"
+ * at message delay `stop`).
+ */
+function run(core, policy, stop = DELAY, load = LOAD) {
+  if (!cache.has(core)) cache.set(core, new Map());
+  const runs = cache.get(core);
+  const k = `${policy}@${stop}@${load}`;
+  if (!runs.has(k)) {
+    const base = { load, replicas: REPLICAS, requests: REQUESTS, seed: SEED };
+    const opts =
+      policy === "tied"
+        ? { ...base, tie: TIE, messageDelayMs: delayMs(stop) }
+        : { ...base, policy };
+    runs.set(k, core.simulateTied(opts));
+  }
+  return runs.get(k);
+}
+
+/** Stable and not at capacity: a run whose numbers are the answer. */
+const settled = (r) => r.stable && !r.atCapacity;
+
+/**
+ * The first delay stop, from the default's up, at which tied requests at the heavier load are
+ * not settled (unstable, or at capacity).
+ */
+function firstUnsettled(core) {
+  const from = DELAYS.indexOf(DELAY);
+  const i = DELAYS.slice(from).findIndex((stop) => !settled(run(core, "tied", stop, HEAVY)));
+  if (i < 0) throw new Error("tied stays settled at every delay");
+  return from + i;
+}
+
+/** @type {Record<string, import("../../../claims.js").Claim>} */
+export const claims = {
+  replicas: { doc: "The section's default replicas.", value: () => REPLICAS },
+  tie: { doc: "The default tie: replicas each request queues at.", value: () => TIE },
+  load: { doc: "The default load of the readouts (fraction).", value: () => LOAD },
+  "delay-ms": { doc: "The default message delay (ms).", value: () => delayMs(DELAY) },
+  "tied-p99-ms": {
+    doc: "Tied requests' simulated p99 (ms) at the default settings.",
+    value: (core) => run(core, "tied").p99,
+  },
+  "hedge-p99-ms": {
+    doc: "The hedge's simulated p99 (ms) at the default load and replicas.",
+    value: (core) => run(core, "hedge").p99,
+  },
+  "none-p99-ms": {
+    doc: "The simulated p99 (ms) without backups at the default load and replicas.",
+    value: (core) => run(core, "none").p99,
+  },
+  "duplicate-p99-ms": {
+    doc: "Duplicating's simulated p99 (ms) at the default load and replicas.",
+    value: (core) => run(core, "duplicate").p99,
+  },
+  "saving-vs-hedge": {
+    doc: "How much lower tied requests' p99 is than the hedge's (fraction of the hedge's).",
+    value: (core) => 1 - run(core, "tied").p99 / run(core, "hedge").p99,
+  },
+  "tied-extra-work": {
+    doc: "Tied requests' extra work at the default settings (fraction of useful work).",
+    value: (core) => run(core, "tied").extraWork,
+  },
+  "tied-late": {
+    doc: "Share of tied requests' cancellations that came too late at the default settings.",
+    value: (core) => run(core, "tied").lateCancellations,
+  },
+  "hedge-extra-work": {
+    doc: "The hedge's extra work at the default load (the loaded model's capacity cost over load).",
+    value: (core) => run(core, "hedge").extraWork,
+  },
+  "duplicate-extra-work": {
+    doc: "Duplicating's extra work at the default load (capacity cost over load).",
+    value: (core) => run(core, "duplicate").extraWork,
+  },
+  "delay-10-ms": { doc: "A longer message delay of the prose (ms).", value: () => 10 },
+  "extra-work-10ms": {
+    doc: "Tied requests' extra work at a 10 ms message delay.",
+    value: (core) => run(core, "tied", "10").extraWork,
+  },
+  "delay-100-ms": { doc: "A still longer message delay of the prose (ms).", value: () => 100 },
+  "extra-work-100ms": {
+    doc: "Tied requests' extra work at a 100 ms message delay.",
+    value: (core) => run(core, "tied", "100").extraWork,
+  },
+  "heavy-load": { doc: "The heavier load of the prose's example (fraction).", value: () => HEAVY },
+  "last-settled-delay-ms": {
+    doc: "The longest message delay stop at which tied requests at the heavier load are still stable and under capacity (ms).",
+    value: (core) => delayMs(DELAYS[firstUnsettled(core) - 1]),
+  },
+  "first-unsettled-delay-ms": {
+    doc: "The first message delay stop at which tied requests at the heavier load are unstable or at capacity (ms).",
+    value: (core) => delayMs(DELAYS[firstUnsettled(core)]),
+  },
+  "heavy-extra-work": {
+    doc: "Tied requests' extra work at the heavier load and the last settled delay.",
+    value: (core) => run(core, "tied", DELAYS[firstUnsettled(core) - 1], HEAVY).extraWork,
+  },
+  "never-boundary": {
+    doc: "The load from which tied requests whose cancellations never land are unstable: 1/tie.",
+    value: () => 1 / TIE,
+  },
+  "check-mean-theory-ms": {
+    doc: "Erlang C's M/M/c mean (ms) at the default replicas and load, exponential service of the check's mean.",
+    value: (core) => core.tiedTheory(REPLICAS, LOAD, CHECK_MEAN_MS).meanMs,
+  },
+  "check-mean-ms": {
+    doc: "The check run's simulated mean (ms): tied to all replicas, no delay, exponential service.",
+    value: (core) =>
+      core.simulateTied({
+        load: LOAD,
+        replicas: REPLICAS,
+        tie: REPLICAS,
+        messageDelayMs: 0,
+        exponentialMeanMs: CHECK_MEAN_MS,
+        requests: REQUESTS,
+        seed: SEED,
+      }).mean,
+  },
+  "check-service-ms": {
+    doc: "The check's exponential mean service (ms).",
+    value: () => CHECK_MEAN_MS,
+  },
+};

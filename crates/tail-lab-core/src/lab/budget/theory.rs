@@ -41,6 +41,6 @@ mod tests {
     fn the_bound_is_the_ratio_plus_half_a_bucket() {
         assert_eq!(max_budgeted_hedges(10, 100, 0), 5);
         assert_eq!(max_budgeted_hedges(2, 1000, 7), 8);
-        assert_eq!(max_budgeted_hedges(1_000_000, 1, 1_000), 500_000);
+        assert_eq!(max_budgeted_hedges(1_000_000, 1, 1_000), 500_001);
     }
 }

@@ -13,6 +13,7 @@ pub mod queue;
 pub mod service;
 pub mod supermarket;
 pub mod supermarket_trace;
+pub mod budget;
 
 use crate::convert::object;
 use tail_lab_core::lab::loaded::{

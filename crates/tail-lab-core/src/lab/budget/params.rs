@@ -39,6 +39,13 @@ pub const UTILISATION_WINDOW_MS: f64 = 1000.0;
 /// Slots the utilisation window is kept in: it slides a tenth at a time.
 pub const UTILISATION_SLOTS: usize = 10;
 
+pub(super) const TOKEN_RATIO_EXPECTED: &str = "a number of tokens in 0.001..=1";
+
+/// A token ratio in thousandths of a token, as gRPC keeps it.
+pub(super) fn ratio_milli(token_ratio: f64) -> u64 {
+    (token_ratio * 1000.0).round() as u64
+}
+
 /// How a hedging policy chooses its delay.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum DelayRule {
@@ -101,7 +108,7 @@ pub struct BudgetParams {
     pub delay_ms: Option<f64>,
     /// Tokens the bucket holds when full ([`MAX_TOKENS`]); `None` is unlimited. Default 10.
     pub max_tokens: Option<u32>,
-    /// Tokens each request adds (0.001..=1, kept to thousandths as gRPC does); default 0.1.
+    /// Tokens each request adds (0.001..=1, kept to thousandths as gRPC does); default 0.15.
     pub token_ratio: f64,
     /// No hedge when the backup's replica holds more than this many copies (queued and in
     /// service; ≥ 0, ∞ allowed: never); default 4.
@@ -125,7 +132,7 @@ impl Default for BudgetParams {
             delay_rule: DelayRule::Fixed,
             delay_ms: None,
             max_tokens: Some(10),
-            token_ratio: 0.1,
+            token_ratio: 0.15,
             disable_depth: 4.0,
             disable_utilisation: true,
             seed: 1,
@@ -176,7 +183,7 @@ impl BudgetConfig {
         if let Some(m) = p.max_tokens {
             MAX_TOKENS.check("maxTokens", u64::from(m))?;
         }
-        check_range("tokenRatio", p.token_ratio, 0.001, 1.0, "a number of tokens in 0.001..=1")?;
+        check_range("tokenRatio", p.token_ratio, 0.001, 1.0, TOKEN_RATIO_EXPECTED)?;
         if p.disable_depth.is_nan() || p.disable_depth < 0.0 {
             return Err(ParamError::OutOfRange {
                 param: "disableDepth",
@@ -201,7 +208,7 @@ impl BudgetConfig {
         Ok(BudgetConfig {
             params: p,
             delay_ms,
-            ratio_milli: (p.token_ratio * 1000.0).round() as u64,
+            ratio_milli: ratio_milli(p.token_ratio),
             service,
         })
     }

@@ -1,7 +1,8 @@
 //! What the budget run must satisfy in closed form: the bound on the budgeted hedge fraction,
 //! and the mean latency without backups or an outage (each replica an M/G/1 queue).
 
-use crate::error::ParamError;
+use super::params::{MAX_TOKENS, TOKEN_RATIO_EXPECTED, ratio_milli};
+use crate::error::{ParamError, check_range};
 use crate::lab::service::ServiceModel;
 
 /// The most hedges a bucket of `max_tokens` tokens, gaining `ratio_milli` thousandths of a
@@ -24,6 +25,21 @@ use crate::lab::service::ServiceModel;
 pub fn max_budgeted_hedges(max_tokens: u32, ratio_milli: u64, requests: u64) -> u64 {
     (u128::from(ratio_milli) * u128::from(requests) + 500 * u128::from(max_tokens) + 999) as u64
         / 1000
+}
+
+/// [`max_budgeted_hedges`] for a bucket of `max_tokens` tokens ([`MAX_TOKENS`]) gaining
+/// `token_ratio` tokens a request (0.001..=1, kept to thousandths as the run keeps it).
+///
+/// ```
+/// use tail_lab_core::lab::budget::theory::hedge_bound;
+///
+/// assert_eq!(hedge_bound(10, 0.1, 10_000), Ok(1_005));
+/// assert_eq!(hedge_bound(10, 0.0, 10).unwrap_err().param(), "tokenRatio");
+/// ```
+pub fn hedge_bound(max_tokens: u32, token_ratio: f64, requests: u64) -> Result<u64, ParamError> {
+    MAX_TOKENS.check("maxTokens", u64::from(max_tokens))?;
+    check_range("tokenRatio", token_ratio, 0.001, 1.0, TOKEN_RATIO_EXPECTED)?;
+    Ok(max_budgeted_hedges(max_tokens, ratio_milli(token_ratio), requests))
 }
 
 /// The mean latency (ms) without backups and without an outage at utilisation `load`: each

@@ -21,9 +21,9 @@ export interface BudgetOptions {
   replicas?: number;
   /** Simulated time in which requests arrive (ms), up to 600000. Default 60000. */
   spanMs?: number;
-  /** The outage's start (ms), 0..=spanMs. Default a third of the default span, 20000. */
+  /** The outage's start (ms), 0..=spanMs. Default a third of the span (20000). */
   outageStartMs?: number;
-  /** The outage's end (ms), outageStartMs..=spanMs. Default 40000. */
+  /** The outage's end (ms), outageStartMs..=spanMs. Default two thirds of the span (40000). */
   outageEndMs?: number;
   /** Windows of simulated time for the series, 4..=200. Default 30. */
   windows?: number;
@@ -74,15 +74,17 @@ pub fn simulate_budget(
     )?;
     let d = BudgetParams::default();
     let num = |key: &'static str, default: f64| o.optional(key, default, |v| number(key, v));
+    let span_ms = num("spanMs", d.span_ms)?;
     let params = BudgetParams {
         load: num("load", d.load)?,
         slowdown: num("slowdown", d.slowdown)?,
         replicas: o.optional("replicas", d.replicas, |v| {
             count("replicas", v, &REPLICAS).map(|n| n as u32)
         })?,
-        span_ms: num("spanMs", d.span_ms)?,
-        outage_start_ms: num("outageStartMs", d.outage_start_ms)?,
-        outage_end_ms: num("outageEndMs", d.outage_end_ms)?,
+        span_ms,
+        // The middle third of the span unless told.
+        outage_start_ms: num("outageStartMs", span_ms / 3.0)?,
+        outage_end_ms: num("outageEndMs", 2.0 * span_ms / 3.0)?,
         windows: o.optional("windows", d.windows, |v| {
             count("windows", v, &WINDOWS).map(|n| n as u32)
         })?,

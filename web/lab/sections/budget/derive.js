@@ -2,13 +2,15 @@
 // prose: per-window ratios and the outage's windows. Arithmetic on the core's numbers only (no
 // model here); node loads it too (claims.js).
 
-/** The policies in the result, in drawing order, with their palette colours and labels. */
-export const POLICIES = /** @type {const} */ ([
-  ["none", "none", "no backups"],
-  ["hedge", "hedge", "plain hedge"],
-  ["budgeted", "duplicate", "budgeted hedge"],
-  ["disabled", "third", "hedge with disable switch"],
-]);
+/** The policies in the result, in drawing order, with their palette colours, labels and dashes. */
+/** @type {[key: "none" | "hedge" | "budgeted" | "disabled", color: string, label: string, dash: number[]][]} */
+export const POLICIES = [
+  ["none", "none", "no backups", []],
+  ["hedge", "hedge", "plain hedge", []],
+  ["budgeted", "duplicate", "budgeted hedge", []],
+  // Dashed: where the switch never fires it lies on the plain hedge, which shows through.
+  ["disabled", "third", "hedge with disable switch", [6, 4]],
+];
 
 /** The centre (ms) of each window of `result`. */
 export const windowCentres = (result) =>

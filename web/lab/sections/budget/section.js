@@ -50,6 +50,8 @@ export function optionsOf(v, seed, service = undefined) {
 }
 
 const p99Text = (run) => (run.stable && run.p99 != null ? formatMs(run.p99) : "unstable");
+/** A factor as "10×" or "1.5×": at most three significant digits, no trailing zeros. */
+const times = (v) => `${Number(Number(v).toPrecision(3))}×`;
 const finite = (v, f) => (Number.isFinite(v) ? f(v) : "—");
 
 /**
@@ -169,7 +171,7 @@ export function mount(root, context) {
     const top = Math.max(1.3, ...runs.flat().filter(Number.isFinite)) * 1.05;
     const c = chart(canvas, {
       legend: [
-        ...POLICIES.map(([, color, label]) => ({ label, color, width: 2.5 })),
+        ...POLICIES.map(([, color, label, dash]) => ({ label, color, dash, width: 2.5 })),
         { label: "budget's limit, 1 + ratio", color: "theory", dash: [5, 4], width: 1.5 },
       ],
       x: timeAxis(result),
@@ -177,13 +179,10 @@ export function mount(root, context) {
     });
     c.axes();
     if (!result) return c.done();
-    c.band(
-      result.outageStartMs,
-      result.outageEndMs,
-      `replica 0 ${formatNumber(result.slowdown, 3)}× slower`,
-    );
+    c.band(result.outageStartMs, result.outageEndMs, `replica 0 ${times(result.slowdown)} slower`);
     const xs = windowCentres(result);
-    for (const [i, [, color]] of POLICIES.entries()) c.line(xs, runs[i], { color, width: 2.5 });
+    for (const [i, [, color, , dash]] of POLICIES.entries())
+      c.line(xs, runs[i], { color, dash, width: 2.5 });
     const limit = 1 + result.tokenRatio;
     c.line([0, result.spanMs], [limit, limit], { color: "theory", width: 1.5, dash: [5, 4] });
     c.done();
@@ -196,7 +195,7 @@ export function mount(root, context) {
     const hi = all.length ? Math.max(...all) : 10_000;
     const lo = all.length ? Math.min(...all) : 10;
     const c = chart(canvas, {
-      legend: POLICIES.map(([, color, label]) => ({ label, color, width: 2.5 })),
+      legend: POLICIES.map(([, color, label, dash]) => ({ label, color, dash, width: 2.5 })),
       x: timeAxis(result),
       y: {
         type: "log",
@@ -210,8 +209,8 @@ export function mount(root, context) {
     if (!result) return c.done();
     c.band(result.outageStartMs, result.outageEndMs, "outage");
     const xs = windowCentres(result);
-    for (const [key, color] of POLICIES)
-      c.line(xs, Array.from(result[key].windowP99Ms), { color, width: 2.5 });
+    for (const [key, color, , dash] of POLICIES)
+      c.line(xs, Array.from(result[key].windowP99Ms), { color, dash, width: 2.5 });
     c.done();
   }
 
@@ -261,7 +260,7 @@ export function mount(root, context) {
   function update() {
     const v = settings();
     onChange(v);
-    ui.note.textContent = `Ten replicas on ${service.label}, ${formatTickMs(60_000)} of simulated time in ${30} windows; replica 0 serves ${formatNumber(v["budget-slowdown"], 3)}× slower for the middle third. The bucket holds ten tokens, starts full, gains the ratio per request and pays one per backup; no backup while it holds five or fewer. The disable switch refuses a backup to a replica holding more than ${v["budget-depth"]} copies, or while the offered utilisation (1 + h)ρ of the last second is above one. Whichever copy answers first cancels the other.`;
+    ui.note.textContent = `Ten replicas on ${service.label}, ${formatTickMs(60_000)} of simulated time in ${30} windows; replica 0 serves ${times(v["budget-slowdown"])} slower for the middle third. The bucket holds ten tokens, starts full, gains the ratio per request and pays one per backup; no backup while it holds five or fewer. The disable switch refuses a backup to a replica holding more than ${v["budget-depth"]} copies, or while the offered utilisation (1 + h)ρ of the last second is above one. Whichever copy answers first cancels the other.`;
     runSweep(
       client,
       ui,

@@ -331,4 +331,12 @@ export const REPORT_RUNS = {
     delayMs: e.delay_ms,
     requests: e.requests,
   }),
+  // The report runs the budget model at its defaults (a span of time, not a number of requests).
+  budget: (e) => ({
+    load: e.load,
+    slowdown: e.slowdown,
+    spanMs: e.span_ms,
+    tokenRatio: e.token_ratio,
+    maxTokens: e.max_tokens,
+  }),
 };

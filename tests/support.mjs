@@ -353,4 +353,12 @@ export const REPORT_RUNS = {
     requests: e.requests,
     ...(e.exponential_mean_ms !== null && { exponentialMeanMs: e.exponential_mean_ms }),
   }),
+  // The report runs the budget model at its defaults (a span of time, not a number of requests).
+  budget: (e) => ({
+    load: e.load,
+    slowdown: e.slowdown,
+    spanMs: e.span_ms,
+    tokenRatio: e.token_ratio,
+    maxTokens: e.max_tokens,
+  }),
 };

@@ -60,12 +60,23 @@ function optionsOf(call) {
   return { options: m[1], result: m[2] };
 }
 
-/** Defaults, but small: any count option the call has (`requests`, `arrivals`, `probes`) at REQUESTS. */
+/** A run against simulated time kept small: ms of arrivals (`spanMs`). */
+const SMALL_SPAN_MS = 6_000;
+
+/**
+ * Defaults, but small: any count option the call has (`requests`, `arrivals`, `probes`) at
+ * REQUESTS, or the span of simulated time of a run drawn against time (`spanMs`) at
+ * SMALL_SPAN_MS.
+ */
 function smallDefaults(call) {
   const fields = interfaces[optionsOf(call).options];
   const opts = {};
   for (const k of ["requests", "arrivals", "probes"]) if (k in fields) opts[k] = REQUESTS;
-  assert.ok(Object.keys(opts).length > 0, `${call}: no requests or arrivals option`);
+  if ("spanMs" in fields) opts.spanMs = SMALL_SPAN_MS;
+  assert.ok(
+    Object.keys(opts).length > 0,
+    `${call}: no requests, arrivals, probes or spanMs option`,
+  );
   return opts;
 }
 

@@ -24,6 +24,8 @@
 /** @typedef {import("../pkg/tail_lab.js").ServiceOptions} ServiceOptions */
 /** @typedef {import("../pkg/tail_lab.js").CorrelatedResult} CorrelatedResult */
 /** @typedef {import("../pkg/tail_lab.js").OmissionOptions} OmissionOptions */
+/** @typedef {import("../pkg/tail_lab.js").BudgetOptions} BudgetOptions */
+/** @typedef {import("../pkg/tail_lab.js").BudgetResult} BudgetResult */
 /**
  * The core without what simulates or measures (what the runtime check below refuses too).
  * @typedef {Readonly<Omit<Core, Extract<keyof Core, `simulate${string}`> | "TailRun" |

@@ -16,6 +16,7 @@ export const SECTIONS = [
   "queue",
   "loaded",
   "tied",
+  "budget",
   "balance",
   "graph",
   "correlated",

@@ -4,6 +4,7 @@
 // sections' readouts.
 import {
   simulateBalance,
+  simulateBudget,
   simulateCorrelated,
   simulateEmpirical,
   simulateGraph,
@@ -22,6 +23,7 @@ export function snippet() {
     queue: simulateQueue({ servers: 4, load: 0.8 }), //        one queue, four servers
     loaded: simulateLoaded({ load: 0.6, policy: "hedge" }), // hedge on busy replicas
     tied: simulateTied(), //        queued at two replicas, the first to start cancels the other
+    budget: simulateBudget(), //       a hedge on a token budget through a 10× outage
     balance: simulateBalance({ lambda: 0.9, policy: "two" }), // best of two queues
     graph: simulateGraph({ preset: "search", deadlineMs: 100 }), // auth → 10 shards → rank
     correlated: simulateCorrelated({ c: 0.3, drop: 0.05 }), // leaves share slow episodes

@@ -25,7 +25,8 @@ lab_models!(
     correlated,
     empirical,
     omission,
-    tied
+    tied,
+    budget
 );
 
 /// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop

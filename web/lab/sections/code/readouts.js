@@ -65,6 +65,12 @@ export const SNIPPET_READOUTS = Object.freeze([
     of: { section: "tied", readout: "tied-p99" },
   },
   {
+    name: "snippet-budget-fraction",
+    label: "simulateBudget (ratio 0.15, a 10× outage): share of requests hedged",
+    show: (o) => formatPct(o.budget.budgeted.hedgeFraction),
+    of: { section: "budget", readout: "fraction-budgeted" },
+  },
+  {
     name: "snippet-mean-time",
     label: "simulateBalance (λ = 0.9, best of two): mean time",
     show: (o) => formatNumber(o.balance.meanTime),

@@ -1,0 +1,103 @@
+// The numbers the budget section's prose states, each computed through the API from the
+// section's default run (and one at a higher load; see web/claims.js).
+
+import { SEED_PARAM } from "../../seed.js";
+import { outageMultiplier, outageP99 } from "./derive.js";
+import { defaultOf, optionsOf, params } from "./section.js";
+
+/** The seed the page runs at until a reader changes it. */
+const SEED = SEED_PARAM.default;
+
+/** The higher load (fraction) at which the prose shows the disable switch's utilisation rule. */
+export const HIGH_LOAD = 0.8;
+
+const DEFAULTS = Object.fromEntries(params.map((p) => [p.name, p.default]));
+
+const runs = new WeakMap();
+/** The section's default run, and the same at `HIGH_LOAD`. */
+function run(core, high = false) {
+  if (!runs.has(core)) runs.set(core, new Map());
+  const cache = runs.get(core);
+  if (!cache.has(high)) {
+    const v = high ? { ...DEFAULTS, "budget-load": HIGH_LOAD } : DEFAULTS;
+    cache.set(high, core.simulateBudget(optionsOf(v, SEED)));
+  }
+  return cache.get(high);
+}
+
+/** @type {Record<string, import("../../../claims.js").Claim>} */
+export const claims = {
+  load: { doc: "The default load (fraction).", value: () => Number(defaultOf("budget-load")) },
+  slowdown: {
+    doc: "How many times slower the sick replica serves in the default outage.",
+    value: () => Number(defaultOf("budget-slowdown")),
+  },
+  ratio: {
+    doc: "Tokens each request adds to the bucket (the default token ratio).",
+    value: () => Number(defaultOf("budget-ratio")),
+  },
+  "none-outage-p99-ms": {
+    doc: "The worst window p99 (ms) in the outage without backups.",
+    value: (core) => outageP99(run(core), run(core).none),
+  },
+  "hedge-outage-p99-ms": {
+    doc: "The worst window p99 (ms) in the outage with the plain hedge.",
+    value: (core) => outageP99(run(core), run(core).hedge),
+  },
+  "budgeted-outage-p99-ms": {
+    doc: "The worst window p99 (ms) in the outage with the budgeted hedge.",
+    value: (core) => outageP99(run(core), run(core).budgeted),
+  },
+  "hedge-multiplier": {
+    doc: "Copies sent per request in the outage's windows with the plain hedge (mean).",
+    value: (core) => outageMultiplier(run(core), run(core).hedge),
+  },
+  "budgeted-multiplier": {
+    doc: "Copies sent per request in the outage's windows with the budgeted hedge (mean).",
+    value: (core) => outageMultiplier(run(core), run(core).budgeted),
+  },
+  "hedge-fraction": {
+    doc: "The plain hedge's share of requests that sent a backup, over the whole run.",
+    value: (core) => run(core).hedge.hedgeFraction,
+  },
+  "budgeted-fraction": {
+    doc: "The budgeted hedge's share of requests that sent a backup, over the whole run.",
+    value: (core) => run(core).budgeted.hedgeFraction,
+  },
+  bound: {
+    doc: "The bucket's bound on that share: the ratio plus half a bucket over the requests.",
+    value: (core) => run(core).hedgeFractionBound,
+  },
+  "hedge-p99-ms": {
+    doc: "The plain hedge's p99 (ms) over the whole run.",
+    value: (core) => run(core).hedge.p99,
+  },
+  "budgeted-p99-ms": {
+    doc: "The budgeted hedge's p99 (ms) over the whole run.",
+    value: (core) => run(core).budgeted.p99,
+  },
+  "hedge-extra-work": {
+    doc: "The plain hedge's backups' server time over the primaries' (fraction).",
+    value: (core) => run(core).hedge.extraWork,
+  },
+  "high-load": { doc: "The higher load the prose examines (fraction).", value: () => HIGH_LOAD },
+  "high-hedge-p99-ms": {
+    doc: "The plain hedge's p99 (ms) at the higher load.",
+    value: (core) => run(core, true).hedge.p99,
+  },
+  "high-disabled-p99-ms": {
+    doc: "The disable switch's p99 (ms) at the higher load.",
+    value: (core) => run(core, true).disabled.p99,
+  },
+  "high-disabled-suppressed": {
+    doc: "The share of hedges the disable switch refused at the higher load (of those due).",
+    value: (core) => {
+      const d = run(core, true).disabled;
+      return d.suppressed / (d.suppressed + d.backups);
+    },
+  },
+  "high-none-p99-ms": {
+    doc: "The p99 (ms) without backups at the higher load.",
+    value: (core) => run(core, true).none.p99,
+  },
+};

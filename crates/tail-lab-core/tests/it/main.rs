@@ -18,6 +18,7 @@ mod loaded_findings;
 mod loaded_mg1;
 mod queue;
 mod queueing;
+mod retries;
 mod seed_figures;
 mod supermarket_shares;
 mod tail_empirical;

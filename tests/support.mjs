@@ -331,4 +331,7 @@ export const REPORT_RUNS = {
     delayMs: e.delay_ms,
     requests: e.requests,
   }),
+  // The report runs the default spike (its length is simulated time, not a request count)
+  // under four clients; the entry names the policy and the budget.
+  retries: (e) => ({ policy: e.policy, budget: e.budget }),
 };

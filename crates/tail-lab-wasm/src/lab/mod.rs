@@ -10,6 +10,7 @@ pub mod hedge_idle;
 pub mod loaded;
 pub mod loaded_trace;
 pub mod queue;
+pub mod retries;
 pub mod service;
 pub mod supermarket;
 pub mod supermarket_trace;

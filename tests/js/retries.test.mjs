@@ -86,5 +86,32 @@ test("bad options are refused by name", () => {
     );
   }
   assert.throws(() => pkg.retriesTheory({ load: -1 }), RangeError);
-  assert.throws(() => pkg.retriesTheory({ nope: 1 }), TypeError);
+  assert.throws(() => pkg.retriesTheory(/** @type {any} */ ({ nope: 1 })), TypeError);
+});
+
+test("labDefaults().retries is what simulateRetries runs with, and every backoff name is taken", () => {
+  const lab = pkg.labDefaults().retries;
+  const r = pkg.simulateRetries({ seed: 2 });
+  assert.equal(r.timeoutMs, lab.timeoutMs);
+  assert.equal(r.spike, lab.spike);
+  assert.equal(r.backoff, lab.backoffs[0], "the default backoff comes first");
+  for (const backoff of lab.backoffs)
+    assert.equal(
+      pkg.simulateRetries({ backoff, durationMs: 2000, windows: 4, spike: 1 }).backoff,
+      backoff,
+    );
+  assert.equal(pkg.simulateRetries({ budget: lab.budget, seed: 2 }).budget, lab.budget);
+});
+
+test("a reader's own service model is taken", () => {
+  const service = { body: { medianMs: 5, sigma: 0.3 } };
+  const calm = { durationMs: 5000, windows: 5, spike: 1, policy: "none", timeoutMs: Infinity };
+  const own = pkg.simulateRetries({ ...calm, service });
+  const lab = pkg.simulateRetries(calm);
+  // A 5 ms body with no slow mode: the median answer is below the Lab's (7.7 ms body, queued
+  // behind its one-second hiccups).
+  assert.ok(
+    /** @type {number} */ (own.p50) < /** @type {number} */ (lab.p50),
+    `${own.p50} ${lab.p50}`,
+  );
 });

@@ -20,6 +20,7 @@ export const SECTIONS = [
   "correlated",
   "your-data",
   "code",
+  "retries",
 ];
 
 /** The address of one of a section's files. */

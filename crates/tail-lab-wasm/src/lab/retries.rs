@@ -38,9 +38,9 @@ export interface RetriesOptions {
   budgetBurst?: number;
   /** The arrival rate's multiplier during the spike, 1..=10 (1: none). Default 2.5. */
   spike?: number;
-  /** When the spike starts (ms, within the run). Default 10000. */
+  /** When the spike starts (ms, within the run). Default a sixth of `durationMs` (10000). */
   spikeStartMs?: number;
-  /** When it ends (ms, from its start to the run's end). Default 20000. */
+  /** When it ends (ms, from its start to the run's end). Default a third of `durationMs` (20000). */
   spikeEndMs?: number;
   /** Attempts a replica holds queued before refusing more at once, 1..=100000; null: no limit. Default 1000. */
   queueLimit?: number | null;
@@ -115,12 +115,14 @@ fn params(o: &Options) -> Result<RetriesParams, JsValue> {
     let cap = o.optional("backoffCapMs", 2000.0, |v| number("backoffCapMs", v))?;
     let backoff = o.optional("backoff", "none".to_string(), |v| string("backoff", v))?;
     let backoff = Backoff::from_name(&backoff, base, cap).map_err(range)?;
+    let duration_ms = o.optional("durationMs", d.duration_ms, |v| number("durationMs", v))?;
+    // The default spike keeps its place in the run: from a sixth to a third of it.
     let spike = Spike {
         factor: o.optional("spike", d.spike.factor, |v| number("spike", v))?,
-        start_ms: o.optional("spikeStartMs", d.spike.start_ms, |v| {
+        start_ms: o.optional("spikeStartMs", duration_ms / 6.0, |v| {
             number("spikeStartMs", v)
         })?,
-        end_ms: o.optional("spikeEndMs", d.spike.end_ms, |v| number("spikeEndMs", v))?,
+        end_ms: o.optional("spikeEndMs", duration_ms / 3.0, |v| number("spikeEndMs", v))?,
     };
     let queue_limit = o.optional("queueLimit", d.queue_limit.map(f64::from), |v| {
         maybe("queueLimit", v)
@@ -146,7 +148,7 @@ fn params(o: &Options) -> Result<RetriesParams, JsValue> {
         budget: budget(o)?,
         spike,
         queue_limit,
-        duration_ms: o.optional("durationMs", d.duration_ms, |v| number("durationMs", v))?,
+        duration_ms,
         windows: o.optional("windows", d.windows, |v| {
             count("windows", v, &WINDOWS).map(|n| n as u32)
         })?,

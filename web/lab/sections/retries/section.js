@@ -142,7 +142,7 @@ export function mount(root, context) {
   const r = {
     retryRecovery: readout(ui.readouts, {
       name: "retry-recovery",
-      label: "after the spike, no budget",
+      label: "goodput after, no budget",
     }),
     retryAmp: readout(ui.readouts, {
       name: "retry-amplification",
@@ -151,7 +151,7 @@ export function mount(root, context) {
     }),
     budgetRecovery: readout(ui.readouts, {
       name: "budget-recovery",
-      label: "after the spike, budget",
+      label: "goodput after, budget",
     }),
     budgetAmp: readout(ui.readouts, {
       name: "budget-amplification",
@@ -160,7 +160,7 @@ export function mount(root, context) {
     }),
     hedgeRecovery: readout(ui.readouts, {
       name: "hedge-recovery",
-      label: "after the spike, hedge",
+      label: "goodput after, hedge",
     }),
     hedgeAmp: readout(ui.readouts, {
       name: "hedge-amplification",
@@ -182,12 +182,12 @@ export function mount(root, context) {
   });
 
   /** The share of pre-spike goodput a run ends at, in words. */
-  const recoveryText = (/** @type {any} */ res) => `${formatPct(res.recovery, 0)} of before`;
+  const recoveryText = (/** @type {any} */ res) => formatPct(res.recovery, 0);
 
   function summary() {
     const [a, b, h] = results;
     if (!a || !b || !h) return "";
-    return `after the spike, goodput is ${recoveryText(a)} without a budget, ${recoveryText(b)} with one, ${recoveryText(h)} hedging.`;
+    return `after the spike, goodput is ${recoveryText(a)} of before without a budget, ${recoveryText(b)} with one, ${recoveryText(h)} hedging.`;
   }
 
   /** Seconds from the run's start, one per window (the windows' middles). */
@@ -264,24 +264,31 @@ export function mount(root, context) {
     c.done();
   }
 
+  /** Per window: attempts over requests (NaN where none arrived). */
+  const perRequest = (/** @type {any} */ res) =>
+    Array.from(res.windowAttempts, (/** @type {number} */ a, /** @type {number} */ w) =>
+      res.windowRequests[w] > 0 ? a / res.windowRequests[w] : NaN,
+    );
+
+  function ampTop() {
+    const all = results.flatMap((res) => (res ? [res.maxAttempts, ...perRequest(res)] : [3]));
+    const top = Math.max(...all.filter(Number.isFinite));
+    return Math.min(10, Math.ceil(top + 0.5));
+  }
+
   function drawAmplification(canvas = ampCanvas) {
     const first = results.find(Boolean);
     const c = chart(canvas, {
       x: xAxis(first),
-      y: { type: "linear", min: 0, max: 4, label: "attempts ÷ requests" },
+      // Up to the most any window reached (a window after the spike sends retries for requests
+      // that arrived in earlier ones), at most 10.
+      y: { type: "linear", min: 0, max: ampTop(), label: "attempts ÷ requests" },
     });
     c.axes();
     frame(c, first);
     for (const [i, [, , color]] of CLIENTS.entries()) {
       const res = results[i];
-      if (res)
-        c.line(
-          times(res),
-          Array.from(res.windowAttempts, (a, w) =>
-            res.windowRequests[w] > 0 ? a / res.windowRequests[w] : NaN,
-          ),
-          { color, width: 2 },
-        );
+      if (res) c.line(times(res), perRequest(res), { color, width: 2 });
     }
     // The checks: the budget's whole-run bound, and the storm's ceiling (every attempt sent).
     const b = results[1];
@@ -311,12 +318,24 @@ export function mount(root, context) {
 
   const redrawSoon = perFrame(() => draw());
 
+  /** The note under the charts, in the run's own numbers once one has come back. */
+  function note(/** @type {any} */ res) {
+    const how = `Runs on ${service.label}. A timed-out attempt stays in its replica's queue and is served anyway.`;
+    if (!res) {
+      ui.note.textContent = how;
+      return;
+    }
+    const s = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(0)} s`;
+    const hedge = results[2]?.hedgeDelayMs;
+    ui.note.textContent = `Loaded replicas at ${formatPct(res.load, 0)} load, a ${formatMs(res.timeoutMs)} timeout, ${res.maxAttempts} attempts, backoff ${BACKOFF_TEXT[res.backoff] ?? res.backoff}; the arrival rate ×${res.spike.toFixed(1)} from ${s(res.spikeStartMs)} to ${s(res.spikeEndMs)} of ${s(res.windowMs * res.windowGoodput.length)}, in windows of ${s(res.windowMs)}. "Goodput after" is goodput over the last quarter of the run against the windows before the spike.${hedge ? ` The hedge sends a backup after ${formatMs(hedge)} and gives up at the timeout.` : ""} ${how}`;
+  }
+
   function describe() {
     const [a, b, h] = results;
     if (!a || !b || !h) return;
     ui.canvas.setAttribute(
       "aria-label",
-      `Goodput per second through a ${a.spike.toFixed(1)}× load spike: without a budget it ends at ${recoveryText(a)}, with a ${formatPct(b.budget, 0)} budget at ${recoveryText(b)}, hedging at ${recoveryText(h)}.`,
+      `Goodput per second through a ${a.spike.toFixed(1)}× load spike: without a budget it ends at ${recoveryText(a)} of its goodput before the spike, with a ${formatPct(b.budget, 0)} budget at ${recoveryText(b)}, hedging at ${recoveryText(h)}.`,
     );
     p99Canvas.setAttribute(
       "aria-label",
@@ -361,11 +380,11 @@ export function mount(root, context) {
           r.hedgeP99.set(p99(res));
         }
         describe();
+        note(results[0] ?? res);
       },
       redraw: redrawSoon,
     });
-    const first = CLIENTS.map((c) => optionsOf(values, c, seed.value))[0];
-    ui.note.textContent = `10 replicas at 40% load on ${service.label}, a ${formatMs(first.timeoutMs)} timeout, 3 attempts, backoff ${BACKOFF_TEXT[first.backoff] ?? first.backoff}; the arrival rate ×${first.spike.toFixed(1)} from 10 to 20 s of 60 s, in 1 s windows. "After the spike" is goodput over the last 15 s against the seconds before the spike. The hedge sends a backup after 20 ms and gives up at the timeout. A timed-out attempt stays in its replica's queue and is served anyway.`;
+    note(null);
   }
 
   exportBar(ui.tools, {

@@ -241,7 +241,7 @@ export function mount(root, context) {
     const first = results.find(Boolean);
     const c = chart(canvas, {
       x: xAxis(first),
-      y: { type: "log", min: 10, max: 100_000, label: "p99", format: formatTickMs },
+      y: { type: "log", min: 10, max: 100_000, label: "p99 latency", format: formatTickMs },
     });
     c.axes();
     frame(c, first);

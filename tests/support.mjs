@@ -361,4 +361,7 @@ export const REPORT_RUNS = {
     tokenRatio: e.token_ratio,
     maxTokens: e.max_tokens,
   }),
+  // The report runs the default spike (its length is simulated time, not a request count)
+  // under four clients; the entry names the policy and the budget.
+  retries: (e) => ({ policy: e.policy, budget: e.budget }),
 };

@@ -17,6 +17,7 @@ export const SECTIONS = [
   "loaded",
   "tied",
   "budget",
+  "retries",
   "balance",
   "graph",
   "correlated",

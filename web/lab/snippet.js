@@ -12,6 +12,7 @@ import {
   simulateLoaded,
   simulateOmission,
   simulateQueue,
+  simulateRetries,
   simulateTied,
   slowShare,
 } from "../pkg/tail_lab.js";
@@ -24,6 +25,7 @@ export function snippet() {
     loaded: simulateLoaded({ load: 0.6, policy: "hedge" }), // hedge on busy replicas
     tied: simulateTied(), //        queued at two replicas, the first to start cancels the other
     budget: simulateBudget(), //       a hedge on a token budget through a 10× outage
+    retries: simulateRetries(), //     timeout and retry through a load spike: a storm
     balance: simulateBalance({ lambda: 0.9, policy: "two" }), // best of two queues
     graph: simulateGraph({ preset: "search", deadlineMs: 100 }), // auth → 10 shards → rank
     correlated: simulateCorrelated({ c: 0.3, drop: 0.05 }), // leaves share slow episodes

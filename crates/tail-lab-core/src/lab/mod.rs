@@ -26,7 +26,8 @@ lab_models!(
     empirical,
     omission,
     tied,
-    budget
+    budget,
+    retries
 );
 
 /// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop

@@ -20,6 +20,7 @@ mod loaded_mg1;
 mod omission;
 mod queue;
 mod queueing;
+mod retries;
 mod seed_figures;
 mod supermarket_shares;
 mod tail_empirical;

@@ -12,6 +12,7 @@ pub mod loaded;
 pub mod loaded_trace;
 pub mod omission;
 pub mod queue;
+pub mod retries;
 pub mod service;
 pub mod supermarket;
 pub mod supermarket_trace;
@@ -45,6 +46,16 @@ export interface LabDefaults {
     idleDelayMs: number;
   };
   balance: { servers: number; policies: { random: 1; two: 2; three: 3 } };
+  retries: {
+    /** The client timeout `simulateRetries` runs with unless told (ms). */
+    timeoutMs: number;
+    /** The spike's multiplier of the arrival rate. */
+    spike: number;
+    /** The budget ratio the Lab's section and the report use (tokens per request). */
+    budget: number;
+    /** The backoff rules, the default first. */
+    backoffs: ("none" | "exponential" | "jitter")[];
+  };
 }
 "#;
 
@@ -105,9 +116,23 @@ pub fn lab_defaults() -> JsValue {
         ("servers", DEFAULT_SERVERS.into()),
         ("policies", object(&policies)),
     ]);
+    let d = tail_lab_core::lab::retries::RetriesParams::default();
+    let retries = object(&[
+        ("timeoutMs", d.timeout_ms.into()),
+        ("spike", d.spike.factor.into()),
+        (
+            "budget",
+            tail_lab_core::lab::retries::DEFAULT_BUDGET_RATIO.into(),
+        ),
+        (
+            "backoffs",
+            strings(&tail_lab_core::lab::retries::BACKOFF_NAMES),
+        ),
+    ]);
     object(&[
         ("service", service),
         ("loaded", loaded),
         ("balance", balance),
+        ("retries", retries),
     ])
 }

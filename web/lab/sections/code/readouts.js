@@ -71,6 +71,12 @@ export const SNIPPET_READOUTS = Object.freeze([
     of: { section: "budget", readout: "fraction-budgeted" },
   },
   {
+    name: "snippet-retries-amplification",
+    label: "simulateRetries (retries, no budget, a 2.5× spike): attempts per request",
+    show: (o) => `${o.retries.amplification.toFixed(2)}×`,
+    of: { section: "retries", readout: "retry-amplification" },
+  },
+  {
     name: "snippet-mean-time",
     label: "simulateBalance (λ = 0.9, best of two): mean time",
     show: (o) => formatNumber(o.balance.meanTime),

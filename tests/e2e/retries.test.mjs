@@ -1,0 +1,119 @@
+// The retries section in real Chromium: it renders its three charts against time, its readouts
+// are the core's numbers for the same runs (the same calls in node), the storm and its recovery
+// read as the checks say (no budget: goodput after the spike under 5% of before; a budget: over
+// 80%, with amplification under the budget's bound, drawn beside it), and without the spike the
+// storm is gone.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { formatMs, formatPct } from "../../web/format.js";
+import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
+
+const pkg = await loadPackage();
+let server, browser, page;
+const problems = [];
+
+const root = "[data-section=retries]";
+const text = (/** @type {string} */ sel) => page.textContent(`${root} ${sel}`);
+
+async function settled() {
+  await page.waitForFunction(
+    (sel) => {
+      const p = document.querySelector(`${sel} [data-progress]`);
+      return p?.dataset.total && p.dataset.done === p.dataset.total;
+    },
+    root,
+    { timeout: 120_000 },
+  );
+}
+
+before(async () => {
+  server = await serveWeb();
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  await page.goto(`${server.url}index.html#retries`);
+  await page.waitForSelector(`${root} canvas`);
+  await page.$eval(root, (e) => e.scrollIntoView());
+  await settled();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const lab = pkg.labDefaults().retries;
+const base = { timeoutMs: lab.timeoutMs, backoff: lab.backoffs[0], spike: lab.spike, seed: 1 };
+const runs = {
+  retry: pkg.simulateRetries({ ...base, policy: "retry", budget: null }),
+  budget: pkg.simulateRetries({ ...base, policy: "retry", budget: lab.budget }),
+  hedge: pkg.simulateRetries({ ...base, policy: "hedge", budget: lab.budget }),
+};
+
+test("the readouts are the core's runs, and the checks hold", async () => {
+  for (const [key, r] of Object.entries(runs)) {
+    assert.equal(await text(`[data-readout=${key}-recovery]`), formatPct(r.recovery, 0));
+    assert.equal(
+      await text(`[data-readout=${key}-amplification]`),
+      `${r.amplification.toFixed(2)}×`,
+    );
+    assert.equal(await text(`[data-readout=${key}-p99]`), formatMs(/** @type {number} */ (r.p99)));
+  }
+  // The checks beside them: the storm's ceiling, and the budget's bound over the run.
+  assert.equal(
+    await text("[data-theory=retry-amplification]"),
+    `every attempt ${runs.retry.maxAttempts}×`,
+  );
+  for (const key of ["budget", "hedge"]) {
+    const r = runs[/** @type {"budget" | "hedge"} */ (key)];
+    assert.equal(
+      await text(`[data-theory=${key}-amplification]`),
+      `bound ${r.budgetBound?.toFixed(2)}×`,
+    );
+    assert.ok(r.amplification <= /** @type {number} */ (r.budgetBound), key);
+  }
+  // The metastable default: no budget stays down; the budget recovers (tests/it/retries.rs).
+  assert.ok(runs.retry.recovery < 0.05, `${runs.retry.recovery}`);
+  assert.ok(runs.budget.recovery > 0.8, `${runs.budget.recovery}`);
+  // Three charts, each with its labels published and none empty of text; no NaN anywhere.
+  const canvases = await page.$$eval(`${root} canvas`, (cs) =>
+    cs.map((c) => ({ labels: c.dataset.labels ?? "", aria: c.getAttribute("aria-label") ?? "" })),
+  );
+  assert.equal(canvases.length, 3);
+  for (const c of canvases) {
+    assert.ok(JSON.parse(c.labels || "[]").length > 0, "labels published");
+    assert.doesNotMatch(c.aria, /NaN|undefined/);
+  }
+  assert.match(canvases[2].labels, /budget bound/);
+  assert.doesNotMatch(await text(""), /NaN|undefined/);
+  assert.deepEqual(problems, []);
+});
+
+test("without the spike the storm is gone", async () => {
+  await page.$eval(`#retries-spike`, (el) => {
+    /** @type {HTMLInputElement} */ (el).value = "1";
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await page
+    .waitForFunction(
+      (sel) => document.querySelector(`${sel} [data-progress]`)?.textContent !== "",
+      root,
+    )
+    .catch(() => {});
+  await settled();
+  const calm = pkg.simulateRetries({ ...base, spike: 1, policy: "retry", budget: null });
+  await page.waitForFunction(
+    ([sel, want]) =>
+      document.querySelector(`${sel} [data-readout=retry-recovery]`)?.textContent === want,
+    [root, formatPct(calm.recovery, 0)],
+    { timeout: 60_000 },
+  );
+  assert.ok(calm.recovery > 0.8);
+  assert.equal(
+    await text("[data-readout=retry-amplification]"),
+    `${calm.amplification.toFixed(2)}×`,
+  );
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,129 @@
+// The numbers the retries section's prose states, each computed through the API from the runs
+// the section makes at its default settings and the page's default seed (see web/claims.js),
+// plus the same clients without the spike, for when retries are safe.
+
+import { SEED_PARAM } from "../../seed.js";
+import { CLIENTS, optionsOf } from "./section.js";
+
+/** The seed the page runs at until a reader changes it. */
+const SEED = SEED_PARAM.default;
+
+const runs = new WeakMap();
+/** The section's default runs (`retry`, `budget`, `hedge`), `none` beside them, and each
+ * without the spike (`calm-…`). */
+function run(core, key) {
+  if (!runs.has(core)) runs.set(core, new Map());
+  const cache = runs.get(core);
+  if (!cache.has(key)) {
+    const lab = core.labDefaults().retries;
+    const values = {
+      "retries-timeout": lab.timeoutMs,
+      "retries-backoff": lab.backoffs[0],
+      "retries-budget": lab.budget,
+      "retries-spike": key.startsWith("calm-") ? 1 : lab.spike,
+    };
+    const name = key.replace(/^calm-/, "");
+    const client = CLIENTS.find(([k]) => k === name) ?? ["none", "", "", { policy: "none" }];
+    cache.set(key, core.simulateRetries(optionsOf(values, client, SEED)));
+  }
+  return cache.get(key);
+}
+
+/** @type {Record<string, import("../../../claims.js").Claim>} */
+export const claims = {
+  load: {
+    doc: "Offered load outside the spike (first attempts).",
+    value: (core) => run(core, "retry").load,
+  },
+  timeout: {
+    doc: "The client's timeout, in seconds.",
+    value: (core) => run(core, "retry").timeoutMs / 1000,
+  },
+  attempts: {
+    doc: "Attempts a request may make, its first included.",
+    value: (core) => run(core, "retry").maxAttempts,
+  },
+  spike: {
+    doc: "The spike's multiplier of the arrival rate.",
+    value: (core) => run(core, "retry").spike,
+  },
+  "spike-start": {
+    doc: "When the spike starts, in seconds.",
+    value: (core) => run(core, "retry").spikeStartMs / 1000,
+  },
+  "spike-end": {
+    doc: "When the spike ends, in seconds.",
+    value: (core) => run(core, "retry").spikeEndMs / 1000,
+  },
+  "storm-load": {
+    doc: "Work offered per unit of capacity when every attempt times out: load × attempts (retriesTheory).",
+    value: (core) => {
+      const r = run(core, "retry");
+      return core.retriesTheory({ load: r.load, maxAttempts: r.maxAttempts }).stormLoad;
+    },
+  },
+  budget: {
+    doc: "The budget ratio (tokens per request).",
+    value: (core) => run(core, "budget").budget,
+  },
+  "budget-storm-load": {
+    doc: "The most work a budget lets reach the replicas in a storm: load × (1 + ratio).",
+    value: (core) => {
+      const r = run(core, "budget");
+      return core.retriesTheory({ load: r.load, maxAttempts: r.maxAttempts, budget: r.budget })
+        .budgetStormLoad;
+    },
+  },
+  "calm-none-success": {
+    doc: "Share of requests answered without the spike and without retries.",
+    value: (core) => run(core, "calm-none").successShare,
+  },
+  "calm-retry-success": {
+    doc: "Share of requests answered without the spike, with retries.",
+    value: (core) => run(core, "calm-retry").successShare,
+  },
+  "calm-retry-amplification": {
+    doc: "Attempts per request without the spike, with retries.",
+    value: (core) => run(core, "calm-retry").amplification,
+  },
+  "retry-recovery": {
+    doc: "Goodput over the last quarter of the run over goodput before the spike, retries without a budget.",
+    value: (core) => run(core, "retry").recovery,
+  },
+  "retry-amplification": {
+    doc: "Attempts per request over the spiked run, retries without a budget.",
+    value: (core) => run(core, "retry").amplification,
+  },
+  "retry-wasted": {
+    doc: "Share of server time spent on answers nobody used, retries without a budget.",
+    value: (core) => run(core, "retry").wastedWork,
+  },
+  "budget-recovery": {
+    doc: "Goodput at the end over goodput before the spike, retries with the budget.",
+    value: (core) => run(core, "budget").recovery,
+  },
+  "budget-amplification": {
+    doc: "Attempts per request over the spiked run, retries with the budget.",
+    value: (core) => run(core, "budget").amplification,
+  },
+  "budget-bound": {
+    doc: "The budget's cap on amplification over that run: 1 + ⌊burst + ratio × requests⌋ / requests.",
+    value: (core) => run(core, "budget").budgetBound,
+  },
+  "budget-p99": {
+    doc: "p99 of answered requests over the spiked run, retries with the budget (ms).",
+    value: (core) => run(core, "budget").p99,
+  },
+  "hedge-amplification": {
+    doc: "Attempts per request over the spiked run, the hedge with the budget.",
+    value: (core) => run(core, "hedge").amplification,
+  },
+  "hedge-recovery": {
+    doc: "Goodput at the end over goodput before the spike, the hedge with the budget.",
+    value: (core) => run(core, "hedge").recovery,
+  },
+  "hedge-p99": {
+    doc: "p99 of answered requests over the spiked run, the hedge with the budget (ms).",
+    value: (core) => run(core, "hedge").p99,
+  },
+};

@@ -23,7 +23,8 @@ lab_models!(
     supermarket,
     graph,
     correlated,
-    empirical
+    empirical,
+    cancellation
 );
 
 /// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop

@@ -24,7 +24,8 @@ lab_models!(
     graph,
     correlated,
     empirical,
-    cancellation
+    cancellation,
+    fairness
 );
 
 /// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop

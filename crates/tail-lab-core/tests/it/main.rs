@@ -11,6 +11,7 @@ mod closed_forms;
 mod common;
 mod correlated;
 mod empirical;
+mod fairness;
 mod fanout_latency;
 mod fuzz_configs;
 mod golden;

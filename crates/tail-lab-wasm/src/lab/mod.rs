@@ -1,8 +1,10 @@
 //! The Lab's models (core `lab`), and `labDefaults`: the defaults and name lists the pages
 //! show, read from the core so that no page writes a model constant of its own.
 
+pub mod cancellation;
 pub mod correlated;
 pub mod empirical;
+pub mod fairness;
 pub mod fanout;
 pub mod fanout_latency;
 pub mod graph;

@@ -331,4 +331,18 @@ export const REPORT_RUNS = {
     delayMs: e.delay_ms,
     requests: e.requests,
   }),
+  // A delay that never lands is null in the report.
+  cancellation: (e) => ({
+    load: e.load,
+    cancellation: e.cancellation,
+    cancelDelayMs: e.cancel_delay_ms ?? Number.POSITIVE_INFINITY,
+    requests: e.requests,
+  }),
+  fairness: (e) => ({
+    load: e.load,
+    shareA: e.share_a,
+    policy: e.policy,
+    cancellation: e.cancellation,
+    requests: e.requests,
+  }),
 };

@@ -23,14 +23,22 @@ for (const seed of [1, 7]) {
     assert.equal(entries.length, 10);
     const sweep = pkg.cancellationSweep({ requests: REQUESTS, seed });
     assert.equal(sweep.length, entries.length);
-    entries.forEach((e, i) => sameEntry(sweep[i], e, `sweep point ${i}`));
+    for (const [i, e] of entries.entries()) sameEntry(sweep[i], e, `sweep point ${i}`);
     // The first and last delays through the one-point call: 0, and ∞ (null in the report).
     assert.equal(entries[0].cancel_delay_ms, 0);
     assert.equal(entries[9].cancel_delay_ms, null);
     assert.equal(entries[9].never_lands, true);
-    sameEntry(pkg.simulateCancellation({ cancelDelayMs: 0, requests: REQUESTS, seed }), entries[0], "delay 0");
     sameEntry(
-      pkg.simulateCancellation({ cancelDelayMs: Number.POSITIVE_INFINITY, requests: REQUESTS, seed }),
+      pkg.simulateCancellation({ cancelDelayMs: 0, requests: REQUESTS, seed }),
+      entries[0],
+      "delay 0",
+    );
+    sameEntry(
+      pkg.simulateCancellation({
+        cancelDelayMs: Number.POSITIVE_INFINITY,
+        requests: REQUESTS,
+        seed,
+      }),
       entries[9],
       "delay ∞",
     );
@@ -38,7 +46,11 @@ for (const seed of [1, 7]) {
 }
 
 test("a cancel that never lands leaves the duplicate past its (1 + h)ρ boundary at load 0.55", () => {
-  const r = pkg.simulateCancellation({ cancelDelayMs: Number.POSITIVE_INFINITY, load: 0.55, bisect: false });
+  const r = pkg.simulateCancellation({
+    cancelDelayMs: Number.POSITIVE_INFINITY,
+    load: 0.55,
+    bisect: false,
+  });
   assert.equal(r.neverCancelBoundary, 0.5);
   assert.equal(r.duplicateStable, false);
   assert.equal(r.duplicateP99, null);

@@ -21,7 +21,7 @@ for (const seed of [1, 7]) {
     const entries = nativeReport(seed, REQUESTS).fairness;
     assert.equal(entries.length, 8);
     const sweep = pkg.fairnessSweep({ requests: REQUESTS, seed });
-    entries.forEach((e, i) => sameEntry(sweep[i], e, `load ${e.load}`));
+    for (const [i, e] of entries.entries()) sameEntry(sweep[i], e, `load ${e.load}`);
     const e = entries[4];
     sameEntry(pkg.simulateFairness({ load: e.load, requests: REQUESTS, seed }), e, "load 0.5");
   });

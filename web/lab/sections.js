@@ -20,6 +20,8 @@ export const SECTIONS = [
   "correlated",
   "your-data",
   "code",
+  "cancellation",
+  "fairness",
 ];
 
 /** The address of one of a section's files. */

@@ -206,6 +206,8 @@ impl Crossing {
 pub struct CancellationPoint {
     /// The cancellation delay (ms; ∞: never lands).
     pub cancel_delay_ms: f64,
+    /// Requests per run.
+    pub requests: u64,
     /// No backups (the delay does not matter to it).
     pub none: LoadedResult,
     /// The hedge at the p95 of no-backup latency at the same load.
@@ -263,6 +265,7 @@ pub fn simulate(params: &CancellationParams) -> Result<CancellationPoint, ParamE
     let run = |policy| params.config(policy, params.load).map(|c| c.run());
     Ok(CancellationPoint {
         cancel_delay_ms: params.cancel_delay_ms,
+        requests: params.requests,
         none: run(LoadedPolicy::None)?,
         hedge: run(LoadedPolicy::Hedge(crate::lab::loaded::HedgeDelay::P95(DelayBasis::Loaded)))?,
         duplicate: run(LoadedPolicy::Duplicate)?,

@@ -139,6 +139,7 @@ impl Describe for CancellationPoint {
                 "Offered utilisation, before any backup.",
                 Value::Number(self.duplicate.load),
             ),
+            Field::count("requests", "Requests per run (each of the point's runs).", self.requests),
             Field::new(
                 "cancellation",
                 Unit::None,

@@ -171,6 +171,8 @@ pub struct Tenant {
 pub struct FairnessPoint {
     /// The share of requests that are A's.
     pub share_a: f64,
+    /// Requests per run.
+    pub requests: u64,
     /// What A sends.
     pub policy: TenantPolicy,
     /// The run with A following the policy (its `latency` is both tenants together).
@@ -202,6 +204,7 @@ pub fn simulate(params: &FairnessParams) -> Result<FairnessPoint, ParamError> {
     let (baseline, without) = tenants(&params.config(TenantPolicy::None)?);
     Ok(FairnessPoint {
         share_a: params.share_a,
+        requests: params.requests,
         policy: params.policy,
         run,
         baseline,

@@ -66,6 +66,7 @@ impl Describe for FairnessPoint {
                 Value::Number(self.run.load),
             ),
             Field::fraction("share_a", "The share of requests that are tenant A's.", self.share_a),
+            Field::count("requests", "Requests per run (with A's backups, and the baseline).", self.requests),
             Field::new(
                 "policy",
                 Unit::None,

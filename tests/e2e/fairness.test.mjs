@@ -47,7 +47,7 @@ const run = (opts = {}) =>
     load: 0.5,
     shareA: 0.5,
     policy: "duplicate",
-    requests: 20_000,
+    requests: 40_000,
     seed: 1,
     ...opts,
   });
@@ -77,6 +77,7 @@ test("the readouts are the core's numbers and match the check", async () => {
   assert.equal(await text("[data-readout=b-p50]"), formatMs(e.bP50));
   assert.equal(await text("[data-theory=b-p50]"), `nobody hedging ${formatMs(e.baseBP50)}`);
   // The check: nobody hedging, one distribution; the intervals overlap and the page says so.
+  assert.ok(e.baseAP99Low !== null && e.baseBP99Low !== null, "each tenant has a p99 interval");
   assert.ok(e.baseAP99Low <= e.baseBP99High && e.baseBP99Low <= e.baseAP99High);
   assert.equal(
     await text("[data-readout=baseline-p99]"),

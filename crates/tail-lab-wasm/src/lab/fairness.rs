@@ -24,7 +24,7 @@ export interface FairnessOptions {
   policy?: "hedge" | "duplicate" | "none";
   /** What happens to the copy that did not answer first. Default "backup" (the loaded model's). */
   cancellation?: "backup" | "either" | "either-any" | "queued" | "never";
-  /** Requests per run (two runs a load), 1000..=1e6. Default 20000. */
+  /** Requests per run (two runs a load), 1000..=1e6. Default 40000. */
   requests?: number;
   /** FIFO replicas, 2..=1000. Default 10. */
   replicas?: number;

@@ -116,7 +116,8 @@ pub struct FairnessParams {
 
 impl FairnessParams {
     /// The defaults at `load`: 10 replicas, half the requests tenant A's, A duplicates, the
-    /// loaded model's cancellation, 20,000 requests, seed 1, the Lab's service.
+    /// loaded model's cancellation, 40,000 requests (so each tenant measures the 10,000 a p99
+    /// interval needs), seed 1, the Lab's service.
     pub fn at_load(load: f64) -> Self {
         FairnessParams {
             replicas: crate::lab::loaded::DEFAULT_REPLICAS,
@@ -124,7 +125,7 @@ impl FairnessParams {
             share_a: 0.5,
             policy: TenantPolicy::Duplicate,
             cancellation: Cancellation::Backup,
-            requests: 20_000,
+            requests: 40_000,
             seed: 1,
             service: ServiceModel::default(),
         }
@@ -244,7 +245,7 @@ mod tests {
         let r = simulate(&FairnessParams { share_a: 0.3, ..FairnessParams::at_load(0.3) }).unwrap();
         let [a, b] = r.tenants;
         let total = (a.measured + b.measured) as f64;
-        // 18,000 measured requests: the share's standard error is √(0.3·0.7/18000) ≈ 0.0034.
+        // 36,000 measured requests: the share's standard error is √(0.3·0.7/36000) ≈ 0.0024.
         assert!((a.measured as f64 / total - 0.3).abs() < 0.02, "{a:?} {b:?}");
         // Only A sends backups: 30% of the requests, ± the same error.
         assert!((r.run.extra_requests - 0.3).abs() < 0.02, "{}", r.run.extra_requests);

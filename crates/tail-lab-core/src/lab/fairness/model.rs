@@ -121,8 +121,9 @@ impl Describe for FairnessPoint {
     }
 }
 
-/// Report runs use at most this many requests per run (each point makes two).
-const REPORT_REQUESTS: u64 = 20_000;
+/// Report runs use at most this many requests per run (each point makes two): enough for each
+/// tenant to measure the 10,000 requests a p99 interval needs at an even share.
+const REPORT_REQUESTS: u64 = 40_000;
 
 fn run(index: usize, seed: u64, requests: u64) -> Result<RunOutput, ParamError> {
     Ok(Box::new(sweep_point(index, requests.clamp(1000, REPORT_REQUESTS), seed)?))
@@ -134,7 +135,7 @@ pub const MODEL: Model = Model {
     title: "Fairness: two tenants on 10 loaded FIFO replicas, only A duplicates",
     note: "half the requests are tenant A's and are duplicated (the backup cancelled when the \
            primary answers); B sends no backups. Each tenant beside both with nobody hedging \
-           (20,000 requests a run at most)",
+           (40,000 requests a run at most)",
     call: Some("simulateFairness"),
     closed_forms: &[],
     result_type: <FairnessPoint as Describe>::TYPE_NAME,

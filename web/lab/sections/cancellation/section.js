@@ -53,14 +53,31 @@ const POLICIES = /** @type {const} */ ([
   ["duplicate", "duplicate all", "duplicate", "triangle"],
 ]);
 
-/** The x axis: the delays by their place, labelled with their values. */
-const X = {
-  type: "linear",
-  min: -0.4,
-  max: DELAYS.length - 0.6,
-  label: "cancellation delay",
-  format: (v) => (Number.isInteger(v) && DELAYS[v] !== undefined ? shortDelay(DELAYS[v]) : ""),
-};
+/**
+ * The x axis on `canvas`: the delays by their place, labelled with their values. A wide chart
+ * puts delay i at i, so every tick is a delay; a narrow one, whose ticks fall every fifth
+ * unit, spreads them over 0..10 so that its ticks at 0 and 10 are the first delay and the last
+ * (never). `at(i)` is delay i's position.
+ * @param {HTMLCanvasElement} canvas
+ */
+function xAxis(canvas) {
+  const unit = canvas.clientWidth >= 640 ? 1 : 10 / (DELAYS.length - 1);
+  return {
+    at: (/** @type {number} */ i) => i * unit,
+    axis: {
+      type: "linear",
+      min: -0.4 * unit,
+      max: (DELAYS.length - 0.6) * unit,
+      label: "cancellation delay",
+      format: (/** @type {number} */ v) => {
+        const i = Math.round(v / unit);
+        return Math.abs(i * unit - v) < 1e-9 && DELAYS[i] !== undefined
+          ? shortDelay(DELAYS[i])
+          : "";
+      },
+    },
+  };
+}
 
 function shortDelay(ms) {
   return Number.isFinite(ms) ? formatTickMs(ms || 0).replace(/^0\s?ms$/, "0") : "∞";
@@ -152,13 +169,28 @@ export function mount(root, context) {
     if (!res) return pending;
     switch (res.crossingVerdict) {
       case "crossed":
-        return `load ${formatPct(res.crossingLoad, 0)} (${formatPct(res.belowLoad, 1)}–${formatPct(res.aboveLoad, 1)})`;
+        return `load ${formatPct(res.crossingLoad, 0)}`;
       case "wins-throughout":
-        return `wins up to ${formatPct(res.belowLoad, 0)}`;
+        return `above ${formatPct(res.belowLoad, 0)}`;
       case "never-wins":
-        return `never wins (from ${formatPct(res.aboveLoad, 0)})`;
+        return `below ${formatPct(res.aboveLoad, 0)}`;
       default:
         return "—";
+    }
+  }
+
+  /** What the bisection's bracket was, beside the crossing. */
+  function bracketText(res) {
+    if (!res) return "";
+    switch (res.crossingVerdict) {
+      case "crossed":
+        return `bracket ${formatPct(res.belowLoad, 1)}–${formatPct(res.aboveLoad, 1)}`;
+      case "wins-throughout":
+        return `still wins at ${formatPct(res.belowLoad, 0)}`;
+      case "never-wins":
+        return `loses at ${formatPct(res.aboveLoad, 0)}`;
+      default:
+        return "";
     }
   }
 
@@ -176,9 +208,7 @@ export function mount(root, context) {
     const rho = Number(load.input.value);
     r.dupNever.set(
       p99Text(never, "duplicate"),
-      boundary === null
-        ? ""
-        : `theory ${rho < boundary ? "stable" : "unstable"}: (1 + h)ρ < 1 below load ${formatPct(boundary, 0)}`,
+      boundary === null ? "" : `theory ${rho < boundary ? "stable" : "unstable"}`,
     );
     r.workNow.set(now ? formatPct(now.duplicateExtraWork) : pending);
     r.workLate.set(late ? formatPct(late.duplicateExtraWork) : pending);
@@ -186,7 +216,7 @@ export function mount(root, context) {
     r.crossLate.set(crossingText(late));
     r.crossNever.set(
       crossingText(never),
-      boundary === null ? "" : `theory below ${formatPct(boundary, 0)}`,
+      boundary === null ? "" : `theory < ${formatPct(boundary, 0)}`,
     );
   }
 
@@ -197,14 +227,15 @@ export function mount(root, context) {
       const v = res ? f(res) : null;
       return typeof v === "number" && Number.isFinite(v) ? v : Number.NaN;
     });
-  const xs = DELAYS.map((_, i) => i);
 
   function draw(canvas = ui.canvas) {
+    const { at: pos, axis: X } = xAxis(canvas);
+    const xs = DELAYS.map((_, i) => pos(i));
     const c = chart(canvas, {
       legend: POLICIES.map(([, label, color, shape]) => ({ label, color, shape })),
       legendCorner: "left",
       x: X,
-      y: { type: "log", min: 5, max: 100_000, label: "p99 latency", format: formatTickMs },
+      y: { type: "log", min: 5, max: 20_000, label: "p99 latency", format: formatTickMs },
     });
     c.axes();
     for (const [key, , color, shape] of POLICIES) {
@@ -227,6 +258,8 @@ export function mount(root, context) {
   }
 
   function drawWork(canvas = workCanvas) {
+    const { at: pos, axis: X } = xAxis(canvas);
+    const xs = DELAYS.map((_, i) => pos(i));
     const c = chart(canvas, {
       legend: POLICIES.slice(1).map(([, label, color, shape]) => ({ label, color, shape })),
       legendCorner: "left",
@@ -246,6 +279,8 @@ export function mount(root, context) {
   }
 
   function drawCrossing(canvas = crossCanvas) {
+    const { at: pos, axis: X } = xAxis(canvas);
+    const xs = DELAYS.map((_, i) => pos(i));
     const c = chart(canvas, {
       legend: [
         { label: "duplicating stops winning (bisection)", color: "duplicate", shape: "triangle" },
@@ -302,7 +337,7 @@ export function mount(root, context) {
     );
     crossCanvas.setAttribute(
       "aria-label",
-      `The load at which duplicating stops winning: ${crossingText(now)} with the cancel at once, ${crossingText(late)} after ${formatMs(LATE_MS)}, ${crossingText(at(DELAYS.length - 1))} when it never lands.`,
+      `The load at which duplicating stops winning: ${crossingText(now)} (${bracketText(now)}) with the cancel at once, ${crossingText(late)} (${bracketText(late)}) after ${formatMs(LATE_MS)}, ${crossingText(at(DELAYS.length - 1))} (${bracketText(at(DELAYS.length - 1))}) when it never lands; duplicates never cancelled are stable only below load ${formatPct(now.neverCancelBoundary, 0)}.`,
     );
   }
 

@@ -86,8 +86,8 @@ export function mount(root, context) {
     aP50: readout(ui.readouts, { name: "a-p50", label: `A's median at ${q} load`, theory: true }),
     bP50: readout(ui.readouts, { name: "b-p50", label: `B's median at ${q} load`, theory: true }),
     same: readout(ui.readouts, {
-      name: "baseline-p99",
-      label: `nobody hedging, A's and B's p99 at ${q} load`,
+      name: "baseline-gap",
+      label: `nobody hedging, A's and B's p99 apart by`,
       theory: true,
     }),
   };
@@ -124,11 +124,13 @@ export function mount(root, context) {
       e.baseBP99Low !== null &&
       e.baseAP99Low <= e.baseBP99High &&
       e.baseBP99Low <= e.baseAP99High;
+    const gap =
+      e.baseAP99 !== null && e.baseBP99 !== null ? Math.abs(e.baseBP99 - e.baseAP99) : null;
     r.same.set(
-      `${ms(e.baseAP99)} and ${ms(e.baseBP99)}`,
-      e.baseAP99Low === null
+      ms(gap),
+      e.baseAP99Low === null || e.baseBP99Low === null
         ? "no intervals"
-        : `95% intervals ${overlap ? "overlap" : "do not overlap"}: ${ms(e.baseAP99Low)}–${ms(e.baseAP99High)}, ${ms(e.baseBP99Low)}–${ms(e.baseBP99High)}`,
+        : `95% intervals ${overlap ? "overlap" : "do not overlap"}`,
     );
   }
 

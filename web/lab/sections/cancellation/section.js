@@ -29,7 +29,7 @@ export const DELAYS = [0, 2, 5, 10, 20, 50, 100, 200, 500, Number.POSITIVE_INFIN
 /** The delay the prose and the readouts quote beside 0 and ∞. */
 export const LATE_MS = 500;
 /** The rules a landing cancel may apply (the core's names), the section's default first. */
-export const RULES = ["either-any", "either", "backup", "queued"];
+export const RULES = ["either-any", "backup", "either", "queued"];
 const RULE_TEXT = {
   "either-any": "stop either loser, even mid-hiccup",
   either: "stop either loser, a hiccup finishes",
@@ -362,6 +362,8 @@ export function mount(root, context) {
         },
       ],
     }));
+    // The sweep is under way from now: the progress line says so before the first answer.
+    ui.progress(0, calls.length);
     runSweep(client, ui, calls, {
       size: "requests",
       onError: (error) => {

@@ -213,6 +213,8 @@ export function mount(root, context) {
         },
       ],
     }));
+    // The sweep is under way from now: the progress line says so before the first answer.
+    ui.progress(0, calls.length);
     runSweep(client, ui, calls, {
       size: "requests",
       onError: (error) => {

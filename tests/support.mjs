@@ -364,4 +364,18 @@ export const REPORT_RUNS = {
   // The report runs the default spike (its length is simulated time, not a request count)
   // under four clients; the entry names the policy and the budget.
   retries: (e) => ({ policy: e.policy, budget: e.budget }),
+  // A delay that never lands is null in the report.
+  cancellation: (e) => ({
+    load: e.load,
+    cancellation: e.cancellation,
+    cancelDelayMs: e.cancel_delay_ms ?? Number.POSITIVE_INFINITY,
+    requests: e.requests,
+  }),
+  fairness: (e) => ({
+    load: e.load,
+    shareA: e.share_a,
+    policy: e.policy,
+    cancellation: e.cancellation,
+    requests: e.requests,
+  }),
 };

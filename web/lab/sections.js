@@ -18,6 +18,8 @@ export const SECTIONS = [
   "tied",
   "budget",
   "retries",
+  "cancellation",
+  "fairness",
   "balance",
   "graph",
   "correlated",

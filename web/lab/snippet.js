@@ -5,8 +5,10 @@
 import {
   simulateBalance,
   simulateBudget,
+  simulateCancellation,
   simulateCorrelated,
   simulateEmpirical,
+  simulateFairness,
   simulateGraph,
   simulateHedge,
   simulateLoaded,
@@ -26,6 +28,8 @@ export function snippet() {
     tied: simulateTied(), //        queued at two replicas, the first to start cancels the other
     budget: simulateBudget(), //       a hedge on a token budget through a 10× outage
     retries: simulateRetries(), //     timeout and retry through a load spike: a storm
+    cancel: simulateCancellation({ cancelDelayMs: 0 }), // duplicates cancelled at once
+    fairness: simulateFairness({ load: 0.5 }), // tenant A duplicates, tenant B does not
     balance: simulateBalance({ lambda: 0.9, policy: "two" }), // best of two queues
     graph: simulateGraph({ preset: "search", deadlineMs: 100 }), // auth → 10 shards → rank
     correlated: simulateCorrelated({ c: 0.3, drop: 0.05 }), // leaves share slow episodes

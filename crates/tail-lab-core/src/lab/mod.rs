@@ -27,7 +27,9 @@ lab_models!(
     omission,
     tied,
     budget,
-    retries
+    retries,
+    cancellation,
+    fairness
 );
 
 /// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop

@@ -7,10 +7,12 @@
 //! `cargo test --release -p tail-lab-core --test it -- --ignored`.
 
 mod budget;
+mod cancellation;
 mod closed_forms;
 mod common;
 mod correlated;
 mod empirical;
+mod fairness;
 mod fanout_latency;
 mod fuzz_configs;
 mod golden;

@@ -2,8 +2,10 @@
 //! show, read from the core so that no page writes a model constant of its own.
 
 pub mod budget;
+pub mod cancellation;
 pub mod correlated;
 pub mod empirical;
+pub mod fairness;
 pub mod fanout;
 pub mod fanout_latency;
 pub mod graph;

@@ -77,6 +77,18 @@ export const SNIPPET_READOUTS = Object.freeze([
     of: { section: "retries", readout: "retry-amplification" },
   },
   {
+    name: "snippet-cancel-p99",
+    label: "simulateCancellation (cancelled at once, load 50%): duplicate p99",
+    show: (o) => formatMs(o.cancel.duplicateP99),
+    of: { section: "cancellation", readout: "dup-p99-0" },
+  },
+  {
+    name: "snippet-fairness-p99",
+    label: "simulateFairness (load 50%): tenant A's p99",
+    show: (o) => formatMs(o.fairness.aP99),
+    of: { section: "fairness", readout: "a-p99" },
+  },
+  {
     name: "snippet-mean-time",
     label: "simulateBalance (λ = 0.9, best of two): mean time",
     show: (o) => formatNumber(o.balance.meanTime),

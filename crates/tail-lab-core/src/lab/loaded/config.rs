@@ -149,6 +149,31 @@ pub struct LoadedConfig {
     pub(super) service: LoadedService,
     pub(super) requests: u64,
     pub(super) seed: u64,
+    /// The random stream of the simulation ([`STREAM`] unless another model runs this engine).
+    pub(crate) stream: Stream,
+    /// The stream of the no-backup run a loaded hedge delay is the p95 of
+    /// ([`DELAY_CALIBRATION_STREAM`] unless another model runs this engine).
+    pub(crate) delay_stream: Stream,
+    /// When a cancellation lands (ms after it is sent, 0..=∞): `None` applies the rule at the
+    /// answer itself, the loaded model's reading (`lab::cancellation` sets it).
+    pub(crate) cancel_delay_ms: Option<f64>,
+    /// The share (0..=1) of requests that belong to tenant A, the only tenant that sends
+    /// backups; each tenant's latency is then measured apart. `None`: one tenant, every
+    /// request follows the policy (`lab::fairness` sets it).
+    pub(crate) tenant_a_share: Option<f64>,
+}
+
+/// One tenant's latency in a run with two ([`LoadedConfig::run_with_tenants`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TenantOutcome {
+    /// The tenant's measured requests (after warm-up).
+    pub(crate) measured: u64,
+    /// Its latency percentiles (ms); `None` when the run is unstable or it measured none.
+    pub(crate) latency: Option<Percentiles>,
+    /// Its mean latency (ms); `None` likewise.
+    pub(crate) mean_ms: Option<f64>,
+    /// Its batch-means intervals; `None` likewise.
+    pub(crate) intervals: Option<RunIntervals>,
 }
 
 /// The outcome of one run.
@@ -297,7 +322,21 @@ impl LoadedConfig {
             service: LoadedService::Lab(ServiceModel::default()),
             requests,
             seed,
+            stream: STREAM,
+            delay_stream: DELAY_CALIBRATION_STREAM,
+            cancel_delay_ms: None,
+            tenant_a_share: None,
         })
+    }
+
+    /// Runs on other random streams: `stream` for the simulation and `delay_stream` for the
+    /// no-backup run whose p95 a loaded hedge waits for. The models built on this engine
+    /// (cancellation delay, fairness) draw from their own streams; the same streams give the
+    /// same arrivals and work.
+    pub fn with_streams(mut self, stream: Stream, delay_stream: Stream) -> Self {
+        self.stream = stream;
+        self.delay_stream = delay_stream;
+        self
     }
 
     /// Uses another service distribution.
@@ -328,7 +367,7 @@ impl LoadedConfig {
                     policy: LoadedPolicy::None,
                     ..self.clone()
                 };
-                no_backup_p95(&calibration, DELAY_CALIBRATION_STREAM)
+                no_backup_p95(&calibration, self.delay_stream)
             }
         }
     }
@@ -358,8 +397,21 @@ impl LoadedConfig {
         &self,
         observe: impl FnMut(&Simulation<'_>, f64, super::engine::Event),
     ) -> LoadedResult {
+        self.run_full(observe).0
+    }
+
+    /// [`Self::run`], with each tenant's latency when the run has two (`tenant_a_share`).
+    pub(crate) fn run_with_tenants(&self) -> (LoadedResult, Option<[TenantOutcome; 2]>) {
+        self.run_full(|_, _, _| {})
+    }
+
+    #[inline(always)]
+    fn run_full(
+        &self,
+        observe: impl FnMut(&Simulation<'_>, f64, super::engine::Event),
+    ) -> (LoadedResult, Option<[TenantOutcome; 2]>) {
         let delay = self.delay_ms();
-        let mut result = Simulation::new(self, STREAM, delay).run_observed(observe);
+        let (mut result, mut tenants) = Simulation::new(self, self.stream, delay).run_observed(observe);
         if matches!(self.policy, LoadedPolicy::Hedge(_)) && delay.is_none() {
             // No finite delay to wait for: the no-backup queue it is set from diverges.
             result.stable = false;
@@ -367,8 +419,11 @@ impl LoadedConfig {
             result.latency = None;
             result.mean_ms = None;
             result.copy_sojourn_ms = None;
+            for t in tenants.iter_mut().flatten() {
+                *t = TenantOutcome { latency: None, mean_ms: None, intervals: None, ..*t };
+            }
         }
-        result
+        (result, tenants)
     }
 }
 

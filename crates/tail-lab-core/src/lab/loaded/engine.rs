@@ -17,7 +17,9 @@
 //! computed a block of requests ahead: they are addressed, so when they are drawn changes no
 //! number.
 
-use super::config::{LoadedConfig, LoadedResult, LoadedService, MAX_IN_FLIGHT, Unstable};
+use super::config::{
+    LoadedConfig, LoadedResult, LoadedService, MAX_IN_FLIGHT, TenantOutcome, Unstable,
+};
 use super::policy::Cancellation;
 use crate::des::{EventKey, FifoStation, Ring, StationClocks};
 use crate::lab::hedge_idle::Percentiles;
@@ -32,6 +34,9 @@ use std::rc::Rc;
 const SERVICE: u32 = 0;
 const CHOICE: u32 = 1;
 const GAP: u32 = 2;
+/// The request's tenant (a run with two tenants only): its own sub-stream, so drawing it moves
+/// no other draw.
+const TENANT: u32 = 3;
 const PRIMARY: u32 = 0;
 const BACKUP: u32 = 1;
 // The attempt of a sub-stream drawn once per request (the gap, the choices).
@@ -46,6 +51,8 @@ pub(super) enum Event {
     Arrival(u64),
     HedgeTimer(u64),
     Completion { replica: u32 },
+    /// A delayed cancellation of request `k`'s copy landed (`cancel_delay_ms`).
+    Cancel(u64),
 }
 
 /// Where a copy of a request is. `Unsent` and `Released` copies hold no server and no queue
@@ -104,6 +111,8 @@ struct Request {
     arrival: f64,
     key: RequestKey,
     answered: bool,
+    /// The request is tenant B's, which sends no backup (a run with two tenants).
+    tenant_b: bool,
     primary_replica: u32,
     backup_replica: u32,
     copies: [Copy; 2],
@@ -128,6 +137,7 @@ struct Draws {
     backup: [u32; BLOCK],
     service_ms: [f64; BLOCK],
     slow: [bool; BLOCK],
+    tenant_b: [bool; BLOCK],
 }
 
 pub(super) struct Simulation<'a> {
@@ -142,6 +152,11 @@ pub(super) struct Simulation<'a> {
     arrival: (EventKey, u64),
     /// Pending hedge timers, due in this order, and their requests.
     timers: Ring<(EventKey, u64)>,
+    /// Pending delayed cancellations (a fixed delay after each answer, so due in this order),
+    /// each with its request and the copy it cancels. Empty unless `cancel_delay_ms` is set.
+    cancels: Ring<(EventKey, u64, u8)>,
+    /// Each tenant's measured latency, in a run with two tenants.
+    tenants: Option<Box<[TenantTally; 2]>>,
     /// Each replica's next completion.
     completions: StationClocks,
     replicas: Vec<Replica>,
@@ -181,6 +196,43 @@ pub(super) struct Simulation<'a> {
     last_arrival: f64,
 }
 
+/// One tenant's measured latencies, in a run with two tenants.
+struct TenantTally {
+    latency: BatchHistogram,
+    sum: f64,
+    measured: u64,
+}
+
+impl TenantTally {
+    /// A tenant expected to measure about `expected` requests (its share of the run's).
+    fn new(expected: u64) -> Self {
+        TenantTally {
+            latency: BatchHistogram::new(expected),
+            sum: 0.0,
+            measured: 0,
+        }
+    }
+
+    fn record(&mut self, bin: usize, latency: f64) {
+        self.latency.record_bin(bin, latency);
+        self.sum += latency;
+        self.measured += 1;
+    }
+
+    /// The tenant's numbers, by the same rules as the run's own: none when the run is not
+    /// `stable` or the tenant measured nothing.
+    fn outcome(&self, stable: bool) -> TenantOutcome {
+        let ok = stable && self.measured > 0;
+        let merged = self.latency.merged();
+        TenantOutcome {
+            measured: self.measured,
+            latency: ok.then(|| Percentiles::of(&merged)),
+            mean_ms: ok.then(|| self.sum / self.measured as f64),
+            intervals: ok.then(|| self.latency.intervals(shared_bins(), &merged)),
+        }
+    }
+}
+
 /// The block (0..4) of measured request `k`: `min(3, (k − warmup)·4 / span)`.
 fn block_of(k: u64, warmup: u64, span: u64) -> usize {
     (((k - warmup) * 4) / span).min(3) as usize
@@ -216,10 +268,16 @@ impl<'a> Simulation<'a> {
                 backup: [0; BLOCK],
                 service_ms: [0.0; BLOCK],
                 slow: [false; BLOCK],
+                tenant_b: [false; BLOCK],
             }),
             seq: 0,
             arrival: (EventKey::NONE, 0),
             timers: Ring::new(),
+            cancels: Ring::new(),
+            tenants: config.tenant_a_share.map(|share| {
+                let a = libm::round(span as f64 * share) as u64;
+                Box::new([TenantTally::new(a), TenantTally::new(span - a.min(span))])
+            }),
             completions: StationClocks::new(config.replicas as usize),
             replicas: vec![Replica::new(1); config.replicas as usize],
             requests: Ring::new(),
@@ -295,6 +353,7 @@ impl<'a> Simulation<'a> {
             &self.config.service,
         );
         let sampler = self.sampler.as_deref();
+        let share = self.config.tenant_a_share;
         let d = &mut *self.draws;
         d.start = start;
         for i in 0..BLOCK {
@@ -311,6 +370,10 @@ impl<'a> Simulation<'a> {
             let (ms, slow) = Self::service(sampler, service, key, PRIMARY);
             d.service_ms[i] = ms;
             d.slow[i] = slow;
+            if let Some(share) = share {
+                // Tenant A with probability `share`: 1 makes every request A's, 0 none.
+                d.tenant_b[i] = key.sample(TENANT, ONCE).next_open_unit() >= share;
+            }
         }
     }
 
@@ -339,7 +402,19 @@ impl<'a> Simulation<'a> {
             }
             self.timers.pop_front();
         }
-        let timer = self.timers.front().map_or(EventKey::NONE, |&(key, _)| key);
+        let mut timer = self.timers.front().map_or(EventKey::NONE, |&(key, _)| key);
+        // Delayed cancellations (none in the loaded model: one predictable branch) compete
+        // with the timers for the middle place.
+        let mut cancel_first = false;
+        if !self.cancels.is_empty() {
+            self.drop_idle_cancels();
+            if let Some(&(key, _, _)) = self.cancels.front()
+                && key < timer
+            {
+                timer = key;
+                cancel_first = true;
+            }
+        }
         let (replica, completion) = self.completions.first();
         // Two comparisons and two branches on them (no jump table on an event kind): a
         // completion, else a timer, else the arrival.
@@ -351,6 +426,10 @@ impl<'a> Simulation<'a> {
             Some((completion.time(), Event::Completion { replica }))
         } else if !key.is_some() {
             None
+        } else if timer_first && cancel_first {
+            let (_, k, attempt) = self.cancels.pop_front().expect("a cancel is due");
+            self.land_cancel(key.time(), k, usize::from(attempt));
+            Some((key.time(), Event::Cancel(k)))
         } else if timer_first {
             let (_, k) = self.timers.pop_front().expect("a timer is due");
             self.hedge(key.time(), k);
@@ -374,18 +453,75 @@ impl<'a> Simulation<'a> {
     /// Runs the simulation to its end, showing `observe` the simulation after each event and
     /// the event's time (ms): the hook a trace records through ([`super::trace`]). An ordinary
     /// run's observer, in [`LoadedConfig::run`], does nothing, and no observer can change the
-    /// run: it only reads.
+    /// run: it only reads. With the run's result, each tenant's latency when it has two.
     #[inline(always)]
     pub(super) fn run_observed(
         mut self,
         mut observe: impl FnMut(&Self, f64, Event),
-    ) -> LoadedResult {
+    ) -> (LoadedResult, Option<[TenantOutcome; 2]>) {
         self.start();
         while let Some((now, event)) = self.step_timed() {
             observe(&self, now, event);
         }
-        self.result()
+        let tenants = self.tenants.take();
+        let result = self.result();
+        let tenants = tenants.map(|t| t.map(|t| t.outcome(result.stable)));
+        (result, tenants)
     }
+
+    /// Drops the pending cancellations at the front whose copy is no longer waiting or in
+    /// service: they would do nothing when they land, so the events left pop in the same
+    /// order, and the queue holds only cancels that still matter.
+    fn drop_idle_cancels(&mut self) {
+        while let Some(&(_, k, attempt)) = self.cancels.front() {
+            if k >= self.first
+                && matches!(
+                    self.requests[(k - self.first) as usize].copies[usize::from(attempt)].state,
+                    CopyState::Waiting | CopyState::InService
+                )
+            {
+                return;
+            }
+            self.cancels.pop_front();
+        }
+    }
+
+    /// A delayed cancellation of copy `attempt` of request `k` lands: the rule is applied to
+    /// the copy as it is now (it may have started, or finished, since it was sent).
+    fn land_cancel(&mut self, now: f64, k: u64, attempt: usize) {
+        if k < self.first {
+            return; // every copy is gone
+        }
+        let c = self.request(k).copies[attempt];
+        self.cancel_loser(now, k, attempt, c);
+    }
+
+    /// Applies the cancellation rule to copy `attempt` of answered request `k`, now, whose
+    /// state is `c`'s.
+    #[inline(always)]
+    fn cancel_loser(&mut self, now: f64, k: u64, attempt: usize, c: Copy) {
+        // Only a waiting or serving copy is a loser to decide on (two compares, not a jump on
+        // the state).
+        let in_service = c.state == CopyState::InService;
+        if !in_service && c.state != CopyState::Waiting {
+            return; // not sent, finished, or already draining
+        }
+        let backup = attempt == 1;
+        match self.config.cancellation.on_loser(backup, in_service, c.slow) {
+            None => {}
+            // Still queued: it leaves the queue lazily (a stale id), at no cost.
+            Some(_) if !in_service => self.release(k, attempt),
+            Some(true) => {
+                // Freed at once: it cost its service so far.
+                let replica = self.request(k).replica(attempt);
+                self.account(backup, now - c.started_at);
+                self.release(k, attempt);
+                self.start_next(now, replica);
+            }
+            Some(false) => self.request(k).copies[attempt].state = CopyState::Draining,
+        }
+    }
+
 
     /// Counts each replica's live copies (queued, in service or draining: what holds a queue
     /// place or its server; a cancelled copy still in the queue is not counted) into
@@ -409,10 +545,15 @@ impl<'a> Simulation<'a> {
     /// judged from the run itself.
     fn theory_stable(&self) -> Option<bool> {
         let rho = self.config.load;
-        match (self.delay_ms, self.config.cancellation) {
+        // A cancellation that never lands is no cancellation; with two tenants only tenant A's
+        // share of the requests is duplicated.
+        let never = self.config.cancel_delay_ms == Some(f64::INFINITY);
+        let cancellation = if never { Cancellation::Never } else { self.config.cancellation };
+        let h = self.config.tenant_a_share.unwrap_or(1.0);
+        match (self.delay_ms, cancellation) {
             (None, _) => Some(rho < 1.0),
             (Some(d), Cancellation::Never) if d <= 0.0 => {
-                Some(crate::theory::duplication_stable(rho, 1.0))
+                Some(crate::theory::duplication_stable(rho, h))
             }
             _ if rho >= 1.0 => Some(false),
             _ => None,
@@ -423,21 +564,24 @@ impl<'a> Simulation<'a> {
         self.last_arrival = now;
         let i = (k - self.draws.start) as usize;
         let d = &*self.draws;
-        let (key, primary, backup_replica, service, slow) =
-            (d.key[i], d.primary[i], d.backup[i], d.service_ms[i], d.slow[i]);
+        let (key, primary, backup_replica, service, slow, tenant_b) =
+            (d.key[i], d.primary[i], d.backup[i], d.service_ms[i], d.slow[i], d.tenant_b[i]);
         debug_assert_eq!(k, self.first + self.requests.len() as u64);
         self.peak_in_flight = self.peak_in_flight.max(self.requests.len() + 1);
         self.requests.push_back(Request {
             arrival: now,
             key,
             answered: false,
+            tenant_b,
             primary_replica: primary,
             backup_replica,
             copies: [UNSENT; 2],
         });
         self.primary_work += service;
         self.enqueue(now, k, PRIMARY, service, slow);
-        match self.delay_ms {
+        // Tenant B sends no backup (always tenant A with one tenant).
+        let delay = if tenant_b { None } else { self.delay_ms };
+        match delay {
             Some(d) if d <= 0.0 => self.hedge(now, k),
             Some(d) => {
                 let seq = self.next_seq();
@@ -576,7 +720,7 @@ impl<'a> Simulation<'a> {
             return;
         }
         r.answered = true;
-        let arrival = r.arrival;
+        let (arrival, tenant_b) = (r.arrival, r.tenant_b);
         self.unanswered -= 1;
         let latency = now - arrival;
         if k >= self.warmup {
@@ -588,34 +732,40 @@ impl<'a> Simulation<'a> {
             let block = usize::from(k >= b1) + usize::from(k >= b2) + usize::from(k >= b3);
             self.block_sums[block] += latency;
             self.block_counts[block] += 1;
+            if let Some(t) = self.tenants.as_deref_mut() {
+                t[usize::from(tenant_b)].record(self.bins.bin_of(latency), latency);
+            }
         }
-        for attempt in 0..2 {
-            if k < self.first {
-                break; // retired: every copy is gone
-            }
-            let r = *self.request(k);
-            let c = r.copies[attempt];
-            // Only a waiting or serving copy is a loser to decide on (two compares, not a
-            // jump on the state).
-            let in_service = c.state == CopyState::InService;
-            if !in_service && c.state != CopyState::Waiting {
-                continue; // not sent, finished, or already draining
-            }
-            let backup = attempt == 1;
-            match self.config.cancellation.on_loser(backup, in_service, c.slow) {
-                None => {}
-                // Still queued: it leaves the queue lazily (a stale id), at no cost.
-                Some(_) if !in_service => self.release(k, attempt),
-                Some(true) => {
-                    // Freed at once: it cost its service so far.
-                    self.account(backup, now - c.started_at);
-                    self.release(k, attempt);
-                    self.start_next(now, r.replica(attempt));
+        if let Some(delay) = self.config.cancel_delay_ms {
+            self.send_cancels(now, k, delay);
+        } else {
+            for attempt in 0..2 {
+                if k < self.first {
+                    break; // retired: every copy is gone
                 }
-                Some(false) => self.request(k).copies[attempt].state = CopyState::Draining,
+                let c = self.request(k).copies[attempt];
+                self.cancel_loser(now, k, attempt, c);
             }
         }
         self.retire();
+    }
+
+    /// Sends the cancellations of answered request `k`'s losing copies, to land `delay` ms
+    /// from `now` (never, when it is infinite): one for each copy still waiting or serving
+    /// that the rule may stop.
+    #[cold]
+    fn send_cancels(&mut self, now: f64, k: u64, delay: f64) {
+        if delay == f64::INFINITY {
+            return;
+        }
+        for attempt in 0..2u8 {
+            let c = self.request(k).copies[usize::from(attempt)];
+            let live = matches!(c.state, CopyState::Waiting | CopyState::InService);
+            if live && self.config.cancellation.on_loser(attempt == 1, false, false).is_some() {
+                let seq = self.next_seq();
+                self.cancels.push_back((EventKey::new(now + delay, seq), k, attempt));
+            }
+        }
     }
 
     fn result(self) -> LoadedResult {
@@ -807,6 +957,7 @@ mod tests {
                             .with_service(service.clone());
                         let want = Simulation::new(&config, DELAY_CALIBRATION_STREAM, None)
                             .run_observed(|_, _, _| {})
+                            .0
                             .latency
                             .map(|p| p.p95);
                         let got = no_backup_p95(&config, DELAY_CALIBRATION_STREAM);

@@ -164,6 +164,7 @@ fn trace_of(
             }
             Event::HedgeTimer(_) => 1,
             Event::Completion { .. } => 2,
+            Event::Cancel(_) => unreachable!("a loaded trace sends no delayed cancellation"),
         };
         if !open || closed {
             return;

@@ -1,0 +1,104 @@
+// The fairness section in real Chromium: it renders both charts, its readouts are the core's
+// numbers for the page's runs, and they match its check: with nobody hedging the two tenants'
+// p99 intervals overlap, while A's duplicates pull A's p99 below B's.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { formatMs } from "../../web/format.js";
+import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
+
+const pkg = await loadPackage();
+let server, browser, page;
+const problems = [];
+
+const root = "[data-section=fairness]";
+const text = (sel) => page.textContent(`${root} ${sel}`);
+
+async function settled() {
+  await page.waitForFunction(
+    (sel) => {
+      const p = document.querySelector(`${sel} [data-progress]`);
+      return p?.dataset.total && p.dataset.done === p.dataset.total;
+    },
+    root,
+    { timeout: 120_000 },
+  );
+}
+
+before(async () => {
+  server = await serveWeb();
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  await page.goto(`${server.url}index.html#fairness`);
+  await page.waitForSelector(`${root} canvas[data-chart=p50]`);
+  await page.$eval(root, (e) => e.scrollIntoView());
+  await settled();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const run = (opts = {}) =>
+  pkg.simulateFairness({
+    load: 0.5,
+    shareA: 0.5,
+    policy: "duplicate",
+    requests: 40_000,
+    seed: 1,
+    ...opts,
+  });
+
+test("the section renders both charts and every readout is a number", async () => {
+  const canvases = await page.$$eval(`${root} canvas`, (cs) =>
+    cs.map((c) => ({ w: c.clientWidth, label: c.getAttribute("aria-label") })),
+  );
+  assert.equal(canvases.length, 2);
+  for (const c of canvases) {
+    assert.ok(c.w > 300, `${c.w}px`);
+    assert.doesNotMatch(c.label, /NaN|undefined/);
+  }
+  const readouts = await page.$$eval(`${root} [data-readout]`, (es) =>
+    es.map((e) => e.textContent),
+  );
+  assert.equal(readouts.length, 5);
+  for (const r of readouts) assert.doesNotMatch(r, /NaN|undefined|…|—|error/, r);
+  assert.deepEqual(problems, []);
+});
+
+test("the readouts are the core's numbers and match the check", async () => {
+  const e = run();
+  assert.equal(await text("[data-readout=a-p99]"), formatMs(e.aP99));
+  assert.equal(await text("[data-theory=a-p99]"), `nobody hedging ${formatMs(e.baseAP99)}`);
+  assert.equal(await text("[data-readout=b-p99]"), formatMs(e.bP99));
+  assert.equal(await text("[data-readout=b-p50]"), formatMs(e.bP50));
+  assert.equal(await text("[data-theory=b-p50]"), `nobody hedging ${formatMs(e.baseBP50)}`);
+  // The check: nobody hedging, one distribution; the intervals overlap and the page says so.
+  assert.ok(e.baseAP99Low !== null && e.baseBP99Low !== null, "each tenant has a p99 interval");
+  assert.ok(e.baseAP99Low <= e.baseBP99High && e.baseBP99Low <= e.baseAP99High);
+  assert.equal(
+    await text("[data-readout=baseline-gap]"),
+    formatMs(Math.abs(e.baseBP99 - e.baseAP99)),
+  );
+  assert.equal(await text("[data-theory=baseline-gap]"), "95% intervals overlap");
+  // And the same comparison separates the tenants when only A duplicates.
+  assert.ok(e.aP99High < e.bP99Low, "A's p99 interval lies below B's");
+  assert.ok(e.aP99 < e.baseAP99 && e.bP50 > e.baseBP50);
+});
+
+test("moving A's share reruns the section and goes into the URL", async () => {
+  const before = await text("[data-readout=a-p99]");
+  await page.$eval("#fair-share", (el) => {
+    /** @type {HTMLInputElement} */ (el).value = "0.3";
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await settled();
+  const e = run({ shareA: 0.3 });
+  assert.equal(await text("[data-readout=a-p99]"), formatMs(e.aP99));
+  assert.notEqual(await text("[data-readout=a-p99]"), before);
+  assert.match(page.url(), /fair-share=0\.3/);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,96 @@
+// The numbers the cancellation section's prose states, each computed through the API from the
+// section's default runs (see web/claims.js).
+
+import { SEED_PARAM } from "../../seed.js";
+import { DELAYS, LATE_MS, params, REQUESTS } from "./section.js";
+
+/** The seed the page runs at until a reader changes it. */
+const SEED = SEED_PARAM.default;
+const LOAD = Number(params.find((s) => s.name === "cancel-load")?.default);
+const RULE = String(params.find((s) => s.name === "cancel-rule")?.default);
+
+const runs = new WeakMap();
+/** The section's default run at `delay` (ms; Infinity never lands), as the page makes it. */
+function at(core, delay) {
+  if (!runs.has(core)) runs.set(core, new Map());
+  const cache = runs.get(core);
+  if (!cache.has(delay))
+    cache.set(
+      delay,
+      core.simulateCancellation({
+        load: LOAD,
+        cancellation: RULE,
+        cancelDelayMs: delay,
+        requests: REQUESTS,
+        seed: SEED,
+      }),
+    );
+  return cache.get(delay);
+}
+const NEVER = DELAYS[DELAYS.length - 1];
+
+/** The crossing load at `delay`, which must have crossed. */
+function crossing(core, delay) {
+  const r = at(core, delay);
+  if (r.crossingVerdict !== "crossed")
+    throw new Error(`no crossing at ${delay}: ${r.crossingVerdict}`);
+  return r.crossingLoad;
+}
+
+/** @type {Record<string, import("../../../claims.js").Claim>} */
+export const claims = {
+  load: { doc: "The section's default load (fraction).", value: () => LOAD },
+  "none-p99-ms": {
+    doc: "p99 (ms) with no backups at the default load.",
+    value: (core) => at(core, 0).noneP99,
+  },
+  "dup-p99-0-ms": {
+    doc: "p99 (ms) duplicating every request, the cancel landing at once.",
+    value: (core) => at(core, 0).duplicateP99,
+  },
+  "dup-work-0": {
+    doc: "Duplicating's extra work (fraction) with the cancel landing at once.",
+    value: (core) => at(core, 0).duplicateExtraWork,
+  },
+  "late-ms": { doc: "The late cancellation delay the prose quotes (ms).", value: () => LATE_MS },
+  "dup-p99-late-ms": {
+    doc: "p99 (ms) duplicating every request, the cancel landing after the late delay.",
+    value: (core) => at(core, LATE_MS).duplicateP99,
+  },
+  "dup-work-late": {
+    doc: "Duplicating's extra work (fraction) with the cancel landing after the late delay.",
+    value: (core) => at(core, LATE_MS).duplicateExtraWork,
+  },
+  "dup-work-never": {
+    doc: "Duplicating's extra work (fraction) when the cancel never lands.",
+    value: (core) => at(core, NEVER).duplicateExtraWork,
+  },
+  boundary: {
+    doc: "The never-cancel stability boundary 1 / (1 + h), h = 1 (closed form).",
+    value: (core) => at(core, NEVER).neverCancelBoundary,
+  },
+  "wins-top": {
+    doc: "The top of the bisection's range, where duplicating still wins with the cancel at once (load).",
+    value: (core) => {
+      const r = at(core, 0);
+      if (r.crossingVerdict !== "wins-throughout") throw new Error(r.crossingVerdict);
+      return r.belowLoad;
+    },
+  },
+  "crossing-late": {
+    doc: "The load at which duplicating stops winning, the cancel landing after the late delay.",
+    value: (core) => crossing(core, LATE_MS),
+  },
+  "crossing-never": {
+    doc: "The load at which duplicating stops winning when the cancel never lands.",
+    value: (core) => crossing(core, NEVER),
+  },
+  "hedge-work-0": {
+    doc: "The p95 hedge's extra work (fraction), the cancel landing at once.",
+    value: (core) => at(core, 0).hedgeExtraWork,
+  },
+  "hedge-work-never": {
+    doc: "The p95 hedge's extra work (fraction) when the cancel never lands.",
+    value: (core) => at(core, NEVER).hedgeExtraWork,
+  },
+};

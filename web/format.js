@@ -52,9 +52,17 @@ const WORDS = [
   "ten",
   "eleven",
   "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+  "twenty",
 ];
 
-/** A count as prose says it: `countWord(4)` is "four"; digits past twelve. */
+/** A count as prose says it: `countWord(4)` is "four"; digits past twenty. */
 export const countWord = (n) => WORDS[n] ?? String(n);
 
 /** Superscript digits for a power ("10⁻³"). */

@@ -8,7 +8,8 @@ use crate::tools::{
 /// Runs every check in order and stops at the first failure.
 pub fn run_all() -> Result<(), String> {
     ensure_rust_tools()?;
-    run("cargo", &["fmt", "--all", "--", "--check"])?;
+    // cargo fmt, and rustfmt on the model folders declared inside `lab_models!`.
+    crate::fmt::run_fmt(true)?;
     run(
         "cargo",
         &[

@@ -5,6 +5,8 @@
 //! - `cargo xtask bench [--quick]` — native and browser benchmarks (not a test).
 //! - `cargo xtask dist [--out DIR]` — the static site as one self-contained folder.
 //! - `cargo xtask pkg` — the wasm packages only (web/pkg and the tests' target/fault-pkg).
+//! - `cargo xtask fmt` — `cargo fmt`, and rustfmt on the Lab's model folders, which are
+//!   declared inside a macro where `cargo fmt` cannot see them.
 //!
 //! Both install what they need when it is missing (see `tools.rs`), so they work on a fresh
 //! machine of this project's kind.
@@ -12,6 +14,7 @@
 mod bench;
 mod ci;
 mod dist;
+mod fmt;
 mod glue;
 mod serve;
 mod tools;
@@ -25,7 +28,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   bench [--quick] native and in-browser benchmarks, one line per figure (see BENCHMARKS.md)
   serve [--port N]  build the page and serve it on http://127.0.0.1:N/ (default 8000)
   dist [--out DIR]  build the site into one static folder (default dist/) for any static host
-  pkg             build the wasm packages only: web/pkg and the tests' target/fault-pkg";
+  pkg             build the wasm packages only: web/pkg and the tests' target/fault-pkg
+  fmt             cargo fmt, and rustfmt on the model folders cargo fmt cannot see";
 
 /// The workspace root (the folder holding this crate's parent).
 pub fn root() -> PathBuf {
@@ -42,6 +46,7 @@ fn main() -> ExitCode {
         Some("serve") => serve::run(&args[1..]),
         Some("bench") => bench::run_all(&args[1..]),
         Some("dist") => dist::run(&args[1..]),
+        Some("fmt") => fmt::run_fmt(false),
         Some("pkg") => tools::build_page().and_then(|()| tools::build_fault_package()),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

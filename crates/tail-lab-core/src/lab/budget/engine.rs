@@ -124,7 +124,11 @@ impl<'a> Simulation<'a> {
             events: EventQueue::new(),
             requests: Slab::new(),
             replicas: (0..p.replicas)
-                .map(|_| Replica { station: FifoStation::new(1), depth: 0, services: 0 })
+                .map(|_| Replica {
+                    station: FifoStation::new(1),
+                    depth: 0,
+                    services: 0,
+                })
                 .collect(),
             bucket: TokenBucket::new(p.max_tokens, config.ratio_milli),
             tracker: DelayTracker::new(config.delay_ms),
@@ -183,11 +187,21 @@ impl<'a> Simulation<'a> {
         let primary = uniform_below(choice.next_bits(), p.replicas);
         let b = primary + 1 + uniform_below(choice.next_bits(), p.replicas - 1);
         let backup = if b >= p.replicas { b - p.replicas } else { b };
-        let unsent = Copy { replica: backup, state: State::Unsent, started: 0.0 };
+        let unsent = Copy {
+            replica: backup,
+            state: State::Unsent,
+            started: 0.0,
+        };
         let key = self.requests.insert(Request {
             k,
             arrival: now,
-            copies: [Copy { replica: primary, ..unsent }, unsent],
+            copies: [
+                Copy {
+                    replica: primary,
+                    ..unsent
+                },
+                unsent,
+            ],
         });
         self.unanswered += 1;
         self.peak_in_flight = self.peak_in_flight.max(self.unanswered);
@@ -256,7 +270,9 @@ impl<'a> Simulation<'a> {
         let requests = &self.requests;
         let rep = &mut self.replicas[replica as usize];
         let next = rep.station.start_next(0, |(key, a)| {
-            requests.get(key).is_some_and(|r| r.copies[usize::from(a)].state == State::Waiting)
+            requests
+                .get(key)
+                .is_some_and(|r| r.copies[usize::from(a)].state == State::Waiting)
         });
         let Some((key, attempt)) = next else {
             return;
@@ -275,7 +291,8 @@ impl<'a> Simulation<'a> {
         if replica == SLOW_REPLICA && now >= p.outage_start_ms && now < p.outage_end_ms {
             ms *= p.slowdown;
         }
-        self.events.schedule(now + ms, Event::Done { replica, service });
+        self.events
+            .schedule(now + ms, Event::Done { replica, service });
     }
 
     /// Server time `worked` (ms) of a copy that left its server at `now`.
@@ -296,7 +313,10 @@ impl<'a> Simulation<'a> {
         let Some((key, attempt)) = rep.station.serving(0) else {
             return;
         };
-        let r = *self.requests.get(key).expect("a served copy's request is in flight");
+        let r = *self
+            .requests
+            .get(key)
+            .expect("a served copy's request is in flight");
         let a = usize::from(attempt);
         let worked = now - r.copies[a].started;
         self.account(now, a, worked);
@@ -370,25 +390,40 @@ impl<'a> Simulation<'a> {
             stable,
             latency: stable.then(|| Percentiles::of(&merged)),
             mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
-            mean_interval: if stable { self.latency.mean_interval() } else { None },
+            mean_interval: if stable {
+                self.latency.mean_interval()
+            } else {
+                None
+            },
             requests: self.arrived,
             hedge_fraction: self.backups as f64 / self.arrived.max(1) as f64,
             backups: self.backups,
             suppressed: self.suppressed,
             backups_queued: (self.backups > 0)
                 .then(|| self.backups_queued as f64 / self.backups as f64),
-            extra_work: if self.primary_work > 0.0 { self.backup_work / self.primary_work } else { 0.0 },
+            extra_work: if self.primary_work > 0.0 {
+                self.backup_work / self.primary_work
+            } else {
+                0.0
+            },
             peak_in_flight: self.peak_in_flight as u64,
             unstable,
             window_requests: t.series(REQUESTS),
             window_backups: t.series(BACKUPS),
             window_work_ms: t.series(WORK),
             window_p99_ms: if stable {
-                t.latency_quantiles(0.99).into_iter().map(|q| q.unwrap_or(f64::NAN)).collect()
+                t.latency_quantiles(0.99)
+                    .into_iter()
+                    .map(|q| q.unwrap_or(f64::NAN))
+                    .collect()
             } else {
                 Vec::new()
             },
-            window_delay_ms: if hedges { mean_of(DELAY, TIMERS, self.config.delay_ms) } else { Vec::new() },
+            window_delay_ms: if hedges {
+                mean_of(DELAY, TIMERS, self.config.delay_ms)
+            } else {
+                Vec::new()
+            },
             window_tokens: tokens,
         }
     }

@@ -54,9 +54,7 @@ mod model;
 
 pub use engine::SLOW_REPLICA;
 pub use model::MODEL;
-pub use params::{
-    BudgetConfig, BudgetParams, DELAY_RULE_NAMES, DelayRule, MAX_IN_FLIGHT, STREAM,
-};
+pub use params::{BudgetConfig, BudgetParams, DELAY_RULE_NAMES, DelayRule, MAX_IN_FLIGHT, STREAM};
 pub use result::{BudgetResult, PolicyRun, Unstable};
 
 /// A policy of the budget run.
@@ -77,8 +75,12 @@ pub const POLICY_NAMES: [&str; 4] = ["none", "hedge", "budgeted", "disabled"];
 
 impl BudgetPolicy {
     /// Every policy, in the order of [`POLICY_NAMES`].
-    pub const ALL: [BudgetPolicy; 4] =
-        [BudgetPolicy::None, BudgetPolicy::Hedge, BudgetPolicy::Budgeted, BudgetPolicy::Disabled];
+    pub const ALL: [BudgetPolicy; 4] = [
+        BudgetPolicy::None,
+        BudgetPolicy::Hedge,
+        BudgetPolicy::Budgeted,
+        BudgetPolicy::Disabled,
+    ];
 
     /// Its name.
     pub fn name(self) -> &'static str {
@@ -104,7 +106,8 @@ impl BudgetConfig {
     /// ```
     pub fn run(&self) -> BudgetResult {
         let p = self.params;
-        let [none, hedge, budgeted, disabled] = BudgetPolicy::ALL.map(|policy| self.run_policy(policy));
+        let [none, hedge, budgeted, disabled] =
+            BudgetPolicy::ALL.map(|policy| self.run_policy(policy));
         BudgetResult {
             replicas: p.replicas,
             load: p.load,
@@ -123,7 +126,9 @@ impl BudgetConfig {
                 theory::max_budgeted_hedges(m, self.ratio_milli, budgeted.requests) as f64
                     / budgeted.requests.max(1) as f64
             }),
-            no_backup_mean_ms: theory::no_backup_mean_ms(&self.service, p.load).ok().flatten(),
+            no_backup_mean_ms: theory::no_backup_mean_ms(&self.service, p.load)
+                .ok()
+                .flatten(),
             none,
             hedge,
             budgeted,

@@ -6,7 +6,13 @@ use crate::error::ParamError;
 use crate::model::{Model, RunOutput, each_described};
 
 fn run(_index: usize, seed: u64, _requests: u64) -> Result<RunOutput, ParamError> {
-    Ok(Box::new(BudgetConfig::new(BudgetParams { seed, ..BudgetParams::default() })?.run()))
+    Ok(Box::new(
+        BudgetConfig::new(BudgetParams {
+            seed,
+            ..BudgetParams::default()
+        })?
+        .run(),
+    ))
 }
 
 /// Hedge budgets and a disable switch in the report and the API (`simulateBudget`).
@@ -26,7 +32,13 @@ pub const MODEL: Model = Model {
     run,
     entries: each_described::<BudgetResult>,
     example: || {
-        let p = BudgetParams { span_ms: 3_000.0, outage_start_ms: 1_000.0, outage_end_ms: 2_000.0, windows: 6, ..BudgetParams::default() };
+        let p = BudgetParams {
+            span_ms: 3_000.0,
+            outage_start_ms: 1_000.0,
+            outage_end_ms: 2_000.0,
+            windows: 6,
+            ..BudgetParams::default()
+        };
         BudgetConfig::new(p).expect("valid").run().describe()
     },
 };

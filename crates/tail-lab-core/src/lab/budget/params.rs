@@ -168,10 +168,34 @@ impl BudgetConfig {
     pub fn with_service(params: BudgetParams, service: ServiceModel) -> Result<Self, ParamError> {
         let p = params;
         REPLICAS.check("replicas", u64::from(p.replicas))?;
-        check_range("load", p.load, MIN_LOAD, MAX_LOAD, "a utilisation in 0.01..=2")?;
-        check_range("slowdown", p.slowdown, 1.0, MAX_SLOWDOWN, "a factor in 1..=1000")?;
-        check_open("spanMs", p.span_ms, 0.0, MAX_SPAN_MS + f64::EPSILON, "a span in ms in (0, 600000]")?;
-        check_range("outageStartMs", p.outage_start_ms, 0.0, p.span_ms, "a time in ms in 0..=spanMs")?;
+        check_range(
+            "load",
+            p.load,
+            MIN_LOAD,
+            MAX_LOAD,
+            "a utilisation in 0.01..=2",
+        )?;
+        check_range(
+            "slowdown",
+            p.slowdown,
+            1.0,
+            MAX_SLOWDOWN,
+            "a factor in 1..=1000",
+        )?;
+        check_open(
+            "spanMs",
+            p.span_ms,
+            0.0,
+            MAX_SPAN_MS + f64::EPSILON,
+            "a span in ms in (0, 600000]",
+        )?;
+        check_range(
+            "outageStartMs",
+            p.outage_start_ms,
+            0.0,
+            p.span_ms,
+            "a time in ms in 0..=spanMs",
+        )?;
         check_range(
             "outageEndMs",
             p.outage_end_ms,
@@ -183,7 +207,13 @@ impl BudgetConfig {
         if let Some(m) = p.max_tokens {
             MAX_TOKENS.check("maxTokens", u64::from(m))?;
         }
-        check_range("tokenRatio", p.token_ratio, 0.001, 1.0, TOKEN_RATIO_EXPECTED)?;
+        check_range(
+            "tokenRatio",
+            p.token_ratio,
+            0.001,
+            1.0,
+            TOKEN_RATIO_EXPECTED,
+        )?;
         if p.disable_depth.is_nan() || p.disable_depth < 0.0 {
             return Err(ParamError::OutOfRange {
                 param: "disableDepth",
@@ -248,23 +278,74 @@ mod tests {
         let d = BudgetParams::default();
         let cases: [(BudgetParams, &str); 11] = [
             (BudgetParams { replicas: 1, ..d }, "replicas"),
-            (BudgetParams { load: f64::NAN, ..d }, "load"),
+            (
+                BudgetParams {
+                    load: f64::NAN,
+                    ..d
+                },
+                "load",
+            ),
             (BudgetParams { slowdown: 0.5, ..d }, "slowdown"),
             (BudgetParams { span_ms: 0.0, ..d }, "spanMs"),
-            (BudgetParams { outage_start_ms: -1.0, ..d }, "outageStartMs"),
-            (BudgetParams { outage_end_ms: 1.0, ..d }, "outageEndMs"),
+            (
+                BudgetParams {
+                    outage_start_ms: -1.0,
+                    ..d
+                },
+                "outageStartMs",
+            ),
+            (
+                BudgetParams {
+                    outage_end_ms: 1.0,
+                    ..d
+                },
+                "outageEndMs",
+            ),
             (BudgetParams { windows: 1, ..d }, "windows"),
-            (BudgetParams { max_tokens: Some(1), ..d }, "maxTokens"),
-            (BudgetParams { token_ratio: 2.0, ..d }, "tokenRatio"),
-            (BudgetParams { disable_depth: -1.0, ..d }, "disableDepth"),
-            (BudgetParams { delay_ms: Some(0.0), ..d }, "delayMs"),
+            (
+                BudgetParams {
+                    max_tokens: Some(1),
+                    ..d
+                },
+                "maxTokens",
+            ),
+            (
+                BudgetParams {
+                    token_ratio: 2.0,
+                    ..d
+                },
+                "tokenRatio",
+            ),
+            (
+                BudgetParams {
+                    disable_depth: -1.0,
+                    ..d
+                },
+                "disableDepth",
+            ),
+            (
+                BudgetParams {
+                    delay_ms: Some(0.0),
+                    ..d
+                },
+                "delayMs",
+            ),
         ];
         for (p, name) in cases {
             assert_eq!(BudgetConfig::new(p).unwrap_err().param(), name);
         }
-        let long = BudgetParams { span_ms: 600_000.0, outage_start_ms: 0.0, outage_end_ms: 0.0, load: 2.0, ..d };
+        let long = BudgetParams {
+            span_ms: 600_000.0,
+            outage_start_ms: 0.0,
+            outage_end_ms: 0.0,
+            load: 2.0,
+            ..d
+        };
         assert_eq!(BudgetConfig::new(long).unwrap_err().param(), "spanMs");
-        assert_eq!(DelayRule::from_name("p95").unwrap_err().param(), "delayRule");
+        assert_eq!(
+            DelayRule::from_name("p95").unwrap_err().param(),
+            "delayRule"
+        );
         for name in DELAY_RULE_NAMES {
             assert_eq!(DelayRule::from_name(name).unwrap().name(), name);
         }

@@ -135,23 +135,47 @@ impl PolicyRun {
     fn fields(&self) -> Vec<Field> {
         let ms = |key, doc, v: Option<f64>| Field::new(key, Unit::Ms, doc, Value::MaybeNumber(v));
         let l = |f: fn(&Percentiles) -> f64| self.latency.as_ref().map(f);
-        let series = |key, unit, doc, v: &[f64]| Field::new(key, unit, doc, Value::Series(v.to_vec()));
+        let series =
+            |key, unit, doc, v: &[f64]| Field::new(key, unit, doc, Value::Series(v.to_vec()));
         vec![
             Field::new(
                 "policy",
                 Unit::None,
                 "The policy.",
-                Value::Name { value: self.policy.name(), choices: &super::POLICY_NAMES },
+                Value::Name {
+                    value: self.policy.name(),
+                    choices: &super::POLICY_NAMES,
+                },
             ),
-            Field::flag("stable", "False when the run ran away: then there are no latencies.", self.stable),
-            ms("p50", "Median latency of requests after the first tenth of the span.", l(|p| p.p50)),
+            Field::flag(
+                "stable",
+                "False when the run ran away: then there are no latencies.",
+                self.stable,
+            ),
+            ms(
+                "p50",
+                "Median latency of requests after the first tenth of the span.",
+                l(|p| p.p50),
+            ),
             ms("p99", "99th percentile of latency.", l(|p| p.p99)),
             ms("p999", "99.9th percentile of latency.", l(|p| p.p999)),
             ms("mean", "Mean latency.", self.mean_ms),
-            ms("mean_low", "Lower end of the mean's 95% batch-means interval (20 batches).", self.mean_interval.map(|i| i.lo)),
-            ms("mean_high", "Upper end of the mean's 95% interval.", self.mean_interval.map(|i| i.hi)),
+            ms(
+                "mean_low",
+                "Lower end of the mean's 95% batch-means interval (20 batches).",
+                self.mean_interval.map(|i| i.lo),
+            ),
+            ms(
+                "mean_high",
+                "Upper end of the mean's 95% interval.",
+                self.mean_interval.map(|i| i.hi),
+            ),
             Field::count("requests", "Requests that arrived.", self.requests),
-            Field::fraction("hedge_fraction", "Backups sent over requests arrived.", self.hedge_fraction),
+            Field::fraction(
+                "hedge_fraction",
+                "Backups sent over requests arrived.",
+                self.hedge_fraction,
+            ),
             Field::count("backups", "Backups sent.", self.backups),
             Field::count(
                 "suppressed",
@@ -169,15 +193,29 @@ impl PolicyRun {
                 "Server time the backups consumed over the time the primaries consumed.",
                 self.extra_work,
             ),
-            Field::count("peak_in_flight", "Most requests in flight at once.", self.peak_in_flight),
+            Field::count(
+                "peak_in_flight",
+                "Most requests in flight at once.",
+                self.peak_in_flight,
+            ),
             Field::new(
                 "unstable_reason",
                 Unit::None,
                 "Why the run has no latencies, in a sentence; null when stable.",
                 Value::MaybeText(self.unstable.map(|u| u.describe())),
             ),
-            series("window_requests", Unit::Count, "Requests that arrived, per window.", &self.window_requests),
-            series("window_backups", Unit::Count, "Backups sent, per window.", &self.window_backups),
+            series(
+                "window_requests",
+                Unit::Count,
+                "Requests that arrived, per window.",
+                &self.window_requests,
+            ),
+            series(
+                "window_backups",
+                Unit::Count,
+                "Backups sent, per window.",
+                &self.window_backups,
+            ),
             series(
                 "window_work_ms",
                 Unit::Ms,
@@ -217,30 +255,67 @@ impl Describe for BudgetResult {
 
     fn describe(&self) -> Vec<Field> {
         let run = |key, doc, r: &PolicyRun| {
-            Field::new(key, Unit::None, doc, Value::Record { name: "BudgetPolicyRun", fields: r.fields() })
+            Field::new(
+                key,
+                Unit::None,
+                doc,
+                Value::Record {
+                    name: "BudgetPolicyRun",
+                    fields: r.fields(),
+                },
+            )
         };
         vec![
             Field::count("replicas", "FIFO replicas.", u64::from(self.replicas)),
             Field::fraction("load", "Offered utilisation before backups.", self.load),
-            Field::new("slowdown", Unit::None, "How many times slower replica 0 serves in the outage.", Value::Number(self.slowdown)),
-            Field::ms("span_ms", "Simulated time in which requests arrive.", self.span_ms),
-            Field::ms("outage_start_ms", "The outage's start.", self.outage_start_ms),
+            Field::new(
+                "slowdown",
+                Unit::None,
+                "How many times slower replica 0 serves in the outage.",
+                Value::Number(self.slowdown),
+            ),
+            Field::ms(
+                "span_ms",
+                "Simulated time in which requests arrive.",
+                self.span_ms,
+            ),
+            Field::ms(
+                "outage_start_ms",
+                "The outage's start.",
+                self.outage_start_ms,
+            ),
             Field::ms("outage_end_ms", "The outage's end.", self.outage_end_ms),
-            Field::ms("window_ms", "Width of a window of the series.", self.window_ms),
+            Field::ms(
+                "window_ms",
+                "Width of a window of the series.",
+                self.window_ms,
+            ),
             Field::new(
                 "delay_rule",
                 Unit::None,
                 "How the hedges choose their delay: fixed, or the p95 of the last 1000 answers.",
-                Value::Name { value: self.delay_rule.name(), choices: &DELAY_RULE_NAMES },
+                Value::Name {
+                    value: self.delay_rule.name(),
+                    choices: &DELAY_RULE_NAMES,
+                },
             ),
-            Field::ms("delay_ms", "The fixed delay, or where the tracking delay starts.", self.delay_ms),
+            Field::ms(
+                "delay_ms",
+                "The fixed delay, or where the tracking delay starts.",
+                self.delay_ms,
+            ),
             Field::new(
                 "max_tokens",
                 Unit::Count,
                 "Tokens a full bucket holds; null when unlimited.",
                 Value::MaybeNumber(self.max_tokens.map(f64::from)),
             ),
-            Field::new("token_ratio", Unit::None, "Tokens each request adds (thousandths).", Value::Number(self.token_ratio)),
+            Field::new(
+                "token_ratio",
+                Unit::None,
+                "Tokens each request adds (thousandths).",
+                Value::Number(self.token_ratio),
+            ),
             Field::new(
                 "disable_depth",
                 Unit::Count,
@@ -268,8 +343,16 @@ impl Describe for BudgetResult {
             ),
             run("none", "No backups.", &self.none),
             run("hedge", "The plain hedge.", &self.hedge),
-            run("budgeted", "The hedge under the token bucket.", &self.budgeted),
-            run("disabled", "The hedge under the disable rule.", &self.disabled),
+            run(
+                "budgeted",
+                "The hedge under the token bucket.",
+                &self.budgeted,
+            ),
+            run(
+                "disabled",
+                "The hedge under the disable rule.",
+                &self.disabled,
+            ),
         ]
     }
 }

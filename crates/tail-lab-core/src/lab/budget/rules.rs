@@ -2,7 +2,9 @@
 //! ([`TokenBucket`]), the delay that tracks recent latencies ([`DelayTracker`]) and the
 //! utilisation the disable rule reads ([`UtilisationMeter`]).
 
-use super::params::{TRACKING_EVERY, TRACKING_QUANTILE, TRACKING_WINDOW, UTILISATION_SLOTS, UTILISATION_WINDOW_MS};
+use super::params::{
+    TRACKING_EVERY, TRACKING_QUANTILE, TRACKING_WINDOW, UTILISATION_SLOTS, UTILISATION_WINDOW_MS,
+};
 use crate::sampling::histogram::{BIN_COUNT, LogBins};
 
 /// A token bucket in the style of gRPC's retry throttling (proposal A6), counted in
@@ -21,7 +23,11 @@ impl TokenBucket {
     /// of a token per request.
     pub fn new(max: Option<u32>, ratio_milli: u64) -> Self {
         let max_milli = max.map(|m| u64::from(m) * 1000);
-        TokenBucket { max_milli, ratio_milli, milli: max_milli.unwrap_or(0) }
+        TokenBucket {
+            max_milli,
+            ratio_milli,
+            milli: max_milli.unwrap_or(0),
+        }
     }
 
     /// A request arrived: add the ratio, capped at the maximum.
@@ -208,7 +214,11 @@ mod tests {
         for _ in 0..TRACKING_WINDOW {
             t.record(bins, bins.bin_of(100.0));
         }
-        assert!((t.delay_ms() / 100.0 - 1.0).abs() < 0.03, "{}", t.delay_ms());
+        assert!(
+            (t.delay_ms() / 100.0 - 1.0).abs() < 0.03,
+            "{}",
+            t.delay_ms()
+        );
     }
 
     #[test]
@@ -218,7 +228,11 @@ mod tests {
         for i in 0..48 {
             m.sent(f64::from(i) * 20.0 + 5.0);
         }
-        assert!((m.utilisation(990.0) - 1.2).abs() < 1e-12, "{}", m.utilisation(990.0));
+        assert!(
+            (m.utilisation(990.0) - 1.2).abs() < 1e-12,
+            "{}",
+            m.utilisation(990.0)
+        );
         // A slot later the first tenth (5 copies) has left the window.
         assert!((m.utilisation(1000.0) - 43.0 * 50.0 / 2000.0).abs() < 1e-12);
         assert_eq!(m.utilisation(10_000.0), 0.0);

@@ -39,7 +39,11 @@ pub fn max_budgeted_hedges(max_tokens: u32, ratio_milli: u64, requests: u64) -> 
 pub fn hedge_bound(max_tokens: u32, token_ratio: f64, requests: u64) -> Result<u64, ParamError> {
     MAX_TOKENS.check("maxTokens", u64::from(max_tokens))?;
     check_range("tokenRatio", token_ratio, 0.001, 1.0, TOKEN_RATIO_EXPECTED)?;
-    Ok(max_budgeted_hedges(max_tokens, ratio_milli(token_ratio), requests))
+    Ok(max_budgeted_hedges(
+        max_tokens,
+        ratio_milli(token_ratio),
+        requests,
+    ))
 }
 
 /// The mean latency (ms) without backups and without an outage at utilisation `load`: each

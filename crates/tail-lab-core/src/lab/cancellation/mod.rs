@@ -50,7 +50,18 @@ pub const MAX_CANCEL_DELAY_MS: f64 = 1e9;
 const DELAY_EXPECTED: &str = "a delay in ms in 0..=1e9, or ∞ (a cancel that never lands)";
 
 /// The cancellation delays of the standard sweep (ms), ∞ last.
-pub const SWEEP_DELAYS_MS: [f64; 10] = [0.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, f64::INFINITY];
+pub const SWEEP_DELAYS_MS: [f64; 10] = [
+    0.0,
+    2.0,
+    5.0,
+    10.0,
+    20.0,
+    50.0,
+    100.0,
+    200.0,
+    500.0,
+    f64::INFINITY,
+];
 
 /// The load range the crossing is looked for in: duplicating is checked to win at the low end
 /// and to lose at the high end before the bisection starts.
@@ -69,7 +80,13 @@ pub fn check_delay(ms: f64) -> Result<f64, ParamError> {
     if ms == f64::INFINITY {
         Ok(ms)
     } else {
-        check_range("cancelDelayMs", ms, 0.0, MAX_CANCEL_DELAY_MS, DELAY_EXPECTED)
+        check_range(
+            "cancelDelayMs",
+            ms,
+            0.0,
+            MAX_CANCEL_DELAY_MS,
+            DELAY_EXPECTED,
+        )
     }
 }
 
@@ -129,7 +146,11 @@ impl CancellationParams {
 
     /// The runs a point makes: three, and `2 × (BISECT_STEPS + 2)` more with the bisection.
     pub fn runs(&self) -> u64 {
-        3 + if self.bisect { 2 * u64::from(BISECT_STEPS) + 4 } else { 0 }
+        3 + if self.bisect {
+            2 * u64::from(BISECT_STEPS) + 4
+        } else {
+            0
+        }
     }
 
     /// The point's work in the bindings' units (about 10 ns of wasm each): 60 a request for
@@ -237,12 +258,23 @@ fn bracket_end(params: &CancellationParams, load: f64) -> Result<BracketEnd, Par
 
 /// Bisects [`BISECT_RANGE`] for the load where duplicating stops winning.
 pub fn crossing(params: &CancellationParams) -> Result<Crossing, ParamError> {
-    let (mut lo, mut hi) = (bracket_end(params, BISECT_RANGE.0)?, bracket_end(params, BISECT_RANGE.1)?);
+    let (mut lo, mut hi) = (
+        bracket_end(params, BISECT_RANGE.0)?,
+        bracket_end(params, BISECT_RANGE.1)?,
+    );
     if !wins(&lo) {
-        return Ok(Crossing { verdict: Verdict::NeverWins, below: None, above: Some(lo) });
+        return Ok(Crossing {
+            verdict: Verdict::NeverWins,
+            below: None,
+            above: Some(lo),
+        });
     }
     if wins(&hi) {
-        return Ok(Crossing { verdict: Verdict::WinsThroughout, below: Some(hi), above: None });
+        return Ok(Crossing {
+            verdict: Verdict::WinsThroughout,
+            below: Some(hi),
+            above: None,
+        });
     }
     for _ in 0..BISECT_STEPS {
         let mid = bracket_end(params, 0.5 * (lo.load + hi.load))?;
@@ -252,7 +284,11 @@ pub fn crossing(params: &CancellationParams) -> Result<Crossing, ParamError> {
             hi = mid;
         }
     }
-    Ok(Crossing { verdict: Verdict::Crossed, below: Some(lo), above: Some(hi) })
+    Ok(Crossing {
+        verdict: Verdict::Crossed,
+        below: Some(lo),
+        above: Some(hi),
+    })
 }
 
 /// Runs one point: no backups, the hedge and duplicating at `params.load`, and the crossing
@@ -267,19 +303,29 @@ pub fn simulate(params: &CancellationParams) -> Result<CancellationPoint, ParamE
         cancel_delay_ms: params.cancel_delay_ms,
         requests: params.requests,
         none: run(LoadedPolicy::None)?,
-        hedge: run(LoadedPolicy::Hedge(crate::lab::loaded::HedgeDelay::P95(DelayBasis::Loaded)))?,
+        hedge: run(LoadedPolicy::Hedge(crate::lab::loaded::HedgeDelay::P95(
+            DelayBasis::Loaded,
+        )))?,
         duplicate: run(LoadedPolicy::Duplicate)?,
         crossing: if params.bisect {
             crossing(params)?
         } else {
-            Crossing { verdict: Verdict::NotRun, below: None, above: None }
+            Crossing {
+                verdict: Verdict::NotRun,
+                below: None,
+                above: None,
+            }
         },
     })
 }
 
 /// Point `index` of the standard sweep ([`SWEEP_DELAYS_MS`] at load [`SWEEP_LOAD`], the
 /// defaults otherwise) with `requests` per run.
-pub fn sweep_point(index: usize, requests: u64, seed: u64) -> Result<CancellationPoint, ParamError> {
+pub fn sweep_point(
+    index: usize,
+    requests: u64,
+    seed: u64,
+) -> Result<CancellationPoint, ParamError> {
     crate::count_range!(0, 9, " (a sweep point)").check("index", index as u64)?;
     simulate(&CancellationParams {
         requests,
@@ -295,12 +341,22 @@ mod tests {
     #[test]
     fn bad_parameters_are_refused_by_name() {
         for bad in [-1.0, f64::NAN, 2e9, f64::NEG_INFINITY] {
-            let p = CancellationParams { cancel_delay_ms: bad, bisect: false, ..CancellationParams::at_delay(0.0) };
+            let p = CancellationParams {
+                cancel_delay_ms: bad,
+                bisect: false,
+                ..CancellationParams::at_delay(0.0)
+            };
             assert_eq!(simulate(&p).unwrap_err().param(), "cancelDelayMs", "{bad}");
         }
-        let p = CancellationParams { requests: 10, ..CancellationParams::at_delay(0.0) };
+        let p = CancellationParams {
+            requests: 10,
+            ..CancellationParams::at_delay(0.0)
+        };
         assert_eq!(simulate(&p).unwrap_err().param(), "requests");
-        let p = CancellationParams { load: 0.0, ..CancellationParams::at_delay(0.0) };
+        let p = CancellationParams {
+            load: 0.0,
+            ..CancellationParams::at_delay(0.0)
+        };
         assert_eq!(simulate(&p).unwrap_err().param(), "load");
         assert_eq!(sweep_point(10, 1000, 1).unwrap_err().param(), "index");
     }
@@ -308,7 +364,12 @@ mod tests {
     #[test]
     fn a_late_cancel_costs_work_and_the_points_runs_share_their_arrivals() {
         let at = |d| {
-            simulate(&CancellationParams { requests: 20_000, bisect: false, ..CancellationParams::at_delay(d) }).unwrap()
+            simulate(&CancellationParams {
+                requests: 20_000,
+                bisect: false,
+                ..CancellationParams::at_delay(d)
+            })
+            .unwrap()
         };
         let (now, late) = (at(0.0), at(200.0));
         // The same requests arrive: no backups is the same run at every delay.

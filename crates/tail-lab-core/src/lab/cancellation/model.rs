@@ -21,15 +21,35 @@ macro_rules! policy_fields {
         vec![
             Field::flag(
                 concat!($key, "_stable"),
-                concat!("False when ", $what, " is past its stability boundary: then its latencies are null."),
+                concat!(
+                    "False when ",
+                    $what,
+                    " is past its stability boundary: then its latencies are null."
+                ),
                 r.stable,
             ),
-            ms(concat!($key, "_p50"), concat!("Median latency, ", $what, "."), r.latency.map(|p| p.p50)),
-            ms(concat!($key, "_p99"), concat!("p99 latency, ", $what, "."), r.latency.map(|p| p.p99)),
-            ms(concat!($key, "_p999"), concat!("p99.9 latency, ", $what, "."), r.latency.map(|p| p.p999)),
+            ms(
+                concat!($key, "_p50"),
+                concat!("Median latency, ", $what, "."),
+                r.latency.map(|p| p.p50),
+            ),
+            ms(
+                concat!($key, "_p99"),
+                concat!("p99 latency, ", $what, "."),
+                r.latency.map(|p| p.p99),
+            ),
+            ms(
+                concat!($key, "_p999"),
+                concat!("p99.9 latency, ", $what, "."),
+                r.latency.map(|p| p.p999),
+            ),
             ms(
                 concat!($key, "_p99_low"),
-                concat!("Lower end of the p99's 95% batch-means interval, ", $what, "."),
+                concat!(
+                    "Lower end of the p99's 95% batch-means interval, ",
+                    $what,
+                    "."
+                ),
                 p99.map(|i| i.lo),
             ),
             ms(
@@ -73,12 +93,20 @@ macro_rules! bracket_fields {
             Field::new(
                 concat!($key, "_load"),
                 Unit::Fraction,
-                concat!("The load ", $what, "; null when the bisection did not bracket one."),
+                concat!(
+                    "The load ",
+                    $what,
+                    "; null when the bisection did not bracket one."
+                ),
                 Value::MaybeNumber(e.map(|e| e.load)),
             ),
             ms(
                 concat!($key, "_duplicate_p99"),
-                concat!("Duplicating's p99 at the load ", $what, "; null when unstable."),
+                concat!(
+                    "Duplicating's p99 at the load ",
+                    $what,
+                    "; null when unstable."
+                ),
                 e.and_then(|e| e.duplicate_p99),
             ),
             ms(
@@ -139,12 +167,19 @@ impl Describe for CancellationPoint {
                 "Offered utilisation, before any backup.",
                 Value::Number(self.duplicate.load),
             ),
-            Field::count("requests", "Requests per run (each of the point's runs).", self.requests),
+            Field::count(
+                "requests",
+                "Requests per run (each of the point's runs).",
+                self.requests,
+            ),
             Field::new(
                 "cancellation",
                 Unit::None,
                 "What a landing cancel does to the losing copy.",
-                Value::Name { value: self.duplicate.cancellation.name(), choices: &CANCELLATION_NAMES },
+                Value::Name {
+                    value: self.duplicate.cancellation.name(),
+                    choices: &CANCELLATION_NAMES,
+                },
             ),
             Field::new(
                 "hedge_delay_ms",
@@ -162,14 +197,25 @@ impl Describe for CancellationPoint {
             ),
         ];
         fields.extend(policy_fields!(&self.none, "none", "with no backups"));
-        fields.extend(policy_fields!(&self.hedge, "hedge", "hedging at the no-backup p95"));
-        fields.extend(policy_fields!(&self.duplicate, "duplicate", "duplicating every request"));
+        fields.extend(policy_fields!(
+            &self.hedge,
+            "hedge",
+            "hedging at the no-backup p95"
+        ));
+        fields.extend(policy_fields!(
+            &self.duplicate,
+            "duplicate",
+            "duplicating every request"
+        ));
         fields.push(Field::new(
             "crossing_verdict",
             Unit::None,
             "What the bisection of loads 0.05..0.95 found: crossed (duplicating wins at 0.05 and \
              loses at 0.95), wins-throughout, never-wins, or not-run.",
-            Value::Name { value: c.verdict.name(), choices: &VERDICT_NAMES },
+            Value::Name {
+                value: c.verdict.name(),
+                choices: &VERDICT_NAMES,
+            },
         ));
         fields.push(Field::new(
             "crossing_load",
@@ -178,8 +224,16 @@ impl Describe for CancellationPoint {
              the middle of the bracket; null unless crossed.",
             Value::MaybeNumber(c.load()),
         ));
-        fields.extend(bracket_fields!(c.below, "below", "below the crossing (the last where duplicating won)"));
-        fields.extend(bracket_fields!(c.above, "above", "above the crossing (the first where it did not)"));
+        fields.extend(bracket_fields!(
+            c.below,
+            "below",
+            "below the crossing (the last where duplicating won)"
+        ));
+        fields.extend(bracket_fields!(
+            c.above,
+            "above",
+            "above the crossing (the first where it did not)"
+        ));
         fields
     }
 }
@@ -188,7 +242,11 @@ impl Describe for CancellationPoint {
 const REPORT_REQUESTS: u64 = 20_000;
 
 fn run(index: usize, seed: u64, requests: u64) -> Result<RunOutput, ParamError> {
-    Ok(Box::new(sweep_point(index, requests.clamp(1000, REPORT_REQUESTS), seed)?))
+    Ok(Box::new(sweep_point(
+        index,
+        requests.clamp(1000, REPORT_REQUESTS),
+        seed,
+    )?))
 }
 
 /// Cancellation delay in the report and the API (`simulateCancellation`).

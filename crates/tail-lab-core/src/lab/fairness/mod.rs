@@ -188,12 +188,14 @@ pub struct FairnessPoint {
 
 fn tenants(config: &LoadedConfig) -> (LoadedResult, [Tenant; 2]) {
     let (run, tenants) = config.run_with_tenants();
-    let tenants = tenants.expect("a run with a share has two tenants").map(|t| Tenant {
-        measured: t.measured,
-        latency: t.latency,
-        mean_ms: t.mean_ms,
-        intervals: t.intervals,
-    });
+    let tenants = tenants
+        .expect("a run with a share has two tenants")
+        .map(|t| Tenant {
+            measured: t.measured,
+            latency: t.latency,
+            mean_ms: t.mean_ms,
+            intervals: t.intervals,
+        });
     (run, tenants)
 }
 
@@ -218,7 +220,11 @@ pub fn simulate(params: &FairnessParams) -> Result<FairnessPoint, ParamError> {
 /// `requests` per run.
 pub fn sweep_point(index: usize, requests: u64, seed: u64) -> Result<FairnessPoint, ParamError> {
     crate::count_range!(0, 7, " (a sweep point)").check("index", index as u64)?;
-    simulate(&FairnessParams { requests, seed, ..FairnessParams::at_load(SWEEP_LOADS[index]) })
+    simulate(&FairnessParams {
+        requests,
+        seed,
+        ..FairnessParams::at_load(SWEEP_LOADS[index])
+    })
 }
 
 #[cfg(test)]
@@ -228,12 +234,21 @@ mod tests {
     #[test]
     fn bad_parameters_are_refused_by_name() {
         for bad in [-0.1, 1.1, f64::NAN] {
-            let p = FairnessParams { share_a: bad, ..FairnessParams::at_load(0.5) };
+            let p = FairnessParams {
+                share_a: bad,
+                ..FairnessParams::at_load(0.5)
+            };
             assert_eq!(simulate(&p).unwrap_err().param(), "shareA");
         }
-        let p = FairnessParams { load: 3.0, ..FairnessParams::at_load(0.5) };
+        let p = FairnessParams {
+            load: 3.0,
+            ..FairnessParams::at_load(0.5)
+        };
         assert_eq!(simulate(&p).unwrap_err().param(), "load");
-        assert_eq!(TenantPolicy::from_name("tied").unwrap_err().param(), "policy");
+        assert_eq!(
+            TenantPolicy::from_name("tied").unwrap_err().param(),
+            "policy"
+        );
         for name in POLICY_NAMES {
             assert_eq!(TenantPolicy::from_name(name).unwrap().name(), name);
         }
@@ -242,13 +257,24 @@ mod tests {
 
     #[test]
     fn the_tenants_split_the_requests_by_the_share() {
-        let r = simulate(&FairnessParams { share_a: 0.3, ..FairnessParams::at_load(0.3) }).unwrap();
+        let r = simulate(&FairnessParams {
+            share_a: 0.3,
+            ..FairnessParams::at_load(0.3)
+        })
+        .unwrap();
         let [a, b] = r.tenants;
         let total = (a.measured + b.measured) as f64;
         // 36,000 measured requests: the share's standard error is √(0.3·0.7/36000) ≈ 0.0024.
-        assert!((a.measured as f64 / total - 0.3).abs() < 0.02, "{a:?} {b:?}");
+        assert!(
+            (a.measured as f64 / total - 0.3).abs() < 0.02,
+            "{a:?} {b:?}"
+        );
         // Only A sends backups: 30% of the requests, ± the same error.
-        assert!((r.run.extra_requests - 0.3).abs() < 0.02, "{}", r.run.extra_requests);
+        assert!(
+            (r.run.extra_requests - 0.3).abs() < 0.02,
+            "{}",
+            r.run.extra_requests
+        );
         assert_eq!(r.baseline.extra_requests, 0.0);
     }
 }

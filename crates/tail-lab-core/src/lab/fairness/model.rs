@@ -21,28 +21,68 @@ macro_rules! tenant_fields {
                 concat!("Measured requests (after warm-up) of ", $what, "."),
                 t.measured,
             ),
-            ms(concat!($key, "_p50"), concat!("Median latency of ", $what, "; null when unstable."), t.latency.map(|p| p.p50)),
-            ms(concat!($key, "_p99"), concat!("p99 latency of ", $what, "."), t.latency.map(|p| p.p99)),
-            ms(concat!($key, "_p999"), concat!("p99.9 latency of ", $what, "."), t.latency.map(|p| p.p999)),
-            ms(concat!($key, "_mean"), concat!("Mean latency of ", $what, "."), t.mean_ms),
+            ms(
+                concat!($key, "_p50"),
+                concat!("Median latency of ", $what, "; null when unstable."),
+                t.latency.map(|p| p.p50),
+            ),
+            ms(
+                concat!($key, "_p99"),
+                concat!("p99 latency of ", $what, "."),
+                t.latency.map(|p| p.p99),
+            ),
+            ms(
+                concat!($key, "_p999"),
+                concat!("p99.9 latency of ", $what, "."),
+                t.latency.map(|p| p.p999),
+            ),
+            ms(
+                concat!($key, "_mean"),
+                concat!("Mean latency of ", $what, "."),
+                t.mean_ms,
+            ),
             ms(
                 concat!($key, "_mean_low"),
-                concat!("Lower end of the 95% batch-means interval of the mean of ", $what, "."),
+                concat!(
+                    "Lower end of the 95% batch-means interval of the mean of ",
+                    $what,
+                    "."
+                ),
                 i.and_then(|i| i.mean).map(|x| x.lo),
             ),
-            ms(concat!($key, "_mean_high"), "Upper end of that interval.", i.and_then(|i| i.mean).map(|x| x.hi)),
+            ms(
+                concat!($key, "_mean_high"),
+                "Upper end of that interval.",
+                i.and_then(|i| i.mean).map(|x| x.hi),
+            ),
             ms(
                 concat!($key, "_p50_low"),
-                concat!("Lower end of the 95% interval of the median of ", $what, "."),
+                concat!(
+                    "Lower end of the 95% interval of the median of ",
+                    $what,
+                    "."
+                ),
                 i.and_then(|i| i.p50).map(|x| x.lo),
             ),
-            ms(concat!($key, "_p50_high"), "Upper end of that interval.", i.and_then(|i| i.p50).map(|x| x.hi)),
+            ms(
+                concat!($key, "_p50_high"),
+                "Upper end of that interval.",
+                i.and_then(|i| i.p50).map(|x| x.hi),
+            ),
             ms(
                 concat!($key, "_p99_low"),
-                concat!("Lower end of the 95% interval of the p99 of ", $what, "; null below 10,000 measured requests."),
+                concat!(
+                    "Lower end of the 95% interval of the p99 of ",
+                    $what,
+                    "; null below 10,000 measured requests."
+                ),
                 i.and_then(|i| i.p99).map(|x| x.lo),
             ),
-            ms(concat!($key, "_p99_high"), "Upper end of that interval.", i.and_then(|i| i.p99).map(|x| x.hi)),
+            ms(
+                concat!($key, "_p99_high"),
+                "Upper end of that interval.",
+                i.and_then(|i| i.p99).map(|x| x.hi),
+            ),
         ]
     }};
 }
@@ -65,19 +105,33 @@ impl Describe for FairnessPoint {
                 "Offered utilisation of both tenants together, before any backup.",
                 Value::Number(self.run.load),
             ),
-            Field::fraction("share_a", "The share of requests that are tenant A's.", self.share_a),
-            Field::count("requests", "Requests per run (with A's backups, and the baseline).", self.requests),
+            Field::fraction(
+                "share_a",
+                "The share of requests that are tenant A's.",
+                self.share_a,
+            ),
+            Field::count(
+                "requests",
+                "Requests per run (with A's backups, and the baseline).",
+                self.requests,
+            ),
             Field::new(
                 "policy",
                 Unit::None,
                 "What tenant A sends besides its primary; tenant B never sends a backup.",
-                Value::Name { value: self.policy.name(), choices: &POLICY_NAMES },
+                Value::Name {
+                    value: self.policy.name(),
+                    choices: &POLICY_NAMES,
+                },
             ),
             Field::new(
                 "cancellation",
                 Unit::None,
                 "What happens to the copy that did not answer first.",
-                Value::Name { value: self.run.cancellation.name(), choices: &CANCELLATION_NAMES },
+                Value::Name {
+                    value: self.run.cancellation.name(),
+                    choices: &CANCELLATION_NAMES,
+                },
             ),
             Field::new(
                 "delay_ms",
@@ -85,9 +139,21 @@ impl Describe for FairnessPoint {
                 "The delay A's backups were sent after: 0 for duplicates, null without backups.",
                 Value::MaybeNumber(self.run.delay_ms),
             ),
-            Field::flag("stable", "False when the run with A's backups is past its stability boundary.", self.run.stable),
-            Field::flag("baseline_stable", "False when the run with nobody hedging is unstable.", self.baseline.stable),
-            Field::fraction("extra_requests", "Share of all requests that sent a backup (A's only).", self.run.extra_requests),
+            Field::flag(
+                "stable",
+                "False when the run with A's backups is past its stability boundary.",
+                self.run.stable,
+            ),
+            Field::flag(
+                "baseline_stable",
+                "False when the run with nobody hedging is unstable.",
+                self.baseline.stable,
+            ),
+            Field::fraction(
+                "extra_requests",
+                "Share of all requests that sent a backup (A's only).",
+                self.run.extra_requests,
+            ),
             Field::fraction(
                 "extra_work",
                 "Backup service time over the primaries' full service time.",
@@ -115,8 +181,16 @@ impl Describe for FairnessPoint {
         ];
         fields.extend(tenant_fields!(a, "a", "tenant A, which hedges"));
         fields.extend(tenant_fields!(b, "b", "tenant B, which does not"));
-        fields.extend(tenant_fields!(base_a, "base_a", "tenant A with nobody hedging"));
-        fields.extend(tenant_fields!(base_b, "base_b", "tenant B with nobody hedging"));
+        fields.extend(tenant_fields!(
+            base_a,
+            "base_a",
+            "tenant A with nobody hedging"
+        ));
+        fields.extend(tenant_fields!(
+            base_b,
+            "base_b",
+            "tenant B with nobody hedging"
+        ));
         fields
     }
 }
@@ -126,7 +200,11 @@ impl Describe for FairnessPoint {
 const REPORT_REQUESTS: u64 = 40_000;
 
 fn run(index: usize, seed: u64, requests: u64) -> Result<RunOutput, ParamError> {
-    Ok(Box::new(sweep_point(index, requests.clamp(1000, REPORT_REQUESTS), seed)?))
+    Ok(Box::new(sweep_point(
+        index,
+        requests.clamp(1000, REPORT_REQUESTS),
+        seed,
+    )?))
 }
 
 /// Fairness to a tenant that does not hedge, in the report and the API (`simulateFairness`).
@@ -146,8 +224,11 @@ pub const MODEL: Model = Model {
     run,
     entries: each_described::<FairnessPoint>,
     example: || {
-        super::simulate(&super::FairnessParams { requests: 1000, ..super::FairnessParams::at_load(0.5) })
-            .expect("valid")
-            .describe()
+        super::simulate(&super::FairnessParams {
+            requests: 1000,
+            ..super::FairnessParams::at_load(0.5)
+        })
+        .expect("valid")
+        .describe()
     },
 };

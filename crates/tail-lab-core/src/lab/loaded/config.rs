@@ -1,13 +1,13 @@
 //! A loaded run's parameters ([`LoadedConfig`], [`LoadedService`]), its outcome
 //! ([`LoadedResult`], [`Unstable`]), its streams and the standard sweep.
 
-use crate::sampling::batch::RunIntervals;
 use super::engine::{Simulation, no_backup_p95};
 use super::policy::{Cancellation, DelayBasis, HedgeDelay, LoadedPolicy};
 use crate::error::{CountRange, ParamError, check_range};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::sampling::address::Stream;
+use crate::sampling::batch::RunIntervals;
 use crate::sampling::histogram::{BIN_COUNT, shared_bins};
 use std::cell::RefCell;
 
@@ -62,7 +62,8 @@ pub const MIN_LOAD: f64 = min_load!();
     reason = "the literal is written as an integer so that its error text reads as one"
 )]
 pub const MAX_LOAD: f64 = max_load!() as f64;
-pub(super) const LOAD_EXPECTED: &str = concat!("a utilisation in ", min_load!(), "..=", max_load!());
+pub(super) const LOAD_EXPECTED: &str =
+    concat!("a utilisation in ", min_load!(), "..=", max_load!());
 /// The shortest mean of an exponential service (ms).
 pub const MIN_MEAN_MS: f64 = min_mean_ms!();
 /// The longest mean of an exponential service (ms).
@@ -411,7 +412,8 @@ impl LoadedConfig {
         observe: impl FnMut(&Simulation<'_>, f64, super::engine::Event),
     ) -> (LoadedResult, Option<[TenantOutcome; 2]>) {
         let delay = self.delay_ms();
-        let (mut result, mut tenants) = Simulation::new(self, self.stream, delay).run_observed(observe);
+        let (mut result, mut tenants) =
+            Simulation::new(self, self.stream, delay).run_observed(observe);
         if matches!(self.policy, LoadedPolicy::Hedge(_)) && delay.is_none() {
             // No finite delay to wait for: the no-backup queue it is set from diverges.
             result.stable = false;
@@ -420,7 +422,12 @@ impl LoadedConfig {
             result.mean_ms = None;
             result.copy_sojourn_ms = None;
             for t in tenants.iter_mut().flatten() {
-                *t = TenantOutcome { latency: None, mean_ms: None, intervals: None, ..*t };
+                *t = TenantOutcome {
+                    latency: None,
+                    mean_ms: None,
+                    intervals: None,
+                    ..*t
+                };
             }
         }
         (result, tenants)
@@ -491,7 +498,14 @@ pub fn sweep_point(index: usize, requests: u64, seed: u64) -> Result<LoadedResul
         SWEEP_POLICIES[index % SWEEP_POLICIES.len()],
         DelayBasis::Loaded,
     )?;
-    Ok(LoadedConfig::new(LoadedParams { replicas: super::DEFAULT_REPLICAS, load, policy, requests, seed })?.run())
+    Ok(LoadedConfig::new(LoadedParams {
+        replicas: super::DEFAULT_REPLICAS,
+        load,
+        policy,
+        requests,
+        seed,
+    })?
+    .run())
 }
 
 /// [`sweep`], calling `step` after each of its 27 runs.
@@ -518,23 +532,51 @@ mod tests {
     fn bad_parameters_are_rejected_by_name() {
         let p = LoadedPolicy::None;
         assert_eq!(
-            LoadedConfig::new(LoadedParams { replicas: 1, load: 0.5, policy: p, requests: 10_000, seed: 1 }).unwrap_err().param(),
+            LoadedConfig::new(LoadedParams {
+                replicas: 1,
+                load: 0.5,
+                policy: p,
+                requests: 10_000,
+                seed: 1
+            })
+            .unwrap_err()
+            .param(),
             "replicas"
         );
         assert_eq!(
-            LoadedConfig::new(LoadedParams { replicas: 10, load: -0.1, policy: p, requests: 10_000, seed: 1 })
-                .unwrap_err()
-                .param(),
+            LoadedConfig::new(LoadedParams {
+                replicas: 10,
+                load: -0.1,
+                policy: p,
+                requests: 10_000,
+                seed: 1
+            })
+            .unwrap_err()
+            .param(),
             "load"
         );
         assert_eq!(
-            LoadedConfig::new(LoadedParams { replicas: 10, load: f64::NAN, policy: p, requests: 10_000, seed: 1 })
-                .unwrap_err()
-                .param(),
+            LoadedConfig::new(LoadedParams {
+                replicas: 10,
+                load: f64::NAN,
+                policy: p,
+                requests: 10_000,
+                seed: 1
+            })
+            .unwrap_err()
+            .param(),
             "load"
         );
         assert_eq!(
-            LoadedConfig::new(LoadedParams { replicas: 10, load: 0.5, policy: p, requests: 10, seed: 1 }).unwrap_err().param(),
+            LoadedConfig::new(LoadedParams {
+                replicas: 10,
+                load: 0.5,
+                policy: p,
+                requests: 10,
+                seed: 1
+            })
+            .unwrap_err()
+            .param(),
             "requests"
         );
         assert_eq!(DelayMs::new(-1.0).unwrap_err().param(), "delay");

@@ -50,7 +50,9 @@ const BLOCK: usize = 64;
 pub(super) enum Event {
     Arrival(u64),
     HedgeTimer(u64),
-    Completion { replica: u32 },
+    Completion {
+        replica: u32,
+    },
     /// A delayed cancellation of request `k`'s copy landed (`cancel_delay_ms`).
     Cancel(u64),
 }
@@ -318,7 +320,12 @@ impl<'a> Simulation<'a> {
     /// Service time of copy `attempt` of the request whose key is `key`, and whether it is a
     /// hiccup.
     #[inline]
-    fn service(sampler: Option<&ServiceSampler>, service: &LoadedService, key: RequestKey, attempt: u32) -> (f64, bool) {
+    fn service(
+        sampler: Option<&ServiceSampler>,
+        service: &LoadedService,
+        key: RequestKey,
+        attempt: u32,
+    ) -> (f64, bool) {
         let mut stream = key.sample(SERVICE, attempt);
         match (sampler, service) {
             (_, &LoadedService::Exponential(mean)) => {
@@ -442,7 +449,6 @@ impl<'a> Simulation<'a> {
         }
     }
 
-
     fn start(&mut self) {
         self.stable_by_theory = self.theory_stable();
         let first = self.gap(0);
@@ -507,7 +513,11 @@ impl<'a> Simulation<'a> {
             return; // not sent, finished, or already draining
         }
         let backup = attempt == 1;
-        match self.config.cancellation.on_loser(backup, in_service, c.slow) {
+        match self
+            .config
+            .cancellation
+            .on_loser(backup, in_service, c.slow)
+        {
             None => {}
             // Still queued: it leaves the queue lazily (a stale id), at no cost.
             Some(_) if !in_service => self.release(k, attempt),
@@ -521,7 +531,6 @@ impl<'a> Simulation<'a> {
             Some(false) => self.request(k).copies[attempt].state = CopyState::Draining,
         }
     }
-
 
     /// Counts each replica's live copies (queued, in service or draining: what holds a queue
     /// place or its server; a cancelled copy still in the queue is not counted) into
@@ -539,7 +548,6 @@ impl<'a> Simulation<'a> {
         }
     }
 
-
     /// Stability known in closed form: no backups → ρ < 1; every request duplicated and never
     /// cancelled → (1 + h)ρ < 1 with h = 1; nothing is stable at ρ ≥ 1. Everything else is
     /// judged from the run itself.
@@ -548,7 +556,11 @@ impl<'a> Simulation<'a> {
         // A cancellation that never lands is no cancellation; with two tenants only tenant A's
         // share of the requests is duplicated.
         let never = self.config.cancel_delay_ms == Some(f64::INFINITY);
-        let cancellation = if never { Cancellation::Never } else { self.config.cancellation };
+        let cancellation = if never {
+            Cancellation::Never
+        } else {
+            self.config.cancellation
+        };
         let h = self.config.tenant_a_share.unwrap_or(1.0);
         match (self.delay_ms, cancellation) {
             (None, _) => Some(rho < 1.0),
@@ -564,8 +576,14 @@ impl<'a> Simulation<'a> {
         self.last_arrival = now;
         let i = (k - self.draws.start) as usize;
         let d = &*self.draws;
-        let (key, primary, backup_replica, service, slow, tenant_b) =
-            (d.key[i], d.primary[i], d.backup[i], d.service_ms[i], d.slow[i], d.tenant_b[i]);
+        let (key, primary, backup_replica, service, slow, tenant_b) = (
+            d.key[i],
+            d.primary[i],
+            d.backup[i],
+            d.service_ms[i],
+            d.slow[i],
+            d.tenant_b[i],
+        );
         debug_assert_eq!(k, self.first + self.requests.len() as u64);
         self.peak_in_flight = self.peak_in_flight.max(self.requests.len() + 1);
         self.requests.push_back(Request {
@@ -761,9 +779,16 @@ impl<'a> Simulation<'a> {
         for attempt in 0..2u8 {
             let c = self.request(k).copies[usize::from(attempt)];
             let live = matches!(c.state, CopyState::Waiting | CopyState::InService);
-            if live && self.config.cancellation.on_loser(attempt == 1, false, false).is_some() {
+            if live
+                && self
+                    .config
+                    .cancellation
+                    .on_loser(attempt == 1, false, false)
+                    .is_some()
+            {
                 let seq = self.next_seq();
-                self.cancels.push_back((EventKey::new(now + delay, seq), k, attempt));
+                self.cancels
+                    .push_back((EventKey::new(now + delay, seq), k, attempt));
             }
         }
     }
@@ -874,29 +899,53 @@ mod tests {
 
     #[test]
     fn no_backups_cost_nothing_and_duplicates_go_elsewhere() {
-        let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.5, policy: LoadedPolicy::None, requests: 20_000, seed: 3 })
-            .unwrap()
-            .run();
+        let r = LoadedConfig::new(LoadedParams {
+            replicas: 10,
+            load: 0.5,
+            policy: LoadedPolicy::None,
+            requests: 20_000,
+            seed: 3,
+        })
+        .unwrap()
+        .run();
         assert_eq!(r.extra_requests, 0.0);
         assert_eq!(r.extra_work, 0.0);
         assert!(r.capacity_cost.abs() < 1e-9);
-        let d = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.2, policy: LoadedPolicy::Duplicate, requests: 20_000, seed: 3 })
-            .unwrap()
-            .run();
+        let d = LoadedConfig::new(LoadedParams {
+            replicas: 10,
+            load: 0.2,
+            policy: LoadedPolicy::Duplicate,
+            requests: 20_000,
+            seed: 3,
+        })
+        .unwrap()
+        .run();
         assert_eq!(d.extra_requests, 1.0);
         assert!(d.capacity_cost > 0.0);
         // Duplicating at low load beats waiting on one replica.
-        let none = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.2, policy: LoadedPolicy::None, requests: 20_000, seed: 3 })
-            .unwrap()
-            .run();
+        let none = LoadedConfig::new(LoadedParams {
+            replicas: 10,
+            load: 0.2,
+            policy: LoadedPolicy::None,
+            requests: 20_000,
+            seed: 3,
+        })
+        .unwrap()
+        .run();
         assert!(d.latency.unwrap().p99 < none.latency.unwrap().p99);
         // Elsewhere: every duplicate lands on a replica other than its primary's, and on any
         // of the others. Stepped event by event with nothing cancelled (`Never`), so right
         // after each arrival both copies are live in the slab and say where they queue.
         for replicas in [2u32, 3, 10] {
-            let config = LoadedConfig::new(LoadedParams { replicas, load: 0.3, policy: LoadedPolicy::Duplicate, requests: 20_000, seed: 3 })
-                .unwrap()
-                .with_cancellation(Cancellation::Never);
+            let config = LoadedConfig::new(LoadedParams {
+                replicas,
+                load: 0.3,
+                policy: LoadedPolicy::Duplicate,
+                requests: 20_000,
+                seed: 3,
+            })
+            .unwrap()
+            .with_cancellation(Cancellation::Never);
             let mut sim = Simulation::new(&config, STREAM, config.delay_ms());
             sim.start();
             let n = replicas as usize;
@@ -952,9 +1001,15 @@ mod tests {
             for replicas in [2u32, 3, 10] {
                 for load in [0.05, 0.5, 0.9, 0.99, 1.0, 1.5] {
                     for seed in [1u64, 99] {
-                        let config = LoadedConfig::new(LoadedParams { replicas, load, policy: LoadedPolicy::None, requests: 4_000, seed })
-                            .unwrap()
-                            .with_service(service.clone());
+                        let config = LoadedConfig::new(LoadedParams {
+                            replicas,
+                            load,
+                            policy: LoadedPolicy::None,
+                            requests: 4_000,
+                            seed,
+                        })
+                        .unwrap()
+                        .with_service(service.clone());
                         let want = Simulation::new(&config, DELAY_CALIBRATION_STREAM, None)
                             .run_observed(|_, _, _| {})
                             .0
@@ -978,7 +1033,15 @@ mod tests {
     fn uniform_below_is_the_128_bit_product_high_half() {
         let mut s = crate::sampling::address::SampleStream::from_state(11);
         for n in [1u32, 2, 3, 9, 10, 999, 1000, u32::MAX] {
-            for bits in [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, (1 << 32) - 1, 1 << 32] {
+            for bits in [
+                0,
+                1,
+                u64::MAX,
+                u64::MAX - 1,
+                1 << 63,
+                (1 << 32) - 1,
+                1 << 32,
+            ] {
                 let want = ((u128::from(bits) * u128::from(n)) >> 64) as u32;
                 assert_eq!(Simulation::uniform_below(bits, n), want, "{bits} {n}");
             }

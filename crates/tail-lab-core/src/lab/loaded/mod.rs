@@ -50,10 +50,10 @@ mod model;
 mod tests;
 
 pub use config::{
-    AT_CAPACITY, CALIBRATION_STREAM, DELAY_CALIBRATION_STREAM, HEDGE_QUANTILE, LoadedConfig, LoadedParams,
-    LoadedResult, LoadedService, MAX_IN_FLIGHT, MAX_LOAD, MAX_MEAN_MS, MIN_LOAD, MIN_MEAN_MS,
-    MeanMs, REPLICAS, REQUESTS, REQUESTS_PER_CALL, STREAM, SWEEP_LOADS, SWEEP_POINTS, Unstable,
-    calibrated_idle_delay, exponential, sweep, sweep_point, sweep_with_progress,
+    AT_CAPACITY, CALIBRATION_STREAM, DELAY_CALIBRATION_STREAM, HEDGE_QUANTILE, LoadedConfig,
+    LoadedParams, LoadedResult, LoadedService, MAX_IN_FLIGHT, MAX_LOAD, MAX_MEAN_MS, MIN_LOAD,
+    MIN_MEAN_MS, MeanMs, REPLICAS, REQUESTS, REQUESTS_PER_CALL, STREAM, SWEEP_LOADS, SWEEP_POINTS,
+    Unstable, calibrated_idle_delay, exponential, sweep, sweep_point, sweep_with_progress,
 };
 pub use model::{CANCELLATION_NAMES, DEFAULT_REPLICAS, DELAY_BASIS_NAMES, MODEL, POLICY_NAMES};
 pub use policy::{Cancellation, DelayBasis, DelayMs, HedgeDelay, LoadedPolicy, MAX_DELAY_MS};

@@ -2,7 +2,7 @@
 //! its part of the report (the standard sweep).
 
 use super::{DELAY_CALIBRATION_STREAM, LoadedResult, STREAM, SWEEP_POINTS, sweep_point};
-use crate::describe::{interval_fields, Describe, Field, Unit, Value};
+use crate::describe::{Describe, Field, Unit, Value, interval_fields};
 use crate::error::ParamError;
 use crate::model::{Model, RunOutput, each_described};
 

@@ -10,10 +10,16 @@ fn memory_follows_the_requests_in_flight_not_the_run() {
     // so a run of any length needs about the same memory. Every rule keeps it bounded.
     for c in Cancellation::ALL {
         for policy in [LoadedPolicy::None, LoadedPolicy::Duplicate] {
-            let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.4, policy, requests: 400_000, seed: 5 })
-                .unwrap()
-                .with_cancellation(c)
-                .run();
+            let r = LoadedConfig::new(LoadedParams {
+                replicas: 10,
+                load: 0.4,
+                policy,
+                requests: 400_000,
+                seed: 5,
+            })
+            .unwrap()
+            .with_cancellation(c)
+            .run();
             assert!(
                 r.peak_in_flight < 5_000,
                 "{c:?} {policy:?}: {}",
@@ -26,7 +32,16 @@ fn memory_follows_the_requests_in_flight_not_the_run() {
 
 #[test]
 fn the_delay_follows_its_basis() {
-    let at = |policy, load| LoadedConfig::new(LoadedParams { replicas: 10, load, policy, requests: 20_000, seed: 2 }).unwrap();
+    let at = |policy, load| {
+        LoadedConfig::new(LoadedParams {
+            replicas: 10,
+            load,
+            policy,
+            requests: 20_000,
+            seed: 2,
+        })
+        .unwrap()
+    };
     let idle = at(LoadedPolicy::Hedge(HedgeDelay::P95(DelayBasis::Idle)), 0.5);
     let idle_delay = idle.delay_ms().unwrap();
     assert!((idle_delay - 18.4).abs() < 0.5, "{idle_delay}");
@@ -49,14 +64,26 @@ fn the_delay_follows_its_basis() {
 
 #[test]
 fn past_the_boundary_is_unstable_not_a_number() {
-    let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 1.0, policy: LoadedPolicy::None, requests: 5_000, seed: 1 })
-        .unwrap()
-        .run();
+    let r = LoadedConfig::new(LoadedParams {
+        replicas: 10,
+        load: 1.0,
+        policy: LoadedPolicy::None,
+        requests: 5_000,
+        seed: 1,
+    })
+    .unwrap()
+    .run();
     assert!(!r.stable && r.latency.is_none() && r.mean_ms.is_none());
-    let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.6, policy: LoadedPolicy::Duplicate, requests: 5_000, seed: 1 })
-        .unwrap()
-        .with_cancellation(Cancellation::Never)
-        .run();
+    let r = LoadedConfig::new(LoadedParams {
+        replicas: 10,
+        load: 0.6,
+        policy: LoadedPolicy::Duplicate,
+        requests: 5_000,
+        seed: 1,
+    })
+    .unwrap()
+    .with_cancellation(Cancellation::Never)
+    .run();
     assert!(!r.stable && r.latency.is_none());
 }
 
@@ -64,9 +91,15 @@ fn past_the_boundary_is_unstable_not_a_number() {
 fn a_runaway_run_stops_at_the_in_flight_bound_and_says_why() {
     // Duplicates never cancelled at load 1.5 demand three times the capacity: the backlog
     // grows by about two requests in three, so 400,000 requests pass the bound.
-    let config = LoadedConfig::new(LoadedParams { replicas: 10, load: 1.5, policy: LoadedPolicy::Duplicate, requests: 400_000, seed: 1 })
-        .unwrap()
-        .with_cancellation(Cancellation::Never);
+    let config = LoadedConfig::new(LoadedParams {
+        replicas: 10,
+        load: 1.5,
+        policy: LoadedPolicy::Duplicate,
+        requests: 400_000,
+        seed: 1,
+    })
+    .unwrap()
+    .with_cancellation(Cancellation::Never);
     let r = config.run();
     let Some(Unstable::Runaway { arrived }) = r.unstable else {
         panic!("{:?}", r.unstable);
@@ -90,10 +123,16 @@ fn a_runaway_run_stops_at_the_in_flight_bound_and_says_why() {
     // Every request that arrived sent its duplicate.
     assert_eq!(r.extra_requests, 1.0);
     // A run of at most MAX_IN_FLIGHT requests cannot reach the bound: it runs to the end.
-    let short = LoadedConfig::new(LoadedParams { replicas: 10, load: 1.5, policy: LoadedPolicy::Duplicate, requests: 200_000, seed: 1 })
-        .unwrap()
-        .with_cancellation(Cancellation::Never)
-        .run();
+    let short = LoadedConfig::new(LoadedParams {
+        replicas: 10,
+        load: 1.5,
+        policy: LoadedPolicy::Duplicate,
+        requests: 200_000,
+        seed: 1,
+    })
+    .unwrap()
+    .with_cancellation(Cancellation::Never)
+    .run();
     assert_eq!(short.unstable, Some(Unstable::Overloaded));
     assert!(short.peak_in_flight <= MAX_IN_FLIGHT as u64);
     assert!(
@@ -106,9 +145,15 @@ fn a_runaway_run_stops_at_the_in_flight_bound_and_says_why() {
 #[test]
 fn every_unstable_run_says_why_and_stable_runs_say_nothing() {
     let run = |load, policy| {
-        LoadedConfig::new(LoadedParams { replicas: 10, load, policy, requests: 20_000, seed: 3 })
-            .unwrap()
-            .run()
+        LoadedConfig::new(LoadedParams {
+            replicas: 10,
+            load,
+            policy,
+            requests: 20_000,
+            seed: 3,
+        })
+        .unwrap()
+        .run()
     };
     let hedge = LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap();
     assert_eq!(run(0.5, hedge).unstable, None);
@@ -145,9 +190,15 @@ fn a_stable_run_on_many_replicas_is_never_stopped() {
         LoadedPolicy::None,
         LoadedPolicy::from_name("hedge", DelayBasis::Loaded).unwrap(),
     ] {
-        let r = LoadedConfig::new(LoadedParams { replicas: 1000, load: 0.5, policy, requests: 400_000, seed: 2 })
-            .unwrap()
-            .run();
+        let r = LoadedConfig::new(LoadedParams {
+            replicas: 1000,
+            load: 0.5,
+            policy,
+            requests: 400_000,
+            seed: 2,
+        })
+        .unwrap()
+        .run();
         assert_eq!(r.unstable, None, "{policy:?}");
         assert!(r.stable && r.latency.is_some());
     }
@@ -161,16 +212,28 @@ fn latencies_past_the_histogram_are_not_reported_as_percentiles() {
     let body = LogNormalMs::new(7.7, 0.5).unwrap();
     let slow = LogNormalMs::new(5e7, 0.35).unwrap();
     let model = ServiceModel::new(body, 5e-5, slow).unwrap();
-    let r = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.5, policy: LoadedPolicy::None, requests: 100_000, seed: 1 })
-        .unwrap()
-        .with_service(LoadedService::Lab(model))
-        .run();
+    let r = LoadedConfig::new(LoadedParams {
+        replicas: 10,
+        load: 0.5,
+        policy: LoadedPolicy::None,
+        requests: 100_000,
+        seed: 1,
+    })
+    .unwrap()
+    .with_service(LoadedService::Lab(model))
+    .run();
     assert_eq!(r.unstable, Some(Unstable::OffScale));
     assert!(r.latency.is_none() && !r.stable);
     // The default model never comes near it.
-    let d = LoadedConfig::new(LoadedParams { replicas: 10, load: 0.9, policy: LoadedPolicy::None, requests: 100_000, seed: 1 })
-        .unwrap()
-        .run();
+    let d = LoadedConfig::new(LoadedParams {
+        replicas: 10,
+        load: 0.9,
+        policy: LoadedPolicy::None,
+        requests: 100_000,
+        seed: 1,
+    })
+    .unwrap()
+    .run();
     assert_eq!(d.unstable, None);
 }
 
@@ -189,7 +252,10 @@ fn a_grid_of_runs_keeps_its_bits() {
         LoadedPolicy::after_delay(20.0).unwrap(),
         LoadedPolicy::Duplicate,
     ];
-    let services = [LoadedService::Lab(ServiceModel::default()), exponential(10.0).unwrap()];
+    let services = [
+        LoadedService::Lab(ServiceModel::default()),
+        exponential(10.0).unwrap(),
+    ];
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut runs = 0;
     for replicas in [2u32, 10] {
@@ -197,11 +263,17 @@ fn a_grid_of_runs_keeps_its_bits() {
             for policy in policies {
                 for c in Cancellation::ALL {
                     for service in &services {
-                        let r = LoadedConfig::new(LoadedParams { replicas, load, policy, requests: 5_000, seed: 7 })
-                            .unwrap()
-                            .with_service(service.clone())
-                            .with_cancellation(c)
-                            .run();
+                        let r = LoadedConfig::new(LoadedParams {
+                            replicas,
+                            load,
+                            policy,
+                            requests: 5_000,
+                            seed: 7,
+                        })
+                        .unwrap()
+                        .with_service(service.clone())
+                        .with_cancellation(c)
+                        .run();
                         // `intervals` came after the digest: computed beside the pinned
                         // numbers from the same latencies (no draw, no event of its own), it is
                         // left out here and pinned in tests/it's ADDED_FIELD_DIGESTS.
@@ -217,5 +289,8 @@ fn a_grid_of_runs_keeps_its_bits() {
         }
     }
     assert_eq!(runs, 300);
-    assert_eq!(hash, 0x8830_4a24_c3c2_fe95, "digest of the grid: {hash:#018x}");
+    assert_eq!(
+        hash, 0x8830_4a24_c3c2_fe95,
+        "digest of the grid: {hash:#018x}"
+    );
 }

@@ -96,8 +96,7 @@ mod tests {
         // Without the slow mode it is the body's M/G/1 alone.
         let body = LogNormalMs::new(7.7, 0.5).unwrap();
         let plain = ServiceModel::new(body, 0.0, body).unwrap();
-        let want = body.mean_ms()
-            + (0.5 / body.mean_ms()) * body.second_moment_ms2() / (2.0 * 0.5);
+        let want = body.mean_ms() + (0.5 / body.mean_ms()) * body.second_moment_ms2() / (2.0 * 0.5);
         assert!((no_backup_mean_ms(&plain, 0.5).unwrap().unwrap() - want).abs() < 1e-12);
     }
 }

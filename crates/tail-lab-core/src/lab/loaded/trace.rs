@@ -85,7 +85,10 @@ impl LoadedTrace {
     /// The copies (primaries and backups) at each replica after event `i`.
     pub fn lengths_after(&self, i: usize) -> Vec<u32> {
         let n = self.replicas as usize;
-        let (p, b) = (&self.primaries[i * n..(i + 1) * n], &self.backups[i * n..(i + 1) * n]);
+        let (p, b) = (
+            &self.primaries[i * n..(i + 1) * n],
+            &self.backups[i * n..(i + 1) * n],
+        );
         p.iter().zip(b).map(|(p, b)| p + b).collect()
     }
 }
@@ -114,7 +117,9 @@ pub fn trace_on(
     params: LoadedTraceParams,
     service: crate::lab::service::ServiceModel,
 ) -> Result<LoadedTrace, ParamError> {
-    trace_of(params, |c| c.with_service(super::LoadedService::Lab(service)))
+    trace_of(params, |c| {
+        c.with_service(super::LoadedService::Lab(service))
+    })
 }
 
 /// [`trace`] of the config `adjust` makes of the checked one (another service, in tests).
@@ -273,7 +278,12 @@ mod tests {
             assert_eq!(t.kind.iter().filter(|&&k| k == 0).count(), 1_500);
             assert!(t.times.windows(2).all(|w| w[0] <= w[1]));
             let backups: u32 = t.backups.iter().sum();
-            assert_eq!(backups == 0, policy == LoadedPolicy::None, "{}", policy.name());
+            assert_eq!(
+                backups == 0,
+                policy == LoadedPolicy::None,
+                "{}",
+                policy.name()
+            );
             // An arrival adds one primary.
             for e in 1..t.events() {
                 if t.kind[e] == 0 {
@@ -292,12 +302,30 @@ mod tests {
         let bad = [
             (LoadedTraceParams { replicas: 1, ..ok }, "replicas"),
             (LoadedTraceParams { replicas: 17, ..ok }, "replicas"),
-            (LoadedTraceParams { load: f64::NAN, ..ok }, "load"),
+            (
+                LoadedTraceParams {
+                    load: f64::NAN,
+                    ..ok
+                },
+                "load",
+            ),
             (LoadedTraceParams { load: 0.995, ..ok }, "load"),
             (LoadedTraceParams { load: 0.0, ..ok }, "load"),
             (LoadedTraceParams { requests: 0, ..ok }, "requests"),
-            (LoadedTraceParams { requests: 20_001, ..ok }, "requests"),
-            (LoadedTraceParams { warmup: 20_001, ..ok }, "warmup"),
+            (
+                LoadedTraceParams {
+                    requests: 20_001,
+                    ..ok
+                },
+                "requests",
+            ),
+            (
+                LoadedTraceParams {
+                    warmup: 20_001,
+                    ..ok
+                },
+                "warmup",
+            ),
         ];
         for (params, name) in bad {
             assert_eq!(trace(params).unwrap_err().param(), name, "{params:?}");

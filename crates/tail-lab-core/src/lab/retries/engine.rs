@@ -116,7 +116,8 @@ impl<'a> Simulation<'a> {
     pub(super) fn new(config: &'a RetriesConfig) -> Self {
         let p = &config.p;
         let rate = p.load * f64::from(p.replicas) / config.service.mean_ms();
-        let timeline = Timeline::new(p.duration_ms, p.windows as usize, SERIES).expect("checked shape");
+        let timeline =
+            Timeline::new(p.duration_ms, p.windows as usize, SERIES).expect("checked shape");
         let n = p.replicas as usize;
         Simulation {
             config,
@@ -247,10 +248,12 @@ impl<'a> Simulation<'a> {
         });
         if p.policy == Policy::Hedge {
             if p.timeout_ms.is_finite() {
-                self.events.schedule(now + p.timeout_ms, Ev::Timeout(slot, WHOLE));
+                self.events
+                    .schedule(now + p.timeout_ms, Ev::Timeout(slot, WHOLE));
             }
             if p.hedge_delay_ms.is_finite() {
-                self.events.schedule(now + p.hedge_delay_ms, Ev::Hedge(slot));
+                self.events
+                    .schedule(now + p.hedge_delay_ms, Ev::Hedge(slot));
             }
         }
         self.send_next(now, slot);
@@ -300,10 +303,16 @@ impl<'a> Simulation<'a> {
         if let (Some(t), Some(req)) = (ticket, self.requests.get_mut(slot)) {
             req.ticket[attempt.min(1) as usize] = Some(t);
         }
-        let job = Job { request: slot, attempt, service_ms, ticket };
+        let job = Job {
+            request: slot,
+            attempt,
+            service_ms,
+            ticket,
+        };
         if self.enqueue(now, replica, job) {
             if p.policy != Policy::Hedge && p.timeout_ms.is_finite() {
-                self.events.schedule(now + p.timeout_ms, Ev::Timeout(slot, attempt));
+                self.events
+                    .schedule(now + p.timeout_ms, Ev::Timeout(slot, attempt));
             }
         } else {
             if let Some(t) = ticket {
@@ -332,7 +341,13 @@ impl<'a> Simulation<'a> {
         }
         let r = replica as usize;
         let busy = self.stations[r].serving(0).is_some();
-        if busy && self.config.p.queue_limit.is_some_and(|q| self.queued[r] >= q) {
+        if busy
+            && self
+                .config
+                .p
+                .queue_limit
+                .is_some_and(|q| self.queued[r] >= q)
+        {
             self.r.rejected += 1;
             return false;
         }
@@ -356,12 +371,15 @@ impl<'a> Simulation<'a> {
                 // In service now: it runs to its end whatever happens.
                 self.tickets.remove(t);
             }
-            self.events.schedule(now + job.service_ms, Ev::Completion(replica));
+            self.events
+                .schedule(now + job.service_ms, Ev::Completion(replica));
         }
     }
 
     fn complete(&mut self, now: f64, replica: u32) {
-        let job = self.stations[replica as usize].serving(0).expect("a replica with a completion is serving");
+        let job = self.stations[replica as usize]
+            .serving(0)
+            .expect("a replica with a completion is serving");
         self.in_system -= 1;
         self.r.work_ms += job.service_ms;
         let hedge = self.config.p.policy == Policy::Hedge;
@@ -488,7 +506,11 @@ impl<'a> Simulation<'a> {
         r.window_goodput = t.series(GOODPUT);
         r.window_failures = t.series(FAILURES);
         r.window_in_system = t.series(IN_SYSTEM).into_iter().map(|a| a / w).collect();
-        r.window_p99_ms = t.latency_quantiles(0.99).into_iter().map(|q| q.unwrap_or(0.0)).collect();
+        r.window_p99_ms = t
+            .latency_quantiles(0.99)
+            .into_iter()
+            .map(|q| q.unwrap_or(0.0))
+            .collect();
         self.r
     }
 }

@@ -53,7 +53,7 @@ mod model;
 
 pub use model::MODEL;
 pub use params::{
-    MAX_ATTEMPTS, Policy, POLICY_NAMES, QUEUE_LIMIT, REPLICAS, RetriesConfig, RetriesParams,
+    MAX_ATTEMPTS, POLICY_NAMES, Policy, QUEUE_LIMIT, REPLICAS, RetriesConfig, RetriesParams,
     RetriesResult, Unstable, WINDOWS,
 };
 pub use rules::{BACKOFF_NAMES, Backoff, Budget, DEFAULT_BURST, Spike};

@@ -128,7 +128,13 @@ impl RetriesConfig {
     /// `p` checked, with the Lab's service model. Each bad parameter is refused by name.
     pub fn new(p: RetriesParams) -> Result<Self, ParamError> {
         REPLICAS.check("replicas", u64::from(p.replicas))?;
-        check_range("load", p.load, MIN_LOAD, MAX_LOAD, "a utilisation in 0.001..=2")?;
+        check_range(
+            "load",
+            p.load,
+            MIN_LOAD,
+            MAX_LOAD,
+            "a utilisation in 0.001..=2",
+        )?;
         if p.timeout_ms.is_nan() || p.timeout_ms <= 0.0 {
             return Err(ParamError::OutOfRange {
                 param: "timeoutMs",
@@ -299,7 +305,11 @@ impl RetriesResult {
 
     /// Share of server time spent on answers nobody used.
     pub fn wasted_share(&self) -> f64 {
-        if self.work_ms > 0.0 { self.wasted_work_ms / self.work_ms } else { 0.0 }
+        if self.work_ms > 0.0 {
+            self.wasted_work_ms / self.work_ms
+        } else {
+            0.0
+        }
     }
 
     /// Mean goodput per window before the spike starts (requests per window).
@@ -320,10 +330,18 @@ impl RetriesResult {
     /// from the spike, near 0 when it stayed down.
     pub fn recovery(&self) -> f64 {
         let before = self.goodput_before();
-        if before > 0.0 { self.goodput_end() / before } else { 0.0 }
+        if before > 0.0 {
+            self.goodput_end() / before
+        } else {
+            0.0
+        }
     }
 }
 
 fn mean(xs: &[f64]) -> f64 {
-    if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 }
+    if xs.is_empty() {
+        0.0
+    } else {
+        xs.iter().sum::<f64>() / xs.len() as f64
+    }
 }

@@ -31,8 +31,16 @@ impl Backoff {
     pub fn from_name(name: &str, base_ms: f64, cap_ms: f64) -> Result<Self, ParamError> {
         let b = match name {
             "none" => Backoff::None,
-            "exponential" => Backoff::Exponential { base_ms, cap_ms, jitter: false },
-            "jitter" => Backoff::Exponential { base_ms, cap_ms, jitter: true },
+            "exponential" => Backoff::Exponential {
+                base_ms,
+                cap_ms,
+                jitter: false,
+            },
+            "jitter" => Backoff::Exponential {
+                base_ms,
+                cap_ms,
+                jitter: true,
+            },
             _ => {
                 return Err(ParamError::UnknownName {
                     param: "backoff",
@@ -55,9 +63,24 @@ impl Backoff {
     }
 
     pub(super) fn check(&self) -> Result<(), ParamError> {
-        if let Backoff::Exponential { base_ms, cap_ms, .. } = *self {
-            check_range("backoffBaseMs", base_ms, 0.0, MAX_BACKOFF_MS, "a wait in ms in 0..=600000")?;
-            check_range("backoffCapMs", cap_ms, 0.0, MAX_BACKOFF_MS, "a wait in ms in 0..=600000")?;
+        if let Backoff::Exponential {
+            base_ms, cap_ms, ..
+        } = *self
+        {
+            check_range(
+                "backoffBaseMs",
+                base_ms,
+                0.0,
+                MAX_BACKOFF_MS,
+                "a wait in ms in 0..=600000",
+            )?;
+            check_range(
+                "backoffCapMs",
+                cap_ms,
+                0.0,
+                MAX_BACKOFF_MS,
+                "a wait in ms in 0..=600000",
+            )?;
         }
         Ok(())
     }
@@ -67,7 +90,11 @@ impl Backoff {
     pub fn wait_ms(&self, k: u32, unit: f64) -> f64 {
         match *self {
             Backoff::None => 0.0,
-            Backoff::Exponential { base_ms, cap_ms, jitter } => {
+            Backoff::Exponential {
+                base_ms,
+                cap_ms,
+                jitter,
+            } => {
                 let w = (base_ms * libm::exp2(f64::from(k.saturating_sub(1)))).min(cap_ms);
                 if jitter { w * unit } else { w }
             }
@@ -116,8 +143,20 @@ impl Budget {
     }
 
     pub(super) fn check(&self) -> Result<(), ParamError> {
-        check_range("budget", self.ratio, 0.0, MAX_RATIO, "a ratio in 0..=10 (tokens per request)")?;
-        check_range("budgetBurst", self.burst, 0.0, MAX_BURST, "a count of tokens in 0..=1000000")?;
+        check_range(
+            "budget",
+            self.ratio,
+            0.0,
+            MAX_RATIO,
+            "a ratio in 0..=10 (tokens per request)",
+        )?;
+        check_range(
+            "budgetBurst",
+            self.burst,
+            0.0,
+            MAX_BURST,
+            "a count of tokens in 0..=1000000",
+        )?;
         Ok(())
     }
 
@@ -148,7 +187,11 @@ pub(super) struct Bucket {
 impl Bucket {
     pub(super) fn new(b: Budget) -> Self {
         let (deposit, size) = b.micro();
-        Bucket { deposit, size, tokens: size }
+        Bucket {
+            deposit,
+            size,
+            tokens: size,
+        }
     }
 
     /// A request arrived.
@@ -182,7 +225,11 @@ pub const MAX_SPIKE: f64 = 10.0;
 
 impl Spike {
     /// The default spike: 2.5× from 10 s to 20 s.
-    pub const DEFAULT: Spike = Spike { factor: 2.5, start_ms: 10_000.0, end_ms: 20_000.0 };
+    pub const DEFAULT: Spike = Spike {
+        factor: 2.5,
+        start_ms: 10_000.0,
+        end_ms: 20_000.0,
+    };
 
     /// The spike's length (ms).
     pub fn length_ms(&self) -> f64 {
@@ -190,8 +237,20 @@ impl Spike {
     }
 
     pub(super) fn check(&self, duration_ms: f64) -> Result<(), ParamError> {
-        check_range("spike", self.factor, 1.0, MAX_SPIKE, "a multiplier of the arrival rate in 1..=10")?;
-        check_range("spikeStartMs", self.start_ms, 0.0, duration_ms.max(0.0), "a time in ms within the run")?;
+        check_range(
+            "spike",
+            self.factor,
+            1.0,
+            MAX_SPIKE,
+            "a multiplier of the arrival rate in 1..=10",
+        )?;
+        check_range(
+            "spikeStartMs",
+            self.start_ms,
+            0.0,
+            duration_ms.max(0.0),
+            "a time in ms within the run",
+        )?;
         if !(self.end_ms >= self.start_ms && self.end_ms <= duration_ms) {
             return Err(ParamError::OutOfRange {
                 param: "spikeEndMs",
@@ -218,7 +277,12 @@ pub(super) struct ArrivalClock {
 impl ArrivalClock {
     pub(super) fn new(rate: f64, spike: Spike) -> Self {
         let at_start = rate * spike.start_ms;
-        ArrivalClock { rate, spike, at_start, at_end: at_start + rate * spike.factor * spike.length_ms() }
+        ArrivalClock {
+            rate,
+            spike,
+            at_start,
+            at_end: at_start + rate * spike.factor * spike.length_ms(),
+        }
     }
 
     /// The time (ms) at which `Λ` reaches `u`.
@@ -245,8 +309,14 @@ mod tests {
         let j = Backoff::from_name("jitter", 10.0, 35.0).unwrap();
         assert_eq!(j.wait_ms(2, 0.25), 5.0);
         assert_eq!(Backoff::None.wait_ms(3, 0.9), 0.0);
-        assert_eq!(Backoff::from_name("linear", 1.0, 1.0).unwrap_err().param(), "backoff");
-        assert_eq!(Backoff::from_name("jitter", -1.0, 1.0).unwrap_err().param(), "backoffBaseMs");
+        assert_eq!(
+            Backoff::from_name("linear", 1.0, 1.0).unwrap_err().param(),
+            "backoff"
+        );
+        assert_eq!(
+            Backoff::from_name("jitter", -1.0, 1.0).unwrap_err().param(),
+            "backoffBaseMs"
+        );
     }
 
     #[test]
@@ -269,7 +339,11 @@ mod tests {
 
     #[test]
     fn the_spike_clock_runs_faster_inside_the_spike() {
-        let s = Spike { factor: 2.0, start_ms: 10.0, end_ms: 20.0 };
+        let s = Spike {
+            factor: 2.0,
+            start_ms: 10.0,
+            end_ms: 20.0,
+        };
         let c = ArrivalClock::new(1.0, s);
         assert_eq!(c.time(5.0), 5.0);
         assert_eq!(c.time(10.0), 10.0);

@@ -387,7 +387,8 @@ impl<'a> Simulation<'a> {
         let (copies, first, tie) = (&self.copies, self.first, u64::from(self.tie));
         let started = self.replicas[replica as usize].start_next(0, |id| {
             let k = id / tie;
-            k >= first && copies[((k - first) * tie + id % tie) as usize].state == CopyState::Waiting
+            k >= first
+                && copies[((k - first) * tie + id % tie) as usize].state == CopyState::Waiting
         });
         let Some(id) = started else {
             self.completions.clear(replica as usize);
@@ -572,8 +573,14 @@ mod tests {
     /// Processes every event due before `t`.
     fn run_until(sim: &mut Simulation<'_>, t: f64) {
         loop {
-            let cancel = sim.cancels.front().map_or(f64::INFINITY, |(key, _)| key.time());
-            let completion = sim.completions.peek().map_or(f64::INFINITY, |(_, at, _)| at);
+            let cancel = sim
+                .cancels
+                .front()
+                .map_or(f64::INFINITY, |(key, _)| key.time());
+            let completion = sim
+                .completions
+                .peek()
+                .map_or(f64::INFINITY, |(_, at, _)| at);
             if cancel.min(completion) >= t {
                 return;
             }
@@ -643,8 +650,18 @@ mod tests {
         assert_eq!(sim.replicas[1].serving(0), None);
         assert_eq!(sim.replicas[1].waiting(), 0);
         while sim.step().is_some() {}
-        assert_eq!((sim.cancels_sent, sim.cancels_aborted, sim.cancels_after_finish), (1, 0, 0));
-        assert_eq!((sim.copies_started, sim.wasted_work, sim.useful_work), (1, 0.0, 5.0));
+        assert_eq!(
+            (
+                sim.cancels_sent,
+                sim.cancels_aborted,
+                sim.cancels_after_finish
+            ),
+            (1, 0, 0)
+        );
+        assert_eq!(
+            (sim.copies_started, sim.wasted_work, sim.useful_work),
+            (1, 0.0, 5.0)
+        );
     }
 
     #[test]
@@ -658,7 +675,10 @@ mod tests {
         while sim.step().is_some() {}
         // Copy 1 answers at 3; copy 0 runs to 5, all wasted.
         assert_eq!(sim.cancels_sent, 0);
-        assert_eq!((sim.copies_started, sim.wasted_work, sim.useful_work), (2, 5.0, 3.0));
+        assert_eq!(
+            (sim.copies_started, sim.wasted_work, sim.useful_work),
+            (2, 5.0, 3.0)
+        );
         assert_eq!(sim.latency_sum, 3.0);
         assert_eq!(sim.result().late_cancellations, None);
     }

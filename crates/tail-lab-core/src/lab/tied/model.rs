@@ -124,7 +124,8 @@ impl Describe for TiedResult {
 
     fn describe(&self) -> Vec<Field> {
         let ms = |key, doc, v: Option<f64>| Field::new(key, Unit::Ms, doc, Value::MaybeNumber(v));
-        let maybe = |key, unit, doc, v: Option<f64>| Field::new(key, unit, doc, Value::MaybeNumber(v));
+        let maybe =
+            |key, unit, doc, v: Option<f64>| Field::new(key, unit, doc, Value::MaybeNumber(v));
         let latency =
             |f: fn(&crate::lab::hedge_idle::Percentiles) -> f64| self.latency.as_ref().map(f);
         vec![
@@ -254,10 +255,5 @@ pub const MODEL: Model = Model {
     runs: 4,
     run,
     entries: each_described::<TiedResult>,
-    example: || {
-        report_config(0, 1, 1000)
-            .expect("valid")
-            .run()
-            .describe()
-    },
+    example: || report_config(0, 1, 1000).expect("valid").run().describe(),
 };

@@ -53,7 +53,11 @@ fn never_landing_tie_of_two_is_the_loaded_never_cancelled_duplicate_bit_for_bit(
                     );
                     assert_eq!(tied.intervals, loaded.intervals, "{what}");
                     assert_eq!(tied.peak_in_flight, loaded.peak_in_flight, "{what}");
-                    assert_eq!(tied.utilisation.to_bits(), loaded.utilisation.to_bits(), "{what}");
+                    assert_eq!(
+                        tied.utilisation.to_bits(),
+                        loaded.utilisation.to_bits(),
+                        "{what}"
+                    );
                     assert_eq!(tied.copies_started, Some(2.0), "{what}");
                     unstable += usize::from(!tied.stable);
                 }
@@ -102,7 +106,8 @@ fn siblings_go_to_distinct_replicas_and_cover_them_all() {
         let mut seen = 0;
         while let Some(event) = sim.step() {
             if let engine::Event::Arrival(k) = event {
-                let placed: Vec<usize> = (0..tie).map(|j| sim.copy(k, j).replica as usize).collect();
+                let placed: Vec<usize> =
+                    (0..tie).map(|j| sim.copy(k, j).replica as usize).collect();
                 let mut sorted = placed.clone();
                 sorted.sort_unstable();
                 sorted.dedup();
@@ -140,16 +145,53 @@ fn bad_parameters_are_refused_by_name() {
     assert_eq!(err(TiedParams { tie: 1, ..p }), "tie");
     assert_eq!(err(TiedParams { tie: 11, ..p }), "tie");
     assert_eq!(err(TiedParams { load: 0.0, ..p }), "load");
-    assert_eq!(err(TiedParams { message_delay_ms: -1.0, ..p }), "messageDelayMs");
-    assert_eq!(err(TiedParams { message_delay_ms: f64::NAN, ..p }), "messageDelayMs");
-    assert_eq!(err(TiedParams { message_delay_ms: f64::NEG_INFINITY, ..p }), "messageDelayMs");
-    assert_eq!(err(TiedParams { message_delay_ms: 2e9, ..p }), "messageDelayMs");
-    assert_eq!(err(TiedParams { requests: 10, ..p }), "requests");
-    assert!(TiedConfig::new(TiedParams { message_delay_ms: f64::INFINITY, ..p }).is_ok());
     assert_eq!(
-        reference(TiedPolicy::Tied, 10, 0.5, LoadedService::Lab(ServiceModel::default()), 10_000, 1)
-            .unwrap_err()
-            .param(),
+        err(TiedParams {
+            message_delay_ms: -1.0,
+            ..p
+        }),
+        "messageDelayMs"
+    );
+    assert_eq!(
+        err(TiedParams {
+            message_delay_ms: f64::NAN,
+            ..p
+        }),
+        "messageDelayMs"
+    );
+    assert_eq!(
+        err(TiedParams {
+            message_delay_ms: f64::NEG_INFINITY,
+            ..p
+        }),
+        "messageDelayMs"
+    );
+    assert_eq!(
+        err(TiedParams {
+            message_delay_ms: 2e9,
+            ..p
+        }),
+        "messageDelayMs"
+    );
+    assert_eq!(err(TiedParams { requests: 10, ..p }), "requests");
+    assert!(
+        TiedConfig::new(TiedParams {
+            message_delay_ms: f64::INFINITY,
+            ..p
+        })
+        .is_ok()
+    );
+    assert_eq!(
+        reference(
+            TiedPolicy::Tied,
+            10,
+            0.5,
+            LoadedService::Lab(ServiceModel::default()),
+            10_000,
+            1
+        )
+        .unwrap_err()
+        .param(),
         "policy"
     );
 }

@@ -122,6 +122,14 @@ export const claims = {
     doc: "Goodput at the end over goodput before the spike, the hedge with the budget.",
     value: (core) => run(core, "hedge").recovery,
   },
+  "hedge-success": {
+    doc: "Share of requests answered over the spiked run, the hedge with the budget.",
+    value: (core) => run(core, "hedge").successShare,
+  },
+  "budget-success": {
+    doc: "Share of requests answered over the spiked run, retries with the budget.",
+    value: (core) => run(core, "budget").successShare,
+  },
   "hedge-p99": {
     doc: "p99 of answered requests over the spiked run, the hedge with the budget (ms).",
     value: (core) => run(core, "hedge").p99,

@@ -105,6 +105,7 @@ test("labDefaults().retries is what simulateRetries runs with, and every backoff
 
 test("a reader's own service model is taken", () => {
   const service = { body: { medianMs: 5, sigma: 0.3 } };
+  /** @type {import("../../web/pkg/tail_lab.js").RetriesOptions} */
   const calm = { durationMs: 5000, windows: 5, spike: 1, policy: "none", timeoutMs: Infinity };
   const own = pkg.simulateRetries({ ...calm, service });
   const lab = pkg.simulateRetries(calm);

@@ -76,6 +76,17 @@ test("bad options are refused, naming the option and its range", () => {
     [{ probeMs: 1e9 }, RangeError, /probeMs.*arrivals/],
     [{ probes: 10 }, RangeError, /probes/],
     [{ bogus: 1 }, TypeError, /bogus/],
+    // Work far longer than the gap between stalls: refused, not a walk of 10^12 steps.
+    [
+      { stallMs: 1, everyMs: 2, durationMs: 1e6, intervalMs: 1, workMs: 1e6 },
+      RangeError,
+      /workMs.*interrupted/,
+    ],
+    [
+      { stallMs: 10, everyMs: 11, workMs: 1000, gaps: "random", durationMs: 1e5 },
+      RangeError,
+      /workMs/,
+    ],
   ];
   for (const [opts, type, message] of cases) {
     assert.throws(
@@ -84,4 +95,14 @@ test("bad options are refused, naming the option and its range", () => {
       JSON.stringify(opts),
     );
   }
+});
+
+test("a closed-loop probe with no sample after its warm-up reads null, never NaN", () => {
+  // A probe every nanosecond: the closed loop's first answer outlasts the whole run.
+  const r = pkg.simulateOmission({ probeMs: 1e-6, probes: 1000 });
+  assert.equal(r.probeRawP99, null);
+  assert.equal(r.probeCorrectedP99, null);
+  assert.ok(Number.isFinite(r.probeOpenP99));
+  for (const [k, v] of Object.entries(r))
+    if (typeof v === "number") assert.ok(!Number.isNaN(v), `${k} is NaN`);
 });

@@ -58,6 +58,12 @@ pub const STALL_STREAM: Stream = Stream::new(29);
 pub const SENDS: CountRange = crate::count_range!(1, 10000000);
 /// Stalls one run may hold (`duration / every`): their spans are kept for the three clients.
 pub const MAX_STALLS: f64 = 1e6;
+/// Stall walk steps one run may take over its three clients (each send steps past the stalls
+/// that interrupt its work).
+pub const MAX_STALL_STEPS: f64 = 1e8;
+/// Stalls that may interrupt one request's work (its longest over the gap between stalls): the
+/// walk, and the closed form's Poisson terms, are bounded by it.
+pub const MAX_INTERRUPTIONS: f64 = 100.0;
 /// The longest stall, interval, duration or stall period accepted (ms): 10^9, eleven days.
 pub const MAX_MS: f64 = 1e9;
 
@@ -184,6 +190,34 @@ impl OmissionParams {
         if let Work::Constant(ms) = self.work {
             check_open("workMs", ms, 0.0, MAX_MS, "a time in ms in (0, 1e9)")?;
         }
+        if self.stall_ms > 0.0 {
+            // A request's work is interrupted by some work/gap stalls, each one a step of the
+            // walk and, past the run's end, a stall generated: both must stay bounded.
+            let gap = self.every_ms - self.stall_ms;
+            let (mean, longest) = self.work_scale();
+            let steps = 3.0 * self.sends() as f64 * (1.0 + mean / gap);
+            let stored =
+                (self.duration_ms + longest * self.every_ms / gap + longest) / self.every_ms;
+            if steps > MAX_STALL_STEPS || stored > MAX_STALLS || longest / gap > MAX_INTERRUPTIONS {
+                return Err(ParamError::Conflict {
+                    param: "workMs",
+                    reason: format!(
+                        "(mean {mean} ms, longest {longest} ms) is long against the {gap} ms the server runs between \
+                         stalls: each request would be interrupted some {} times; at most {MAX_INTERRUPTIONS} a \
+                         request and {MAX_STALL_STEPS} in all are simulated: shorter work or rarer stalls",
+                        libm::ceil(longest / gap)
+                    ),
+                });
+            }
+        }
         Ok(())
+    }
+
+    /// The work's mean and (for a service model, its 1 − 10⁻⁹ quantile) longest value (ms).
+    fn work_scale(&self) -> (f64, f64) {
+        match &self.work {
+            Work::Constant(ms) => (*ms, *ms),
+            Work::Model(m) => (m.mean_ms(), m.quantile(1.0 - 1e-9)),
+        }
     }
 }

@@ -206,6 +206,8 @@ impl Describe for OmissionResult {
             },
         ));
         let q = &self.probe;
+        // A measurement with no samples has no quantile: null rather than NaN.
+        let some = |x: f64| x.is_finite().then_some(x);
         fields.extend([
             Field::new(
                 "probe_load",
@@ -248,30 +250,35 @@ impl Describe for OmissionResult {
                 "Open-loop probe (the truth): mean.",
                 q.open.mean_ms(),
             ),
-            Field::ms(
+            maybe(
                 "probe_raw_p50",
-                "Closed-loop probe: median.",
-                q.raw.quantile(0.5),
+                Unit::Ms,
+                "Closed-loop probe: median; null when the closed loop made no probe after the warm-up (its first answer outlasted the run).",
+                some(q.raw.quantile(0.5)),
             ),
-            Field::ms(
+            maybe(
                 "probe_raw_p99",
-                "Closed-loop probe: p99.",
-                q.raw.quantile(0.99),
+                Unit::Ms,
+                "Closed-loop probe: p99; null when the closed loop made no probe after the warm-up (its first answer outlasted the run).",
+                some(q.raw.quantile(0.99)),
             ),
-            Field::ms(
+            maybe(
                 "probe_raw_p999",
-                "Closed-loop probe: p99.9.",
-                q.raw.quantile(0.999),
+                Unit::Ms,
+                "Closed-loop probe: p99.9; null when the closed loop made no probe after the warm-up (its first answer outlasted the run).",
+                some(q.raw.quantile(0.999)),
             ),
-            Field::ms(
+            maybe(
                 "probe_raw_mean",
-                "Closed-loop probe: mean.",
-                q.raw.mean_ms(),
+                Unit::Ms,
+                "Closed-loop probe: mean; null when the closed loop made no probe after the warm-up (its first answer outlasted the run).",
+                some(q.raw.mean_ms()),
             ),
-            Field::ms(
+            maybe(
                 "probe_corrected_p99",
-                "Closed-loop probe with HdrHistogram's fills: p99.",
-                q.corrected.quantile(0.99),
+                Unit::Ms,
+                "Closed-loop probe with HdrHistogram's fills: p99; null when the closed loop made no probe after the warm-up (its first answer outlasted the run).",
+                some(q.corrected.quantile(0.99)),
             ),
             Field::ms(
                 "probe_theory_mean",

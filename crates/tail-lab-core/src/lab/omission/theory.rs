@@ -53,21 +53,23 @@ impl OpenLoop {
         }
         let l = self.stall_ms;
         let mean = s / self.gap_ms;
-        // Poisson terms until their remaining mass is below 1e-17.
+        // Poisson terms from n = 0 until the tail left is below 1e-17: past the mean it is at
+        // most pₙ·r/(1 − r) with r = mean/(n + 1). The mean is at most MAX_INTERRUPTIONS
+        // (checked with the parameters), so e^{−mean} does not underflow.
         let mut pn = libm::exp(-mean);
-        let (mut total, mut mass) = (0.0, 0.0);
+        let mut total = 0.0;
         let mut n = 0.0;
         loop {
             let base = s + n * l;
             let residual = ((t - base) / l).clamp(0.0, 1.0);
             let running = f64::from(u8::from(base > t));
             total += pn * ((1.0 - self.stalled) * running + self.stalled * (1.0 - residual));
-            mass += pn;
-            if 1.0 - mass < 1e-17 || (n > mean && pn < 1e-300) {
+            let r = mean / (n + 1.0);
+            if r < 0.5 && pn * r / (1.0 - r) < 1e-17 {
                 break;
             }
             n += 1.0;
-            pn *= mean / n;
+            pn *= r;
         }
         total
     }

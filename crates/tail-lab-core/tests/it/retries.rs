@@ -179,7 +179,7 @@ fn the_budget_caps_amplification_at_its_ratio() {
     let mut beaten_without = 0;
     for (load, spike) in [(0.3, 1.0), (0.4, 2.5), (0.7, 2.0), (1.2, 1.0), (0.5, 4.0)] {
         for ratio in [0.0, 0.05, 0.1, 0.5] {
-            for burst in [0.0, 10.0] {
+            for burst in [1.0, 10.0] {
                 for policy in [Policy::Retry, Policy::Hedge] {
                     let budget = Budget::new(ratio, burst).unwrap();
                     let p = short(RetriesParams {

@@ -54,6 +54,14 @@ export const claims = {
     doc: "How much B's p99 rose (ms) at the quoted load.",
     value: (core) => at(core, QUOTED_LOAD).bP99Loss,
   },
+  "b-p99-low-ms": {
+    doc: "The low end (ms) of B's p99 95% interval with A's backups, at the quoted load.",
+    value: (core) => at(core, QUOTED_LOAD).bP99Low,
+  },
+  "b-p99-high-ms": {
+    doc: "The high end (ms) of B's p99 95% interval with A's backups, at the quoted load.",
+    value: (core) => at(core, QUOTED_LOAD).bP99High,
+  },
   "base-b-p50-ms": {
     doc: "B's median (ms) with nobody hedging at the quoted load.",
     value: (core) => at(core, QUOTED_LOAD).baseBP50,

@@ -144,9 +144,10 @@ impl CancellationParams {
         Ok(config)
     }
 
-    /// The runs a point makes: three, and `2 × (BISECT_STEPS + 2)` more with the bisection.
+    /// The runs a point makes: three and the hedge's calibration pass (a no-backup run for its
+    /// loaded p95), and `2 × (BISECT_STEPS + 2)` more with the bisection.
     pub fn runs(&self) -> u64 {
-        3 + if self.bisect {
+        4 + if self.bisect {
             2 * u64::from(BISECT_STEPS) + 4
         } else {
             0

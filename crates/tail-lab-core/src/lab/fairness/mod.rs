@@ -150,7 +150,14 @@ impl FairnessParams {
     /// The point's work in the bindings' units (about 10 ns of wasm each): two runs of 60 a
     /// request, as the loaded model counts them.
     pub fn work_units(&self) -> f64 {
-        2.0 * self.requests as f64 * 60.0
+        // Two passes (with A's policy, and with nobody hedging), and a hedge at the loaded p95
+        // first calibrates its delay on one more no-backup pass.
+        let passes = if self.policy == TenantPolicy::Hedge {
+            3.0
+        } else {
+            2.0
+        };
+        passes * self.requests as f64 * 60.0
     }
 }
 

@@ -150,12 +150,14 @@ impl Budget {
             MAX_RATIO,
             "a ratio in 0..=10 (tokens per request)",
         )?;
+        // A bucket smaller than one token never holds one, so it would allow nothing at any
+        // ratio: the burst is at least a token.
         check_range(
             "budgetBurst",
             self.burst,
-            0.0,
+            1.0,
             MAX_BURST,
-            "a count of tokens in 0..=1000000",
+            "a count of tokens in 1..=1000000 (a bucket under one token never spends)",
         )?;
         Ok(())
     }

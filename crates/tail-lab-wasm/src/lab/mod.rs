@@ -19,6 +19,7 @@ pub mod service;
 pub mod supermarket;
 pub mod supermarket_trace;
 pub mod tied;
+pub mod balancer_signals;
 
 use crate::convert::object;
 use tail_lab_core::lab::loaded::{

@@ -42,7 +42,7 @@ export const SIGNALS = /** @type {const} */ ([
   ["stale", "stale queue lengths", "duplicate", "triangle", false],
   ["inflight", "in-flight counts", "third", "diamond", true],
   ["ewma", "peak-EWMA latency", "third", "square", false],
-  ["round-robin", "round robin", "none", "plus", false],
+  ["round-robin", "round robin", "none", "square", true],
   ["random", "random", "none", "circle", true],
 ]);
 
@@ -67,7 +67,7 @@ export function mount(root, context) {
   const { client, api, values, prefix, onChange, link, seed, signal } = sectionContext(context);
   const start = initial(settingsOf(params, api), values);
   const ui = panel(root, {
-    chartHeight: 300,
+    chartHeight: 340,
     chartLabel: "Mean time in system against λ, per signal",
   });
   const staleness = slider(ui.controls, {
@@ -77,7 +77,7 @@ export function mount(root, context) {
     max: 200,
     step: 5,
     value: start["bal-staleness"],
-    format: (v) => (v === 0 ? "0 (fresh)" : formatNumber(v)),
+    format: (v) => (v === 0 ? "0 (fresh)" : String(v)),
   });
   const slow = slider(ui.controls, {
     id: `${prefix}bal-slow`,
@@ -86,7 +86,7 @@ export function mount(root, context) {
     max: 10,
     step: 0.5,
     value: start["bal-slow"],
-    format: (v) => `${formatNumber(v)}×`,
+    format: (v) => `${v}×`,
   });
   const d = slider(ui.controls, {
     id: `${prefix}bal-d`,
@@ -222,7 +222,7 @@ export function mount(root, context) {
     results.clear();
     pending = "…";
     show();
-    ui.note.textContent = `${formatCount(ARRIVALS)} arrivals a run on ${SERVERS} FIFO servers with exponential service of mean 1 (this model's own service, not the Lab's), split among ${v["bal-clients"]} balancer${v["bal-clients"] === 1 ? "" : "s"}; each arrival samples ${v["bal-d"]} server${v["bal-d"] === 1 ? "" : "s"}. The stale signal is refreshed every ${formatNumber(v["bal-staleness"])} service times; one server is ${formatNumber(v["bal-slow"])}× slower. Bars are 95% intervals by batch means. Dashed: random's closed form (every server M/M/1; none where the slow server is overloaded); dotted: the supermarket fixed point (best of d, fresh, identical servers, N → ∞).`;
+    ui.note.textContent = `${formatCount(ARRIVALS)} arrivals a run on ${SERVERS} FIFO servers with exponential service of mean 1 (this model's own service, not the Lab's), split among ${v["bal-clients"]} balancer${v["bal-clients"] === 1 ? "" : "s"}; each arrival samples ${v["bal-d"]} server${v["bal-d"] === 1 ? "" : "s"}. The stale signal is refreshed every ${v["bal-staleness"]} service times; one server is ${v["bal-slow"]}× slower. Bars are 95% intervals by batch means. Dashed: random's closed form (every server M/M/1; none where the slow server is overloaded); dotted: the supermarket fixed point (best of d, fresh, identical servers, N → ∞).`;
     /** @type {{ s: string, i: number }[]} */
     const points = [];
     const calls = [];

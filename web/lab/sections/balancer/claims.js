@@ -2,7 +2,7 @@
 // section's default runs (see web/claims.js).
 
 import { SEED_PARAM } from "../../seed.js";
-import { ARRIVALS, params, QUOTED_LAMBDA } from "./section.js";
+import { ARRIVALS, params, QUOTED_LAMBDA, SERVERS } from "./section.js";
 
 /** The seed the page runs at until a reader changes it. */
 const SEED = SEED_PARAM.default;
@@ -39,6 +39,7 @@ function at(core, signal, extra = {}) {
 
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
+  servers: { doc: "Servers (the page's and the API's default).", value: () => SERVERS },
   lambda: { doc: "The arrival rate per server the prose quotes.", value: () => QUOTED_LAMBDA },
   staleness: { doc: "The page's default refresh period (service times).", value: () => STALENESS },
   short: { doc: "The short refresh period the prose quotes (service times).", value: () => SHORT },

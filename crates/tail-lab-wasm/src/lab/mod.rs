@@ -1,6 +1,7 @@
 //! The Lab's models (core `lab`), and `labDefaults`: the defaults and name lists the pages
 //! show, read from the core so that no page writes a model constant of its own.
 
+pub mod balancer_signals;
 pub mod budget;
 pub mod cancellation;
 pub mod correlated;
@@ -19,7 +20,6 @@ pub mod service;
 pub mod supermarket;
 pub mod supermarket_trace;
 pub mod tied;
-pub mod balancer_signals;
 
 use crate::convert::object;
 use tail_lab_core::lab::loaded::{

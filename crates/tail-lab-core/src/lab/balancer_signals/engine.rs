@@ -97,7 +97,9 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
             };
             now = f64::from_bits(t);
             let s = s as usize;
-            let job = queues[s].pop_front().expect("a departing server holds a job");
+            let job = queues[s]
+                .pop_front()
+                .expect("a departing server holds a job");
             let slot = job.client as usize * n + s;
             inflight[slot] -= 1;
             if job.arrived >= 0.0 {
@@ -180,7 +182,10 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
             inflight[base + chosen] += 1;
             queues[chosen].push_back(job);
             if queues[chosen].len() == 1 {
-                heap.push(Reverse(((now + service(chosen, work)).to_bits(), chosen as u32)));
+                heap.push(Reverse((
+                    (now + service(chosen, work)).to_bits(),
+                    chosen as u32,
+                )));
             }
         }
     }

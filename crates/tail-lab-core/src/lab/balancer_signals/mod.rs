@@ -123,10 +123,28 @@ mod tests {
             (BalancerParams { servers: 1, ..ok }, "servers"),
             (BalancerParams { lambda: 1.0, ..ok }, "lambda"),
             (BalancerParams { d: 0, ..ok }, "d"),
-            (BalancerParams { staleness: -1.0, ..ok }, "staleness"),
+            (
+                BalancerParams {
+                    staleness: -1.0,
+                    ..ok
+                },
+                "staleness",
+            ),
             (BalancerParams { clients: 0, ..ok }, "clients"),
-            (BalancerParams { slow_factor: 0.5, ..ok }, "slowFactor"),
-            (BalancerParams { tau: f64::NAN, ..ok }, "tau"),
+            (
+                BalancerParams {
+                    slow_factor: 0.5,
+                    ..ok
+                },
+                "slowFactor",
+            ),
+            (
+                BalancerParams {
+                    tau: f64::NAN,
+                    ..ok
+                },
+                "tau",
+            ),
             (BalancerParams { arrivals: 10, ..ok }, "arrivals"),
         ];
         for (p, name) in cases {
@@ -168,7 +186,11 @@ mod tests {
             })
             .unwrap();
             // 90,000 measured arrivals at share 1/100: standard error √(0.01·0.99/9e4) ≈ 3.3e-4.
-            assert!((r.slow_share - 0.01).abs() < 0.0015, "{signal:?} {}", r.slow_share);
+            assert!(
+                (r.slow_share - 0.01).abs() < 0.0015,
+                "{signal:?} {}",
+                r.slow_share
+            );
         }
     }
 }

@@ -33,7 +33,11 @@ impl Describe for BalancerResult {
                 "Arrival rate per server.",
                 Value::Number(p.lambda),
             ),
-            Field::count("servers", "Servers; server 0 is the slow one.", u64::from(p.servers)),
+            Field::count(
+                "servers",
+                "Servers; server 0 is the slow one.",
+                u64::from(p.servers),
+            ),
             Field::count("d", "Servers sampled per arrival.", u64::from(p.d)),
             st(
                 "staleness",
@@ -51,8 +55,16 @@ impl Describe for BalancerResult {
                 "How many times slower server 0 serves (1: identical servers).",
                 Value::Number(p.slow_factor),
             ),
-            st("tau", "The peak-EWMA's decay time (read by `ewma` only).", p.tau),
-            Field::count("arrivals", "Arrivals simulated; the first tenth are warm-up.", p.arrivals),
+            st(
+                "tau",
+                "The peak-EWMA's decay time (read by `ewma` only).",
+                p.tau,
+            ),
+            Field::count(
+                "arrivals",
+                "Arrivals simulated; the first tenth are warm-up.",
+                p.arrivals,
+            ),
             Field::count("measured", "Jobs measured.", self.measured),
             st("mean", "Mean sojourn time (arrival to answer).", self.mean),
             st("p50", "Median sojourn time.", self.p50),

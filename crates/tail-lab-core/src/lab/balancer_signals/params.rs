@@ -43,7 +43,14 @@ pub enum Signal {
 }
 
 /// The names of the signals, in [`Signal`]'s order.
-pub const SIGNAL_NAMES: [&str; 6] = ["fresh", "stale", "inflight", "ewma", "round-robin", "random"];
+pub const SIGNAL_NAMES: [&str; 6] = [
+    "fresh",
+    "stale",
+    "inflight",
+    "ewma",
+    "round-robin",
+    "random",
+];
 
 impl Signal {
     /// Every signal, in [`SIGNAL_NAMES`]' order.
@@ -152,7 +159,13 @@ impl BalancerParams {
             MAX_SLOW_FACTOR,
             "a factor in 1..=100",
         )?;
-        check_range("tau", self.tau, TAU_RANGE.0, TAU_RANGE.1, "a time in 0.01..=1e6")?;
+        check_range(
+            "tau",
+            self.tau,
+            TAU_RANGE.0,
+            TAU_RANGE.1,
+            "a time in 0.01..=1e6",
+        )?;
         ARRIVALS.check("arrivals", self.arrivals)?;
         Ok(())
     }

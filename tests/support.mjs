@@ -378,4 +378,11 @@ export const REPORT_RUNS = {
     cancellation: e.cancellation,
     requests: e.requests,
   }),
+  // The report runs every signal at its defaults (stale every 50) at two loads.
+  balancer_signals: (e) => ({
+    signal: e.signal,
+    lambda: e.lambda,
+    staleness: e.staleness,
+    arrivals: e.arrivals,
+  }),
 };

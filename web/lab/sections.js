@@ -25,6 +25,7 @@ export const SECTIONS = [
   "correlated",
   "your-data",
   "omission",
+  "balancer",
   "code",
 ];
 

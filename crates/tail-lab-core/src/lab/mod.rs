@@ -29,7 +29,8 @@ lab_models!(
     budget,
     retries,
     cancellation,
-    fairness
+    fairness,
+    balancer_signals
 );
 
 /// Runs sweep points `0..points` in order with `run`, calling `step` after each: the one loop

@@ -6,6 +6,7 @@
 //! `cargo xtask ci` runs them in a step of their own,
 //! `cargo test --release -p tail-lab-core --test it -- --ignored`.
 
+mod balancer_signals;
 mod budget;
 mod cancellation;
 mod closed_forms;

@@ -124,4 +124,10 @@ export const SNIPPET_READOUTS = Object.freeze([
     show: (o) => formatPct(o.omission.correctedFracLe1ms, 2),
     of: { section: "omission", readout: "classic-corrected" },
   },
+  {
+    name: "snippet-balancer-stale",
+    label: "simulateBalancerSignals (stale every 50, λ = 90%): mean",
+    show: (o) => formatNumber(o.balancer.mean),
+    of: { section: "balancer", readout: "stale-mean" },
+  },
 ]);

@@ -1,0 +1,154 @@
+//! The balancer model as a registered model: a run described field by field, and its part of
+//! the report (every signal at two loads).
+
+use super::params::{BalancerParams, SIGNAL_NAMES, SPARE_STREAM, STREAM, Signal};
+use super::{BalancerResult, simulate};
+use crate::describe::{Describe, Field, Unit, Value, interval_fields};
+use crate::error::ParamError;
+use crate::model::{Model, RunOutput, each_described};
+
+impl Describe for BalancerResult {
+    const TYPE_NAME: &'static str = "BalancerSignalsResult";
+    const DOC: &'static str = "The power of d choices on the signal a balancer reads (fresh or \
+        stale queue lengths, in-flight counts, peak-EWMA latency, round robin, random), with one \
+        server k times slower: sojourn times in mean service times, beside the closed forms of \
+        the checks.";
+
+    fn describe(&self) -> Vec<Field> {
+        let p = &self.params;
+        let st = |key, doc, v: f64| Field::new(key, Unit::ServiceTimes, doc, Value::Number(v));
+        let mut fields = vec![
+            Field::new(
+                "signal",
+                Unit::None,
+                "What the balancer reads to pick among its samples.",
+                Value::Name {
+                    value: p.signal.name(),
+                    choices: &SIGNAL_NAMES,
+                },
+            ),
+            Field::new(
+                "lambda",
+                Unit::Rate,
+                "Arrival rate per server.",
+                Value::Number(p.lambda),
+            ),
+            Field::count(
+                "servers",
+                "Servers; server 0 is the slow one.",
+                u64::from(p.servers),
+            ),
+            Field::count("d", "Servers sampled per arrival.", u64::from(p.d)),
+            st(
+                "staleness",
+                "The stale signal's refresh period (read by `stale` only; 0 is fresh).",
+                p.staleness,
+            ),
+            Field::count(
+                "clients",
+                "Balancers the arrivals are split among, each seeing only its own answers.",
+                u64::from(p.clients),
+            ),
+            Field::new(
+                "slow_factor",
+                Unit::None,
+                "How many times slower server 0 serves (1: identical servers).",
+                Value::Number(p.slow_factor),
+            ),
+            st(
+                "tau",
+                "The peak-EWMA's decay time (read by `ewma` only).",
+                p.tau,
+            ),
+            Field::count(
+                "arrivals",
+                "Arrivals simulated; the first tenth are warm-up.",
+                p.arrivals,
+            ),
+            Field::count("measured", "Jobs measured.", self.measured),
+            st("mean", "Mean sojourn time (arrival to answer).", self.mean),
+            st("p50", "Median sojourn time.", self.p50),
+            st("p99", "99th percentile of sojourn time.", self.p99),
+            Field::fraction(
+                "slow_share",
+                "Share of the measured arrivals sent to the slow server (server 0).",
+                self.slow_share,
+            ),
+            Field::new(
+                "slow_load",
+                Unit::Rate,
+                "The load that share offers the slow server (share × λ × servers × k); at 1 or \
+                 more its queue grows for as long as the run lasts.",
+                Value::Number(self.slow_load),
+            ),
+            Field::new(
+                "random_theory",
+                Unit::ServiceTimes,
+                "Random assignment's closed-form mean at these servers, λ and k (every server \
+                 M/M/1); null when λ·k ≥ 1.",
+                Value::MaybeNumber(self.random_theory),
+            ),
+            Field::new(
+                "fixed_point",
+                Unit::ServiceTimes,
+                "The supermarket fixed point at λ and d: fresh best-of-d on identical servers \
+                 as servers → ∞.",
+                Value::MaybeNumber(self.fixed_point),
+            ),
+        ];
+        fields.extend(interval_fields(Some(self.intervals), Unit::ServiceTimes));
+        fields
+    }
+}
+
+/// The report's loads.
+pub const REPORT_LAMBDAS: [f64; 2] = [0.5, 0.9];
+/// Report runs use at most this many arrivals each.
+pub const REPORT_REQUESTS: u64 = 20_000;
+
+/// Report run `index`: λ-major over [`REPORT_LAMBDAS`], then every signal in
+/// [`SIGNAL_NAMES`]' order, the defaults otherwise, with `arrivals` arrivals.
+pub fn report_point(index: usize, arrivals: u64, seed: u64) -> Result<BalancerResult, ParamError> {
+    crate::count_range!(0, 11, " (a report run)").check("index", index as u64)?;
+    simulate(&BalancerParams {
+        lambda: REPORT_LAMBDAS[index / Signal::ALL.len()],
+        signal: Signal::ALL[index % Signal::ALL.len()],
+        arrivals,
+        seed,
+        ..BalancerParams::default()
+    })
+}
+
+fn run(index: usize, seed: u64, requests: u64) -> Result<RunOutput, ParamError> {
+    Ok(Box::new(report_point(
+        index,
+        requests.clamp(1000, REPORT_REQUESTS),
+        seed,
+    )?))
+}
+
+/// Balancer signals, in the report and the API (`simulateBalancerSignals`).
+pub const MODEL: Model = Model {
+    key: "balancer_signals",
+    title: "Balancer signals: best of 2 of 100 servers on what the balancer can see",
+    note: "fresh and stale (refreshed every 50 service times) queue lengths, in-flight counts, \
+           peak-EWMA (τ = 10), round robin and random, at λ = 0.5 and 0.9 on identical servers \
+           (20,000 arrivals a run at most)",
+    call: Some("simulateBalancerSignals"),
+    closed_forms: &[],
+    result_type: <BalancerResult as Describe>::TYPE_NAME,
+    result_doc: <BalancerResult as Describe>::DOC,
+    streams: &[STREAM, SPARE_STREAM],
+    sweep: true,
+    runs: REPORT_LAMBDAS.len() * Signal::ALL.len(),
+    run,
+    entries: each_described::<BalancerResult>,
+    example: || {
+        simulate(&BalancerParams {
+            arrivals: 1000,
+            ..BalancerParams::default()
+        })
+        .expect("valid")
+        .describe()
+    },
+};

@@ -21,11 +21,11 @@ export const SECTIONS = [
   "cancellation",
   "fairness",
   "balance",
+  "balancer",
   "graph",
   "correlated",
   "your-data",
   "omission",
-  "balancer",
   "code",
 ];
 

@@ -93,8 +93,9 @@ pub fn simulate_cancellation(
     #[wasm_bindgen(unchecked_param_type = "CancellationOptions | undefined")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
     let p = params(&opts, false)?;
+    // The run count comes from the core (`runs()`), so the message cannot drift from the bound.
     check_work(
-        "requests × 60 × runs (3, or 17 with the bisection)",
+        &format!("requests × 60 × {} runs", p.runs()),
         p.work_units(),
     )?;
     Ok(js_of(&simulate(&p).map_err(range)?))
@@ -108,7 +109,11 @@ pub fn cancellation_sweep(
 ) -> Result<JsValue, JsValue> {
     let p = params(&opts, true)?;
     check_work(
-        "requests × 60 × runs (3, or 17 with the bisection) × 10 delays",
+        &format!(
+            "requests × 60 × {} runs × {} delays",
+            p.runs(),
+            SWEEP_DELAYS_MS.len()
+        ),
         p.work_units() * SWEEP_DELAYS_MS.len() as f64,
     )?;
     SWEEP_DELAYS_MS

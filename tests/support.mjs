@@ -378,11 +378,13 @@ export const REPORT_RUNS = {
     cancellation: e.cancellation,
     requests: e.requests,
   }),
-  // The report runs every signal at its defaults (stale every 50) at two loads.
+  // The report runs every signal at its defaults (stale every 50) at two loads, then at the
+  // higher load with one server 5× slower.
   balancer_signals: (e) => ({
     signal: e.signal,
     lambda: e.lambda,
     staleness: e.staleness,
+    slowFactor: e.slow_factor,
     arrivals: e.arrivals,
   }),
 };

@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { LAMBDAS, RUN_ARRIVALS, SERVERS } from "../../web/lab/sections/balancer/section.js";
 import { camelCase, loadPackage, nativeReport } from "../support.mjs";
 
 const pkg = await loadPackage();
@@ -12,11 +13,12 @@ const REQUESTS = 12_000;
 for (const seed of [1, 7]) {
   test(`simulateBalancerSignals equals the report's entries (seed ${seed})`, () => {
     const entries = nativeReport(seed, REQUESTS).balancer_signals;
-    assert.equal(entries.length, 12);
+    assert.equal(entries.length, 18);
     for (const e of entries) {
       const r = pkg.simulateBalancerSignals({
         signal: e.signal,
         lambda: e.lambda,
+        slowFactor: e.slow_factor,
         arrivals: e.arrivals,
         seed,
       });
@@ -41,6 +43,20 @@ test("staleness 0 is fresh and staleness past the run is random, field for field
   const r = pkg.simulateBalancerSignals({ lambda: 0.5, signal: "random", arrivals: 1000 });
   assert.equal(r.randomTheory, 2);
   assert.ok(Math.abs(r.fixedPoint - 1.2656860360875726) < 1e-12);
+  // M/M/1's p99, ln 100/(1 − λ), to the bisection's 10⁻¹².
+  assert.ok(Math.abs(r.randomTheoryP99 / (Math.log(100) / 0.5) - 1) < 1e-10);
+  assert.equal(r.unbounded, false);
+});
+
+test("a slow server past its capacity under random assignment is flagged unbounded", () => {
+  // λ·k = 2.5: random's share of 1/100 overloads server 0, so its queue grows all run and
+  // there is no closed form; best of two on fresh lengths sends it less and settles.
+  const at = { lambda: 0.5, slowFactor: 5, arrivals: 20_000 };
+  const random = pkg.simulateBalancerSignals({ ...at, signal: "random" });
+  assert.equal(random.unbounded, true);
+  assert.equal(random.randomTheory, null);
+  assert.equal(random.randomTheoryP99, null);
+  assert.equal(pkg.simulateBalancerSignals({ ...at, signal: "fresh" }).unbounded, false);
 });
 
 test("bad options are refused by name", () => {
@@ -54,6 +70,7 @@ test("bad options are refused by name", () => {
     [{ d: 0 }, RangeError, "d"],
     [{ d: 101 }, RangeError, "d"],
     [{ staleness: -1 }, RangeError, "staleness"],
+    [{ staleness: 1e-4 }, RangeError, "staleness"],
     [{ clients: 0 }, RangeError, "clients"],
     [{ slowFactor: 0.5 }, RangeError, "slowFactor"],
     [{ tau: 0 }, RangeError, "tau"],
@@ -66,5 +83,18 @@ test("bad options are refused by name", () => {
       (/** @type {any} */ e) => e instanceof type && e.message.includes(name),
       JSON.stringify(opts),
     );
+  }
+});
+
+test("the section's runs last five relaxation times of random's queues", () => {
+  // Each run starts empty; an M/M/1 queue at load λ relaxes toward its steady state in about
+  // 1/(1 − √λ)² service times. A run of n arrivals at λ per server on SERVERS servers lasts
+  // n/(λ·SERVERS) service times, and must last five of those (the section's comment has the
+  // measurement: at λ = 0.9, 50,000 arrivals last 1.5 and read random's mean 10% low).
+  assert.equal(RUN_ARRIVALS.length, LAMBDAS.length);
+  for (const [i, lambda] of LAMBDAS.entries()) {
+    const lasts = RUN_ARRIVALS[i] / (lambda * SERVERS);
+    const relaxation = 1 / (1 - Math.sqrt(lambda)) ** 2;
+    assert.ok(lasts >= 5 * relaxation, `λ=${lambda}: ${lasts} vs 5 × ${relaxation.toFixed(0)}`);
   }
 });

@@ -22,7 +22,7 @@ export interface BalancerSignalsOptions {
   servers?: number;
   /** Servers sampled per arrival, 1..=servers. Default 2. */
   d?: number;
-  /** The stale signal's refresh period, 0..=1e6 (0: fresh). Default 50. */
+  /** The stale signal's refresh period: 0 (fresh), or 0.001..=1e6. Default 50. */
   staleness?: number;
   /** Balancers the arrivals are split among, 1..=100. Default 1. */
   clients?: number;
@@ -30,7 +30,7 @@ export interface BalancerSignalsOptions {
   slowFactor?: number;
   /** The peak-EWMA's decay time, 0.01..=1e6. Default 10. */
   tau?: number;
-  /** Arrivals simulated, 1000..=1e6 (the first tenth are warm-up). Default 50000. */
+  /** Arrivals simulated, 1000..=1e6 (the first tenth are warm-up). Default 200000. */
   arrivals?: number;
   seed?: number | bigint;
 }

@@ -1,12 +1,15 @@
 // Balancer signals: best of d sampled servers when the balancer reads fresh or stale queue
 // lengths, its own in-flight counts or a peak-EWMA of latency, beside round robin and random,
-// with one server k× slower. Mean sojourn time against λ per signal, with the checks' closed
-// forms drawn beside them: random's M/M/1 mean and the supermarket fixed point.
+// with one server k× slower. Mean or p99 sojourn time against λ per signal, with the checks'
+// closed forms drawn beside them: random's M/M/1 values and the supermarket fixed point's.
+// A run whose slow server's queue grew all run (the core's `unbounded`) has no steady state to
+// draw: its point is left out and named in the note.
 
 import { formatCount, formatNumber, formatPct } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
 import {
+  choice,
   initial,
   panel,
   perFrame,
@@ -19,12 +22,20 @@ import {
   SweepResults,
 } from "../../section.js";
 
-/** Arrivals per run (the first tenth are warm-up). */
-export const ARRIVALS = 50_000;
 /** The arrival rates per server the section runs. */
 export const LAMBDAS = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+/**
+ * The arrivals of the run at each of LAMBDAS (the first tenth are warm-up). Every run starts
+ * empty, and random's queues (each M/M/1) take about 1/(1 − √λ)² service times to fill: a run
+ * that ends too soon reads low. Each run here lasts at least five of those times (a node test
+ * says so); 50,000 arrivals at λ = 0.9 lasted one and a half, and random's mean read 9.0
+ * against 10 (eight seeds), where 200,000 read 9.9.
+ */
+export const RUN_ARRIVALS = [50_000, 50_000, 50_000, 50_000, 200_000, 1_000_000];
 /** The rate the readouts quote. */
 export const QUOTED_LAMBDA = 0.9;
+/** The arrivals of the quoted rate's runs. */
+export const ARRIVALS = RUN_ARRIVALS[LAMBDAS.indexOf(QUOTED_LAMBDA)];
 /** Servers (the core's default). */
 export const SERVERS = 100;
 
@@ -34,7 +45,30 @@ export const params = [
   { name: "bal-slow", type: "float", min: 1, max: 10, step: 0.5, default: 1 },
   { name: "bal-d", type: "int", min: 1, max: 10, step: 1, default: 2 },
   { name: "bal-clients", type: "int", min: 1, max: 20, step: 1, default: 1 },
+  { name: "bal-measure", type: "enum", values: ["mean", "p99"], default: "mean" },
 ];
+
+/** What the chart can show: the result's field, its closed forms' fields, the y axis's top. */
+export const MEASURES = {
+  mean: {
+    label: "mean time in system",
+    field: "mean",
+    low: "meanLow",
+    high: "meanHigh",
+    random: "randomTheory",
+    fixedPoint: "fixedPoint",
+    max: 200,
+  },
+  p99: {
+    label: "p99 time in system",
+    field: "p99",
+    low: "p99Low",
+    high: "p99High",
+    random: "randomTheoryP99",
+    fixedPoint: "fixedPointP99",
+    max: 1000,
+  },
+};
 
 /** The signals drawn: name, label, colour, marker, hollow. */
 export const SIGNALS = /** @type {const} */ ([
@@ -68,7 +102,7 @@ export function mount(root, context) {
   const start = initial(settingsOf(params, api), values);
   const ui = panel(root, {
     chartHeight: 340,
-    chartLabel: "Mean time in system against λ, per signal",
+    chartLabel: "Mean or p99 time in system against λ, per signal",
   });
   const staleness = slider(ui.controls, {
     id: `${prefix}bal-staleness`,
@@ -104,6 +138,15 @@ export function mount(root, context) {
     step: 1,
     value: start["bal-clients"],
   });
+  const measure = choice(ui.controls, {
+    id: `${prefix}bal-measure`,
+    label: "chart shows",
+    value: start["bal-measure"],
+    options: [
+      ["mean", "mean time in system"],
+      ["p99", "p99 time in system"],
+    ],
+  });
   const q = formatPct(QUOTED_LAMBDA, 0);
   const r = {
     fresh: readout(ui.readouts, {
@@ -111,14 +154,29 @@ export function mount(root, context) {
       label: `fresh, mean at λ = ${q}`,
       theory: true,
     }),
+    freshP99: readout(ui.readouts, {
+      name: "fresh-p99",
+      label: `fresh, p99 at λ = ${q}`,
+      theory: true,
+    }),
     stale: readout(ui.readouts, {
       name: "stale-mean",
       label: `stale, mean at λ = ${q}`,
       theory: true,
     }),
+    staleP99: readout(ui.readouts, {
+      name: "stale-p99",
+      label: `stale, p99 at λ = ${q}`,
+      theory: true,
+    }),
     random: readout(ui.readouts, {
       name: "random-mean",
       label: `random, mean at λ = ${q}`,
+      theory: true,
+    }),
+    randomP99: readout(ui.readouts, {
+      name: "random-p99",
+      label: `random, p99 at λ = ${q}`,
       theory: true,
     }),
     ewma: readout(ui.readouts, { name: "ewma-mean", label: `peak-EWMA, mean at λ = ${q}` }),
@@ -135,30 +193,37 @@ export function mount(root, context) {
   const qi = LAMBDAS.indexOf(QUOTED_LAMBDA);
   const quoted = (s) => results.get(key(s, qi));
 
+  /** A run's value for a readout: its number, or what its unbounded queue makes of it. */
+  const val = (e, v) => (e.unbounded ? "unbounded" : num(v));
+  /** Random's closed form, or why there is none. */
+  const randomForm = (v) => (v === null ? "none (overloaded)" : `closed form ${num(v)}`);
+
   function show() {
     const [f, st, rn, ew] = ["fresh", "stale", "random", "ewma"].map(quoted);
     if (!f || !st || !rn || !ew) {
       for (const x of Object.values(r)) x.set(pending, "");
       return;
     }
-    r.fresh.set(num(f.mean), `fixed point ${num(f.fixedPoint)}`);
-    r.stale.set(num(st.mean), `random ${num(rn.mean)}`);
-    r.random.set(
-      num(rn.mean),
-      rn.randomTheory === null ? "M/M/1: slow server overloaded" : `M/M/1 ${num(rn.randomTheory)}`,
-    );
-    r.ewma.set(num(ew.mean), "");
+    r.fresh.set(val(f, f.mean), `fixed point ${num(f.fixedPoint)}`);
+    r.freshP99.set(val(f, f.p99), `fixed point ${num(f.fixedPointP99)}`);
+    r.stale.set(val(st, st.mean), `random ${val(rn, rn.mean)}`);
+    r.staleP99.set(val(st, st.p99), `random ${val(rn, rn.p99)}`);
+    r.random.set(val(rn, rn.mean), randomForm(rn.randomTheory));
+    r.randomP99.set(val(rn, rn.p99), randomForm(rn.randomTheoryP99));
+    r.ewma.set(val(ew, ew.mean), "");
     r.slowEwma.set(num(ew.slowLoad), `random ${num(rn.slowLoad)}`);
   }
 
+  /** The values of `f` along λ; NaN (a gap) where there is no run yet or it is unbounded. */
   const series = (s, f) =>
     LAMBDAS.map((_, i) => {
       const e = results.get(key(s, i));
-      const v = e ? f(e) : null;
+      const v = e && !e.unbounded ? f(e) : null;
       return typeof v === "number" && Number.isFinite(v) ? v : Number.NaN;
     });
 
   function draw(canvas = ui.canvas) {
+    const m = MEASURES[/** @type {"mean" | "p99"} */ (measure.value)];
     const c = chart(canvas, {
       legend: [
         ...SIGNALS.map(([, label, color, shape, hollow]) => ({
@@ -173,27 +238,25 @@ export function mount(root, context) {
       ],
       legendCorner: "left",
       x: X,
-      y: { type: "log", min: 1, max: 200, label: "mean time in system", format: formatNumber },
+      y: { type: "log", min: 1, max: m.max, label: m.label, format: formatNumber },
     });
     c.axes();
+    // The closed forms depend on λ, d and k only: read them from any signal's runs.
     const first = SIGNALS[0][0];
-    c.line(
-      LAMBDAS,
-      series(first, (e) => e.randomTheory),
-      { color: "theory", width: 1.5, dash: [6, 4] },
-    );
-    c.line(
-      LAMBDAS,
-      series(first, (e) => e.fixedPoint),
-      { color: "theory", width: 1.5, dash: [2, 3] },
-    );
+    const form = (field) =>
+      LAMBDAS.map((_, i) => {
+        const v = results.get(key(first, i))?.[field];
+        return typeof v === "number" && Number.isFinite(v) ? v : Number.NaN;
+      });
+    c.line(LAMBDAS, form(m.random), { color: "theory", width: 1.5, dash: [6, 4] });
+    c.line(LAMBDAS, form(m.fixedPoint), { color: "theory", width: 1.5, dash: [2, 3] });
     for (const [s, , color, shape, hollow] of SIGNALS) {
-      const ys = series(s, (e) => e.mean);
+      const ys = series(s, (e) => e[m.field]);
       c.line(LAMBDAS, ys, { color, width: 2 });
       c.dots(
         LAMBDAS.map((x, i) => {
           const e = results.get(key(s, i));
-          return { x, y: ys[i], lo: e?.meanLow ?? undefined, hi: e?.meanHigh ?? undefined };
+          return { x, y: ys[i], lo: e?.[m.low] ?? undefined, hi: e?.[m.high] ?? undefined };
         }),
         { color, shape, r: 4, hollow },
       );
@@ -205,24 +268,45 @@ export function mount(root, context) {
   function describe() {
     const [f, st, rn] = ["fresh", "stale", "random"].map(quoted);
     if (!f || !st || !rn) return;
+    const m = MEASURES[/** @type {"mean" | "p99"} */ (measure.value)];
+    const at = (e) => val(e, e[m.field]);
     ui.canvas.setAttribute(
       "aria-label",
-      `Mean time in system against λ, per signal. At λ = ${q}: fresh ${num(f.mean)}, stale ${num(st.mean)}, random ${num(rn.mean)} mean service times.`,
+      `${m.label[0].toUpperCase()}${m.label.slice(1)} against λ, per signal. At λ = ${q}: fresh ${at(f)}, stale ${at(st)}, random ${at(rn)} mean service times.`,
     );
+    noteUnbounded();
   }
 
+  /** The note, with the runs left off the chart because the slow server's queue grew all run. */
+  let baseNote = "";
+  function noteUnbounded() {
+    const off = SIGNALS.flatMap(([s, label]) => {
+      const at = LAMBDAS.filter((_, i) => results.get(key(s, i))?.unbounded);
+      return at.length ? [`${label} at λ = ${at.map((l) => formatPct(l, 0)).join(", ")}`] : [];
+    });
+    const text = off.length
+      ? `${baseNote} Not drawn, because the slow server's queue grew for the whole run (its share of arrivals ignores its queue and offers it more than it can serve, so the times measure the run's length, not a steady state): ${off.join("; ")}.`
+      : baseNote;
+    if (ui.note.textContent !== text) ui.note.textContent = text;
+  }
+
+  /** The settings as the URL and the embed attributes carry them. */
+  const settings = () => ({
+    "bal-staleness": Number(staleness.input.value),
+    "bal-slow": Number(slow.input.value),
+    "bal-d": Number(d.input.value),
+    "bal-clients": Number(clients.input.value),
+    "bal-measure": measure.value,
+  });
+
   function update() {
-    const v = {
-      "bal-staleness": Number(staleness.input.value),
-      "bal-slow": Number(slow.input.value),
-      "bal-d": Number(d.input.value),
-      "bal-clients": Number(clients.input.value),
-    };
+    const v = settings();
     onChange(v);
     results.clear();
     pending = "…";
     show();
-    ui.note.textContent = `${formatCount(ARRIVALS)} arrivals a run on ${SERVERS} FIFO servers with exponential service of mean 1 (this model's own service, not the Lab's), split among ${v["bal-clients"]} balancer${v["bal-clients"] === 1 ? "" : "s"}; each arrival samples ${v["bal-d"]} server${v["bal-d"] === 1 ? "" : "s"}. The stale signal is refreshed every ${v["bal-staleness"]} service times; one server is ${v["bal-slow"]}× slower. Bars are 95% intervals by batch means. Dashed: random's closed form (every server M/M/1; none where the slow server is overloaded); dotted: the supermarket fixed point (best of d, fresh, identical servers, N → ∞).`;
+    baseNote = `${formatCount(RUN_ARRIVALS[0])} arrivals a run (${formatCount(ARRIVALS)} at λ = ${q}, ${formatCount(RUN_ARRIVALS.at(-1) ?? 0)} at ${formatPct(LAMBDAS.at(-1) ?? 0, 0)}, so that the queues settle from empty) on ${SERVERS} FIFO servers with exponential service of mean 1 (this model's own service, not the Lab's), split among ${v["bal-clients"]} balancer${v["bal-clients"] === 1 ? "" : "s"}; each arrival samples ${v["bal-d"]} server${v["bal-d"] === 1 ? "" : "s"}. The stale signal is refreshed every ${v["bal-staleness"]} service times; one server is ${v["bal-slow"]}× slower. Bars are 95% intervals by batch means; from λ = 80% a queue remembers its past for longer than a batch, and the bars are too narrow (random's cover its closed form in half to four fifths of runs, not 95%). Dashed: random's closed form (every server M/M/1; none where the slow server is overloaded); dotted: the supermarket fixed point (best of d, fresh, identical servers, N → ∞).`;
+    noteUnbounded();
     /** @type {{ s: string, i: number }[]} */
     const points = [];
     const calls = [];
@@ -239,7 +323,7 @@ export function mount(root, context) {
               staleness: v["bal-staleness"],
               slowFactor: v["bal-slow"],
               clients: v["bal-clients"],
-              arrivals: ARRIVALS,
+              arrivals: RUN_ARRIVALS[i],
               seed: seed.value,
             },
           ],
@@ -268,26 +352,63 @@ export function mount(root, context) {
   exportBar(ui.tools, {
     link,
     name: "balancer",
-    title: "Mean time in system against λ, per signal",
+    title: "Time in system against λ, per signal",
     canvas: ui.canvas,
     draw,
     meta: () => ({
       seed: seed.value,
-      arrivals: ARRIVALS,
+      arrivals: RUN_ARRIVALS.join(" "),
       staleness: staleness.input.value,
       slow_factor: slow.input.value,
       d: d.input.value,
       clients: clients.input.value,
+      measure: measure.value,
     }),
     table: () => ({
-      header: ["signal", "lambda", "mean", "mean_low", "mean_high", "p99", "slow_share"],
+      header: [
+        "signal",
+        "lambda",
+        "unbounded",
+        "mean",
+        "mean_low",
+        "mean_high",
+        "p99",
+        "p99_low",
+        "p99_high",
+        "slow_share",
+        "random_theory",
+        "random_theory_p99",
+        "fixed_point",
+        "fixed_point_p99",
+      ],
       rows: results
         .finals()
         .sort((x, y) => x.lambda - y.lambda || x.signal.localeCompare(y.signal))
-        .map((e) => [e.signal, e.lambda, e.mean, e.meanLow, e.meanHigh, e.p99, e.slowShare]),
+        .map((e) => [
+          e.signal,
+          e.lambda,
+          e.unbounded,
+          e.mean,
+          e.meanLow,
+          e.meanHigh,
+          e.p99,
+          e.p99Low,
+          e.p99High,
+          e.slowShare,
+          e.randomTheory,
+          e.randomTheoryP99,
+          e.fixedPoint,
+          e.fixedPointP99,
+        ]),
     }),
   });
   for (const s of [staleness, slow, d, clients]) s.input.addEventListener("input", update);
+  // Switching the measure redraws what is there: the runs carry both.
+  measure.addEventListener("change", () => {
+    onChange(settings());
+    redrawSoon();
+    describe();
+  });
   seed.watch(update, signal);
   redrawOnResize(ui.canvas, draw, signal);
   update();

@@ -1,15 +1,25 @@
 //! The balancer's event loop.
 //!
-//! Three clocks: the next arrival (Poisson at `λ·servers`), the next refresh of the stale view
-//! (every `staleness`, the stale signal only) and the servers' departures, kept in a heap
-//! (each server has at most one job in service, so a server has at most one entry). Each
-//! arrival draws, from the one sequential stream and in this order, whatever the signal: its
-//! exponential gap, its client (uniform in `0..clients`), `d` distinct sampled servers (by
-//! rejection) and its work (a unit exponential; server 0 serves it `slow_factor` times
-//! slower). So every signal sees the same arrivals, clients, samples and work, and a signal
-//! that reads the same numbers as another makes the same choices, bit for bit.
+//! Two clocks: the next arrival (Poisson at `λ·servers`) and the servers' departures, kept in
+//! a heap (each server has at most one job in service, so a server has at most one entry).
+//! Each arrival draws, from the one sequential stream and in this order, whatever the signal:
+//! its exponential gap, its client (uniform in `0..clients`), `d` distinct sampled servers (a
+//! partial Fisher–Yates shuffle of a permutation of the servers kept across arrivals: one draw
+//! a sample, O(d) for any `d`) and its work (a unit exponential; server 0 serves it
+//! `slow_factor` times slower). So every signal sees the same arrivals, clients, samples and
+//! work, and a signal that reads the same numbers as another makes the same choices, bit for
+//! bit.
 //!
-//! A job's state is its arrival time (−∞ in the warm-up: not measured), its work and its
+//! **The stale view costs O(1) an event, whatever the refresh period.** The refreshes happen
+//! at `m·T` (m = 0, 1, …), and the view of server `s` in period `m` (from `m·T` to the next) is
+//! its queue length at `m·T`. Rather than copying every length at every refresh (which, for a
+//! period much shorter than the gaps between events, would cost far more than the events), the
+//! first change to a queue within a period records the length it had before the change, with
+//! the period's number: a server changed in the current period reads that record, any other its
+//! current length (unchanged since the period began). A refresh at the very instant of an event
+//! comes before it.
+//!
+//! A job's state is its arrival time (stored negative in the warm-up: not measured), its work and its
 //! client; memory is bounded by the jobs in the system.
 
 use super::params::{BalancerParams, STREAM, Signal};
@@ -37,6 +47,9 @@ pub struct Measured {
     /// The measured window's length (mean service times): first measured arrival to last
     /// departure.
     pub duration: f64,
+    /// Whether the stale view was refreshed before the last arrival (false for every other
+    /// signal): a view never refreshed reads 0 everywhere, and the first sample wins.
+    pub refreshed: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -56,18 +69,20 @@ fn below(bits: u64, m: u32) -> u32 {
 pub(super) fn run(p: &BalancerParams) -> Measured {
     let n = p.servers as usize;
     let k = p.clients as usize;
+    let d = p.d as usize;
     let mut rng = SampleStream::at(p.seed, STREAM, 0, 0, 0);
     let arrival_rate = p.lambda * f64::from(p.servers);
     let warmup = p.arrivals / 10;
     let target = p.arrivals - warmup;
+    // The refresh period; ∞ when nothing reads a stale view (staleness 0 reads the queues).
     let refresh = if p.signal == Signal::Stale && p.staleness > 0.0 {
         p.staleness
     } else {
         f64::INFINITY
     };
+    let stale = refresh.is_finite();
     let mut queues: Vec<VecDeque<Job>> = vec![VecDeque::new(); n];
-    // The stale view, copied at each refresh.
-    let mut view: Vec<u32> = vec![0; n];
+    let mut view = StaleView::new(n, refresh);
     // Per client and server: in-flight count, peak-EWMA cost, its last update time.
     let mut inflight: Vec<u32> = vec![0; n * k];
     let mut cost: Vec<f64> = vec![0.0; n * k];
@@ -76,13 +91,14 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
     let mut heap: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
     let mut tally = BatchHistogram::new(target);
     let bins = shared_bins();
-    let mut picks = vec![0u32; p.d as usize];
+    // A permutation of the servers; each arrival's samples are its first d entries after a
+    // partial shuffle.
+    let mut order: Vec<u32> = (0..p.servers).collect();
 
     let mut now;
     let mut next_arrival = -libm::log(rng.next_open_unit()) / arrival_rate;
-    let mut next_refresh = refresh;
     let (mut arrived, mut measured, mut to_slow) = (0u64, 0u64, 0u64);
-    let (mut sum, mut opened, mut last_departure) = (0.0, 0.0, 0.0);
+    let (mut sum, mut opened, mut last_departure, mut last_arrival) = (0.0, 0.0, 0.0, 0.0);
     let slow = p.slow_factor;
     let service = |server: usize, work: f64| if server == 0 { work * slow } else { work };
 
@@ -91,12 +107,15 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
             .peek()
             .map_or(f64::INFINITY, |Reverse((t, _))| f64::from_bits(*t));
         let arrivals_left = arrived < p.arrivals;
-        if next_departure <= next_refresh && (!arrivals_left || next_departure <= next_arrival) {
+        if !arrivals_left || next_departure <= next_arrival {
             let Some(Reverse((t, s))) = heap.pop() else {
                 break;
             };
             now = f64::from_bits(t);
             let s = s as usize;
+            if stale {
+                view.before_change(s, queues[s].len(), now);
+            }
             let job = queues[s]
                 .pop_front()
                 .expect("a departing server holds a job");
@@ -124,29 +143,16 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
             if measured == target {
                 break;
             }
-        } else if next_refresh <= next_arrival || !arrivals_left {
-            if !next_refresh.is_finite() {
-                break;
-            }
-            for (v, q) in view.iter_mut().zip(&queues) {
-                *v = q.len() as u32;
-            }
-            next_refresh += refresh;
-            if !arrivals_left && heap.is_empty() {
-                break;
-            }
         } else {
             now = next_arrival;
+            last_arrival = now;
             next_arrival = now - libm::log(rng.next_open_unit()) / arrival_rate;
             let client = below(rng.next_bits(), p.clients) as usize;
-            for i in 0..picks.len() {
-                picks[i] = loop {
-                    let s = below(rng.next_bits(), p.servers);
-                    if !picks[..i].contains(&s) {
-                        break s;
-                    }
-                };
+            for i in 0..d {
+                let j = i + below(rng.next_bits(), p.servers - i as u32) as usize;
+                order.swap(i, j);
             }
+            let picks = &order[..d];
             let work = -libm::log(rng.next_open_unit());
             let base = client * n;
             let chosen = match p.signal {
@@ -156,13 +162,11 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
                     rr[client] = (s + 1) % p.servers;
                     s
                 }
-                Signal::Fresh => first_min(&picks, |s| queues[s].len() as f64),
-                Signal::Stale if refresh.is_infinite() => {
-                    first_min(&picks, |s| queues[s].len() as f64)
-                }
-                Signal::Stale => first_min(&picks, |s| f64::from(view[s])),
-                Signal::Inflight => first_min(&picks, |s| f64::from(inflight[base + s])),
-                Signal::Ewma => first_min(&picks, |s| {
+                Signal::Fresh => first_min(picks, |s| queues[s].len() as f64),
+                Signal::Stale if !stale => first_min(picks, |s| queues[s].len() as f64),
+                Signal::Stale => first_min(picks, |s| view.read(s, queues[s].len(), now)),
+                Signal::Inflight => first_min(picks, |s| f64::from(inflight[base + s])),
+                Signal::Ewma => first_min(picks, |s| {
                     cost[base + s] * f64::from(inflight[base + s] + 1)
                 }),
             } as usize;
@@ -180,6 +184,9 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
             };
             arrived += 1;
             inflight[base + chosen] += 1;
+            if stale {
+                view.before_change(chosen, queues[chosen].len(), now);
+            }
             queues[chosen].push_back(job);
             if queues[chosen].len() == 1 {
                 heap.push(Reverse((
@@ -199,6 +206,56 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
         intervals: tally.intervals(bins, &histogram),
         slow_share: to_slow as f64 / (target.max(1)) as f64,
         duration: last_departure - opened,
+        refreshed: stale && last_arrival >= refresh,
+    }
+}
+
+/// The stale view, recorded lazily: refreshes happen at `m·refresh` (m = 0, 1, …), and in
+/// period m server `s` reads the length its queue had at `m·refresh`. O(1) a change and a read.
+struct StaleView {
+    refresh: f64,
+    /// The length server s had when period `period[s]` began.
+    len: Vec<u32>,
+    /// The period of the record (−1: none); an exact integer in f64 (validation keeps
+    /// `t/refresh` below 2⁵³).
+    period: Vec<f64>,
+}
+
+impl StaleView {
+    fn new(servers: usize, refresh: f64) -> Self {
+        StaleView {
+            refresh,
+            len: vec![0; servers],
+            period: vec![-1.0; servers],
+        }
+    }
+
+    /// The number of the period time `t` falls in (a refresh at `t` itself comes first).
+    #[inline]
+    fn period_of(&self, t: f64) -> f64 {
+        libm::floor(t / self.refresh)
+    }
+
+    /// Before queue `s`, of length `len`, changes at time `t`: the first change in a period
+    /// records the length the period began with.
+    #[inline]
+    fn before_change(&mut self, s: usize, len: usize, t: f64) {
+        let m = self.period_of(t);
+        if self.period[s] != m {
+            self.period[s] = m;
+            self.len[s] = len as u32;
+        }
+    }
+
+    /// What server `s`, whose queue is `len` long now, shows at time `t`: the record if the
+    /// queue changed in this period, else its length now (unchanged since the period began).
+    #[inline]
+    fn read(&self, s: usize, len: usize, t: f64) -> f64 {
+        if self.period[s] == self.period_of(t) {
+            f64::from(self.len[s])
+        } else {
+            len as f64
+        }
     }
 }
 
@@ -224,4 +281,74 @@ fn first_min(picks: &[u32], score: impl Fn(usize) -> f64) -> u32 {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lazy view against the obvious one: a copy of every length at every refresh instant,
+    /// on random changes (±1, never below 0) at random times, with periods from far shorter
+    /// than the gaps between changes (many refreshes skipped at once) to far longer.
+    #[test]
+    fn the_lazy_view_equals_copying_at_every_refresh() {
+        let mut rng = SampleStream::at(3, STREAM, 9, 0, 0);
+        for refresh in [0.001, 0.07, 1.0, 3.3, 50.0] {
+            let servers = 5;
+            let mut lazy = StaleView::new(servers, refresh);
+            let mut lengths = vec![0usize; servers];
+            let mut copy = vec![0usize; servers];
+            let mut next_refresh = 0.0;
+            let mut t = 0.0;
+            for _ in 0..20_000 {
+                t += -libm::log(rng.next_open_unit()) * 0.5;
+                // Every refresh instant up to t (inclusive: a refresh at t comes first).
+                if next_refresh <= t {
+                    copy.clone_from(&lengths);
+                    let skipped = libm::floor((t - next_refresh) / refresh);
+                    next_refresh += (skipped + 1.0) * refresh;
+                    while next_refresh <= t {
+                        next_refresh += refresh;
+                    }
+                }
+                for s in 0..servers {
+                    assert_eq!(
+                        lazy.read(s, lengths[s], t),
+                        copy[s] as f64,
+                        "T={refresh} t={t} s={s}"
+                    );
+                }
+                let s = below(rng.next_bits(), servers as u32) as usize;
+                lazy.before_change(s, lengths[s], t);
+                if lengths[s] > 0 && rng.next_open_unit() < 0.5 {
+                    lengths[s] -= 1;
+                } else {
+                    lengths[s] += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn samples_are_distinct_and_uniform() {
+        // A partial Fisher–Yates shuffle of a permutation kept across draws: the d samples
+        // are distinct, and each server is first with probability 1/servers. 60,000 draws
+        // over 6 servers: each count's standard deviation is √(60000·(1/6)(5/6)) ≈ 91; 5σ.
+        let (servers, d) = (6u32, 3usize);
+        let mut rng = SampleStream::at(1, STREAM, 8, 0, 0);
+        let mut order: Vec<u32> = (0..servers).collect();
+        let mut first = [0u32; 6];
+        for _ in 0..60_000 {
+            for i in 0..d {
+                let j = i + below(rng.next_bits(), servers - i as u32) as usize;
+                order.swap(i, j);
+            }
+            let picks = &order[..d];
+            assert!(picks[0] != picks[1] && picks[1] != picks[2] && picks[0] != picks[2]);
+            first[picks[0] as usize] += 1;
+        }
+        for c in first {
+            assert!((f64::from(c) - 10_000.0).abs() < 5.0 * 91.3, "{first:?}");
+        }
+    }
 }

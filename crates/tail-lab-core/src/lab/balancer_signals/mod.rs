@@ -8,8 +8,9 @@
 //! `d` distinct servers uniformly and joins the one whose signal is least, the first in draw
 //! order on a tie:
 //! - `fresh`: the true queue lengths (queued or in service): the supermarket model;
-//! - `stale`: the queue lengths as copied at the last refresh, every `staleness` (T) for all
-//!   servers at once (T = 0 is `fresh`, bit for bit). Between refreshes every arrival sees the
+//! - `stale`: the queue lengths as they were at the last refresh, every `staleness` (T) for
+//!   all servers at once (T = 0 is `fresh`, bit for bit; the engine records the view lazily, so
+//!   a short T costs no more than a long one). Between refreshes every arrival sees the
 //!   same lengths, so the arrivals of one period pile onto the servers that looked short: they
 //!   *herd*;
 //! - `inflight`: the client's own count of jobs it sent to the server and has not seen answered
@@ -23,13 +24,15 @@
 //! - `random`: the first sample (uniform random assignment, every server M/M/1 when identical).
 //!
 //! **Outputs** ([`BalancerResult`]): mean, median and p99 sojourn time with 95% batch-means
-//! intervals, the share of arrivals the slow server received and the load that offers it, and
-//! the closed forms of the checks.
+//! intervals, the share of arrivals the slow server received and the load that offers it,
+//! whether that server's queue grew for the whole run (`unbounded`: then the times measure the
+//! run's length, not a steady state), and the closed forms of the checks, mean and p99.
 //!
 //! **Checks** ([`theory`]): staleness 0 is `fresh` bit for bit (same engine, same draws);
 //! staleness → ∞ approaches `random` (no refresh ever happens: every view reads 0, and the first
-//! sample wins); fresh d = 2 on identical servers is near the supermarket's fixed point; random
-//! on identical servers is M/M/1, `1/(1 − λ)`.
+//! sample wins); fresh d = 2 on identical servers is near the supermarket's fixed point, in
+//! mean and p99; random is M/M/1 per server, `1/(1 − λ)` and `ln 100/(1 − λ)` on identical
+//! servers, a mixture with one slow server.
 //!
 //! Random stream: [`STREAM`] (id 30); [`SPARE_STREAM`] (id 31) is reserved for the model.
 //! Files: `params` (parameters, signals, validation), `engine` (the event loop), [`theory`]
@@ -40,10 +43,12 @@ mod model;
 mod params;
 pub mod theory;
 
-pub use model::{MODEL, REPORT_LAMBDAS, REPORT_REQUESTS, report_point};
+pub use model::{
+    MODEL, REPORT_LAMBDAS, REPORT_REQUESTS, REPORT_RUNS, REPORT_SLOW_FACTOR, report_point,
+};
 pub use params::{
     ARRIVALS, BalancerParams, CLIENTS, MAX_LAMBDA, MAX_SLOW_FACTOR, MAX_STALENESS, MIN_LAMBDA,
-    SERVERS, SIGNAL_NAMES, SPARE_STREAM, STREAM, Signal, TAU_RANGE,
+    MIN_STALENESS, SERVERS, SIGNAL_NAMES, SPARE_STREAM, STREAM, Signal, TAU_RANGE,
 };
 
 use crate::error::ParamError;
@@ -68,11 +73,20 @@ pub struct BalancerResult {
     pub slow_share: f64,
     /// The load that share offers server 0: `share · λ · servers · k`.
     pub slow_load: f64,
+    /// Whether the slow server's queue grew for the whole run ([`theory::unbounded`]): its
+    /// share of arrivals did not respond to its queue and offered it `λ·k ≥ 1`. Then `mean`,
+    /// `p50` and `p99` grow with `arrivals` (the run's length) and estimate no steady state,
+    /// and their intervals mean nothing.
+    pub unbounded: bool,
     /// Random assignment's closed-form mean at these servers, λ and k; `None` when the slow
     /// server would be overloaded (`λ·k ≥ 1`).
     pub random_theory: Option<f64>,
+    /// Random assignment's closed-form p99 ([`theory::random_p99`]); `None` as `random_theory`.
+    pub random_theory_p99: Option<f64>,
     /// The supermarket fixed point at λ and d (identical servers, servers → ∞).
     pub fixed_point: Option<f64>,
+    /// The p99 sojourn time at the supermarket fixed point ([`theory::fixed_point_p99`]).
+    pub fixed_point_p99: Option<f64>,
 }
 
 /// Runs one configuration.
@@ -104,9 +118,27 @@ pub fn simulate(params: &BalancerParams) -> Result<BalancerResult, ParamError> {
             params.servers,
             params.slow_factor,
         ),
+        unbounded: theory::unbounded(
+            fixed_share(params, m.refreshed),
+            params.lambda,
+            params.slow_factor,
+        ),
         random_theory: theory::random_mean(params.lambda, params.servers, params.slow_factor),
+        random_theory_p99: theory::random_p99(params.lambda, params.servers, params.slow_factor),
         fixed_point: theory::fixed_point(params.lambda, params.d),
+        fixed_point_p99: theory::fixed_point_p99(params.lambda, params.d),
     })
+}
+
+/// Whether a run's assignment ignored the queues: random, round robin, one sample, or a stale
+/// view that was never refreshed (it reads 0 everywhere, so the first sample wins).
+fn fixed_share(p: &BalancerParams, refreshed: bool) -> bool {
+    p.d == 1
+        || match p.signal {
+            Signal::Random | Signal::RoundRobin => true,
+            Signal::Stale => p.staleness > 0.0 && !refreshed,
+            Signal::Fresh | Signal::Inflight | Signal::Ewma => false,
+        }
 }
 
 #[cfg(test)]
@@ -119,13 +151,20 @@ mod tests {
             arrivals: 1000,
             ..Default::default()
         };
-        let cases: [(BalancerParams, &str); 8] = [
+        let cases: [(BalancerParams, &str); 9] = [
             (BalancerParams { servers: 1, ..ok }, "servers"),
             (BalancerParams { lambda: 1.0, ..ok }, "lambda"),
             (BalancerParams { d: 0, ..ok }, "d"),
             (
                 BalancerParams {
                     staleness: -1.0,
+                    ..ok
+                },
+                "staleness",
+            ),
+            (
+                BalancerParams {
+                    staleness: 1e-4,
                     ..ok
                 },
                 "staleness",

@@ -81,6 +81,14 @@ impl Describe for BalancerResult {
                  more its queue grows for as long as the run lasts.",
                 Value::Number(self.slow_load),
             ),
+            Field::flag(
+                "unbounded",
+                "Whether the slow server's queue grew for the whole run: its share of arrivals \
+                 ignored its queue (random, round robin, d = 1, or a stale view never refreshed) \
+                 and offered it λ·k ≥ 1. Then mean, p50 and p99 grow with the run's length and \
+                 estimate no steady state.",
+                self.unbounded,
+            ),
             Field::new(
                 "random_theory",
                 Unit::ServiceTimes,
@@ -89,11 +97,24 @@ impl Describe for BalancerResult {
                 Value::MaybeNumber(self.random_theory),
             ),
             Field::new(
+                "random_theory_p99",
+                Unit::ServiceTimes,
+                "Random assignment's closed-form p99 (a mixture of the servers' exponential \
+                 sojourn times); null when λ·k ≥ 1.",
+                Value::MaybeNumber(self.random_theory_p99),
+            ),
+            Field::new(
                 "fixed_point",
                 Unit::ServiceTimes,
                 "The supermarket fixed point at λ and d: fresh best-of-d on identical servers \
                  as servers → ∞.",
                 Value::MaybeNumber(self.fixed_point),
+            ),
+            Field::new(
+                "fixed_point_p99",
+                Unit::ServiceTimes,
+                "The p99 sojourn time at the supermarket fixed point.",
+                Value::MaybeNumber(self.fixed_point_p99),
             ),
         ];
         fields.extend(interval_fields(Some(self.intervals), Unit::ServiceTimes));
@@ -103,16 +124,27 @@ impl Describe for BalancerResult {
 
 /// The report's loads.
 pub const REPORT_LAMBDAS: [f64; 2] = [0.5, 0.9];
+/// The slow server's factor in the report's last runs (at the highest load).
+pub const REPORT_SLOW_FACTOR: f64 = 5.0;
 /// Report runs use at most this many arrivals each.
 pub const REPORT_REQUESTS: u64 = 20_000;
+/// The report's runs: every signal at each of [`REPORT_LAMBDAS`] on identical servers, then
+/// every signal with one server [`REPORT_SLOW_FACTOR`] times slower at the highest load.
+pub const REPORT_RUNS: usize = (REPORT_LAMBDAS.len() + 1) * Signal::ALL.len();
+const _: () = assert!(REPORT_RUNS == 18, "report_point's index range says 0..=17");
 
-/// Report run `index`: λ-major over [`REPORT_LAMBDAS`], then every signal in
-/// [`SIGNAL_NAMES`]' order, the defaults otherwise, with `arrivals` arrivals.
+/// Report run `index` (< [`REPORT_RUNS`]): λ-major over [`REPORT_LAMBDAS`], then every signal
+/// in [`SIGNAL_NAMES`]' order, on identical servers; then every signal again at the highest
+/// load with a server [`REPORT_SLOW_FACTOR`] times slower. The defaults otherwise, with
+/// `arrivals` arrivals.
 pub fn report_point(index: usize, arrivals: u64, seed: u64) -> Result<BalancerResult, ParamError> {
-    crate::count_range!(0, 11, " (a report run)").check("index", index as u64)?;
+    crate::count_range!(0, 17, " (a report run)").check("index", index as u64)?;
+    let block = index / Signal::ALL.len();
+    let slow = block == REPORT_LAMBDAS.len();
     simulate(&BalancerParams {
-        lambda: REPORT_LAMBDAS[index / Signal::ALL.len()],
+        lambda: REPORT_LAMBDAS[block.min(REPORT_LAMBDAS.len() - 1)],
         signal: Signal::ALL[index % Signal::ALL.len()],
+        slow_factor: if slow { REPORT_SLOW_FACTOR } else { 1.0 },
         arrivals,
         seed,
         ..BalancerParams::default()
@@ -132,15 +164,15 @@ pub const MODEL: Model = Model {
     key: "balancer_signals",
     title: "Balancer signals: best of 2 of 100 servers on what the balancer can see",
     note: "fresh and stale (refreshed every 50 service times) queue lengths, in-flight counts, \
-           peak-EWMA (τ = 10), round robin and random, at λ = 0.5 and 0.9 on identical servers \
-           (20,000 arrivals a run at most)",
+           peak-EWMA (τ = 10), round robin and random, at λ = 0.5 and 0.9 on identical servers, \
+           then at λ = 0.9 with one server 5× slower (20,000 arrivals a run at most)",
     call: Some("simulateBalancerSignals"),
     closed_forms: &[],
     result_type: <BalancerResult as Describe>::TYPE_NAME,
     result_doc: <BalancerResult as Describe>::DOC,
     streams: &[STREAM, SPARE_STREAM],
     sweep: true,
-    runs: REPORT_LAMBDAS.len() * Signal::ALL.len(),
+    runs: REPORT_RUNS,
     run,
     entries: each_described::<BalancerResult>,
     example: || {

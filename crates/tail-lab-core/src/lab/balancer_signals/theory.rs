@@ -1,6 +1,6 @@
 //! The closed forms the checks and the page draw beside the runs.
 
-use crate::lab::supermarket::fixed_point_mean_time;
+use crate::lab::supermarket::{fixed_point_mean_time, fixed_point_share_of};
 
 /// Random assignment's mean sojourn time (mean service times) on `servers` servers at λ per
 /// server, one of them `slow_factor` times slower: each server receives a Poisson stream at
@@ -17,6 +17,94 @@ pub fn random_mean(lambda: f64, servers: u32, slow_factor: f64) -> Option<f64> {
     let fast = 1.0 / (1.0 - lambda);
     let slow = slow_factor / (1.0 - slow_load);
     Some(((n - 1.0) * fast + slow) / n)
+}
+
+/// Random assignment's p99 sojourn time (mean service times), in the setting of
+/// [`random_mean`]: a FIFO M/M/1 server at load ρ and mean service `m` has exponential sojourn
+/// times of rate `(1 − ρ)/m`, so the sojourn time of a random arrival is a mixture, weight
+/// `(servers − 1)/servers` at rate `1 − λ` and `1/servers` at rate `(1 − λ·k)/k`; the p99 is
+/// where its survival function is 1%, found by bisection to 10⁻¹² relative. With `k = 1` it
+/// is `ln 100/(1 − λ)`. `None` where [`random_mean`] is.
+pub fn random_p99(lambda: f64, servers: u32, slow_factor: f64) -> Option<f64> {
+    random_mean(lambda, servers, slow_factor)?;
+    let n = f64::from(servers);
+    let fast = 1.0 - lambda;
+    let slow = (1.0 - lambda * slow_factor) / slow_factor;
+    let survival = |t: f64| (n - 1.0) / n * libm::exp(-fast * t) + libm::exp(-slow * t) / n;
+    let hi = libm::log(100.0) / fast.min(slow);
+    Some(quantile_of_survival(survival, 0.01, hi))
+}
+
+/// The p99 sojourn time (mean service times) at the supermarket fixed point: fresh best of `d`
+/// on identical FIFO servers with exponential service of mean 1, as servers → ∞. An arrival
+/// sees (PASTA) each sampled server holding at least `j` jobs with probability `s_j` (the
+/// fixed point's shares, [`fixed_point_share_of`]), independently in the limit, so it joins a
+/// queue of at least `j` with probability `s_j^d`; its sojourn is then `j + 1` unit
+/// exponentials, and summing by parts the survival function is
+/// `P(T > t) = Σ_{j≥0} e^{−t} t^j/j! · s_j^d`. (Its integral is `Σ s_j^d`, the fixed point's
+/// mean.) With `d = 1` it is M/M/1's `ln 100/(1 − λ)`. `None` when λ ∉ (0, 1) or `d = 0`.
+pub fn fixed_point_p99(lambda: f64, d: u32) -> Option<f64> {
+    fixed_point_mean_time(lambda, d)?;
+    if d == 1 {
+        return Some(libm::log(100.0) / (1.0 - lambda));
+    }
+    // s_j^d for j = 0, 1, …, until it is below 10⁻³⁰⁰ (doubly exponential: a dozen terms).
+    let tails: Vec<f64> = (0..64u32)
+        .map(|j| {
+            if j == 0 {
+                1.0
+            } else {
+                libm::pow(
+                    fixed_point_share_of(lambda, d, j).unwrap_or(0.0),
+                    f64::from(d),
+                )
+            }
+        })
+        .take_while(|&q| q > 1e-300)
+        .collect();
+    let survival = |t: f64| {
+        let mut pmf = libm::exp(-t);
+        let mut sum = 0.0;
+        for (j, q) in tails.iter().enumerate() {
+            if j > 0 {
+                pmf *= t / j as f64;
+            }
+            sum += pmf * q;
+        }
+        sum
+    };
+    // The sojourn is at most that of a server whose queue is stochastically M/M/1's, so the
+    // p99 is below M/M/1's.
+    Some(quantile_of_survival(
+        survival,
+        0.01,
+        libm::log(100.0) / (1.0 - lambda),
+    ))
+}
+
+/// The `t` in `[0, hi]` where a decreasing survival function (1 at 0, at most `level` at `hi`)
+/// crosses `level`, by bisection to 10⁻¹² of `hi`.
+fn quantile_of_survival(survival: impl Fn(f64) -> f64, level: f64, hi: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, hi);
+    while hi - lo > 1e-12 * hi {
+        let mid = 0.5 * (lo + hi);
+        if survival(mid) > level {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// Whether the slow server's queue grows for as long as a run lasts, so that the run's mean
+/// and p99 measure its length rather than a steady state: its share of the arrivals does not
+/// respond to its queue (`fixed_share`: random, round robin, `d = 1`, or a stale view never
+/// refreshed during the run), and that share, `1/servers`, offers it a load `λ·k` of 1 or
+/// more. A signal that reads the queue, the in-flight count or the latency sends it less as
+/// its queue grows, and settles.
+pub fn unbounded(fixed_share: bool, lambda: f64, slow_factor: f64) -> bool {
+    fixed_share && lambda * slow_factor >= 1.0
 }
 
 /// The best of `d` on fresh queue lengths as servers → ∞ on identical servers: the
@@ -49,5 +137,73 @@ mod tests {
         assert!((random_mean(0.5, 100, 1.5).unwrap() - 2.04).abs() < 1e-12);
         assert!((fixed_point(0.9, 1).unwrap() - 10.0).abs() < 1e-9);
         assert!((slow_offered_load(0.01, 0.5, 100, 5.0) - 2.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn p99_closed_forms() {
+        // Identical servers: M/M/1's exponential sojourn, ln 100/(1 − λ), both ways.
+        for lambda in [0.1, 0.5, 0.9, 0.99] {
+            let want = libm::log(100.0) / (1.0 - lambda);
+            let r = random_p99(lambda, 100, 1.0).unwrap();
+            assert!((r / want - 1.0).abs() < 1e-10, "{r} vs {want}");
+            assert_eq!(fixed_point_p99(lambda, 1), Some(want));
+        }
+        // The mixture's survival at its p99 is 1%, computed independently.
+        let (lambda, k, n) = (0.5, 1.5, 100.0);
+        let t = random_p99(lambda, 100, k).unwrap();
+        let s = (n - 1.0) / n * libm::exp(-(1.0 - lambda) * t)
+            + libm::exp(-(1.0 - lambda * k) / k * t) / n;
+        assert!((s - 0.01).abs() < 1e-12, "{s}");
+        assert_eq!(random_p99(0.5, 100, 2.0), None);
+        // The fixed point's survival, summed here in log space (theory sums the Poisson terms
+        // by recurrence), is 1% at the p99, integrates to the fixed point's mean (Simpson's rule),
+        // and the p99 is below one choice's and falls with d.
+        for (lambda, d) in [(0.5, 2), (0.9, 2), (0.9, 3), (0.99, 2)] {
+            let p99 = fixed_point_p99(lambda, d).unwrap();
+            let mean = fixed_point_mean_time(lambda, d).unwrap();
+            let tails: Vec<f64> = (0..64u32)
+                .map(|j| {
+                    fixed_point_share_of(lambda, d, j).map_or(if j == 0 { 1.0 } else { 0.0 }, |s| {
+                        libm::pow(s, f64::from(d))
+                    })
+                })
+                .collect();
+            let log_fact: Vec<f64> = (0..64u32)
+                .scan(0.0, |acc, j| {
+                    if j > 0 {
+                        *acc += libm::log(f64::from(j));
+                    }
+                    Some(*acc)
+                })
+                .collect();
+            let survival = |t: f64| {
+                (0..64)
+                    .map(|j| {
+                        let log_pmf = -t + j as f64 * libm::log(t.max(1e-300)) - log_fact[j];
+                        libm::exp(log_pmf) * tails[j]
+                    })
+                    .sum::<f64>()
+            };
+            assert!((survival(p99) - 0.01).abs() < 1e-9, "λ={lambda} d={d}");
+            // Simpson's rule on [0, 100] in steps of 0.01 (the survival at 100 is below 10⁻²⁰).
+            let h = 0.01;
+            let integral: f64 = (0..5_000)
+                .map(|i| {
+                    let a = 2.0 * i as f64 * h;
+                    h / 3.0 * (survival(a) + 4.0 * survival(a + h) + survival(a + 2.0 * h))
+                })
+                .sum();
+            assert!((integral / mean - 1.0).abs() < 1e-8, "{integral} vs {mean}");
+            assert!(p99 < fixed_point_p99(lambda, 1).unwrap());
+        }
+        assert!(fixed_point_p99(0.9, 3).unwrap() < fixed_point_p99(0.9, 2).unwrap());
+        assert_eq!(fixed_point_p99(1.0, 2), None);
+    }
+
+    #[test]
+    fn only_a_fixed_share_past_capacity_is_unbounded() {
+        assert!(unbounded(true, 0.5, 2.0));
+        assert!(!unbounded(true, 0.5, 1.9));
+        assert!(!unbounded(false, 0.9, 100.0));
     }
 }

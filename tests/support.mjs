@@ -170,9 +170,12 @@ export function camelKeys(value) {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [camelCase(k), camelKeys(v)]));
 }
 
-/** A JS result with its typed arrays as plain arrays, for `deepEqual` with report JSON. */
+/**
+ * A JS result with its typed arrays as plain arrays, for `deepEqual` with report JSON: a
+ * series' NaN (a window with nothing measured) is null there, as JSON writes it.
+ */
 export function plain(value) {
-  if (value instanceof Float64Array) return Array.from(value);
+  if (value instanceof Float64Array) return Array.from(value, (x) => (Number.isNaN(x) ? null : x));
   if (Array.isArray(value)) return value.map(plain);
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));

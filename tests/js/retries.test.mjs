@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { camelCase, loadPackage, nativeReport } from "../support.mjs";
+import { camelCase, loadPackage, nativeReport, plain } from "../support.mjs";
 
 const pkg = await loadPackage();
 
@@ -25,7 +25,8 @@ for (const seed of [1, 7]) {
         const got = r[camelCase(key)];
         if (Array.isArray(value)) {
           assert.ok(got instanceof Float64Array, key);
-          assert.deepEqual(Array.from(got), value, key);
+          // A window with no answer has no p99: NaN in the call, null in the JSON.
+          assert.deepEqual(plain(got), value, key);
         } else {
           assert.equal(got, value, `${e.policy} ${e.budget} ${key}`);
         }

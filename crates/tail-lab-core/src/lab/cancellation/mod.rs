@@ -128,7 +128,8 @@ impl CancellationParams {
     }
 
     /// The loaded engine's run of `policy` at `load` under these parameters: this model's
-    /// streams, its rule and its delay.
+    /// streams, its rule and its delay (checked here too, so that [`crossing`] called on its
+    /// own refuses a bad delay by name, as [`simulate`] does).
     pub fn config(&self, policy: LoadedPolicy, load: f64) -> Result<LoadedConfig, ParamError> {
         let mut config = LoadedConfig::new(LoadedParams {
             replicas: self.replicas,
@@ -140,7 +141,7 @@ impl CancellationParams {
         .with_service(LoadedService::Lab(self.service.clone()))
         .with_cancellation(self.cancellation)
         .with_streams(STREAM, DELAY_STREAM);
-        config.cancel_delay_ms = Some(self.cancel_delay_ms);
+        config.cancel_delay_ms = Some(check_delay(self.cancel_delay_ms)?);
         Ok(config)
     }
 
@@ -348,6 +349,10 @@ mod tests {
                 ..CancellationParams::at_delay(0.0)
             };
             assert_eq!(simulate(&p).unwrap_err().param(), "cancelDelayMs", "{bad}");
+            // The crossing and a single run's configuration, called on their own, too.
+            assert_eq!(crossing(&p).unwrap_err().param(), "cancelDelayMs", "{bad}");
+            let config = p.config(LoadedPolicy::Duplicate, 0.5);
+            assert_eq!(config.unwrap_err().param(), "cancelDelayMs", "{bad}");
         }
         let p = CancellationParams {
             requests: 10,

@@ -509,7 +509,7 @@ impl<'a> Simulation<'a> {
         r.window_p99_ms = t
             .latency_quantiles(0.99)
             .into_iter()
-            .map(|q| q.unwrap_or(0.0))
+            .map(|q| q.unwrap_or(f64::NAN))
             .collect();
         self.r
     }

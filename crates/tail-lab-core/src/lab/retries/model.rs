@@ -224,7 +224,8 @@ impl Describe for RetriesResult {
             series(
                 "window_p99",
                 Unit::Ms,
-                "Per window: p99 latency of the requests answered in it; 0 where none was (its goodput is 0).",
+                "Per window: p99 latency of the requests answered in it; NaN (null in JSON) where none \
+                 was (its goodput is 0).",
                 &self.window_p99_ms,
             ),
             series(

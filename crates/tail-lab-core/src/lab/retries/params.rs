@@ -286,7 +286,8 @@ pub struct RetriesResult {
     pub window_goodput: Vec<f64>,
     /// Per window: requests that failed.
     pub window_failures: Vec<f64>,
-    /// Per window: p99 latency (ms) of the requests answered in it; 0 where none was (its goodput is 0).
+    /// Per window: p99 latency (ms) of the requests answered in it; NaN (null in JSON) where none
+    /// was (its goodput is 0): no latency was measured, which is not a latency of 0.
     pub window_p99_ms: Vec<f64>,
     /// Per window: the time-average of attempts at the replicas (queued or in service).
     pub window_in_system: Vec<f64>,

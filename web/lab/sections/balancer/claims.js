@@ -2,7 +2,7 @@
 // section's default runs (see web/claims.js).
 
 import { SEED_PARAM } from "../../seed.js";
-import { ARRIVALS, params, QUOTED_LAMBDA, SERVERS } from "./section.js";
+import { ARRIVALS, LAMBDAS, params, QUOTED_LAMBDA, RUN_ARRIVALS, SERVERS } from "./section.js";
 
 /** The seed the page runs at until a reader changes it. */
 const SEED = SEED_PARAM.default;
@@ -14,8 +14,26 @@ const SHORT = 5;
 const SLOW = 5;
 /** Runs the prose averages random's p99 over. */
 const REPLICAS = 20;
+/** The peak-EWMA's blind spot the prose quotes: balancers, slow factor, λ. */
+const FORGET = { clients: 20, slowFactor: 10, lambda: 0.7 };
 
 const runs = new WeakMap();
+/** The shorter run random's growing mean is quoted at. */
+const SHORT_ARRIVALS = 50_000;
+
+/** The blind-spot example's options, at the page's run length for its λ. */
+const forget = () => ({
+  ...FORGET,
+  arrivals: RUN_ARRIVALS[LAMBDAS.indexOf(FORGET.lambda)],
+});
+
+/** Random's mean with the slow server after `arrivals`; it must be flagged unbounded. */
+function unboundedMean(core, arrivals) {
+  const r = at(core, "random", { slowFactor: SLOW, arrivals });
+  if (!r.unbounded) throw new Error("random with the slow server should be unbounded");
+  return r.mean;
+}
+
 /** The section's run of `signal` at λ = QUOTED_LAMBDA with `extra` options, as the page makes it. */
 function at(core, signal, extra = {}) {
   if (!runs.has(core)) runs.set(core, new Map());
@@ -104,12 +122,51 @@ export const claims = {
     doc: "The load random assignment offers the slow server.",
     value: (core) => at(core, "random", { slowFactor: SLOW }).slowLoad,
   },
-  "random-slow-p99": {
-    doc: "Random assignment's p99 with the slow server (service times) over the page's run: the run is unbounded (the claim fails if it is not), so this grows with the run's length.",
+  "short-arrivals": {
+    doc: "The shorter run the prose quotes random's growing mean at.",
+    value: () => SHORT_ARRIVALS,
+  },
+  "random-slow-mean-short": {
+    doc: "Random assignment's mean with the slow server after the shorter run: the run is unbounded (the claim fails if it is not).",
+    value: (core) => unboundedMean(core, SHORT_ARRIVALS),
+  },
+  "random-slow-mean": {
+    doc: "Random assignment's mean with the slow server after the page's run, unbounded too: it must exceed the shorter run's by half or more, or the claim fails.",
     value: (core) => {
-      const r = at(core, "random", { slowFactor: SLOW });
-      if (!r.unbounded) throw new Error("random with the slow server should be unbounded");
-      return r.p99;
+      const long = unboundedMean(core, ARRIVALS);
+      if (!(long > 1.5 * unboundedMean(core, SHORT_ARRIVALS)))
+        throw new Error("random's mean should grow with the run");
+      return long;
+    },
+  },
+  "ewma-p99": {
+    doc: "Peak-EWMA's p99 on identical servers at the quoted λ.",
+    value: (core) => at(core, "ewma").p99,
+  },
+  tau: {
+    doc: "The peak-EWMA's decay time the runs use (the API's default).",
+    value: (core) => at(core, "ewma").tau,
+  },
+  "forget-clients": { doc: "Balancers in the blind-spot example.", value: () => FORGET.clients },
+  "forget-slow": {
+    doc: "The slow factor in the blind-spot example.",
+    value: () => FORGET.slowFactor,
+  },
+  "forget-lambda": { doc: "λ in the blind-spot example.", value: () => FORGET.lambda },
+  "forget-load": {
+    doc: "The load the peak-EWMA balancers send the slow server in the blind-spot example, at the page's run length for that λ; the run must be flagged unbounded.",
+    value: (core) => {
+      const r = at(core, "ewma", forget());
+      if (!r.unbounded) throw new Error("the forgetful peak-EWMA run should be unbounded");
+      return r.slowLoad;
+    },
+  },
+  "forget-fresh-load": {
+    doc: "The load fresh best of two sends the slow server in the blind-spot example; not unbounded.",
+    value: (core) => {
+      const r = at(core, "fresh", forget());
+      if (r.unbounded) throw new Error("fresh best of two should settle");
+      return r.slowLoad;
     },
   },
   "rr-slow-load": {

@@ -222,6 +222,15 @@ export function mount(root, context) {
       return typeof v === "number" && Number.isFinite(v) ? v : Number.NaN;
     });
 
+  /** The y axis's top: the measure's usual top, or the next power of ten above a larger value. */
+  function yTop(m) {
+    let top = m.max;
+    for (const [s] of SIGNALS)
+      for (const v of series(s, (e) => Math.max(e[m.field], e[m.high] ?? 0)))
+        if (Number.isFinite(v) && v > top) top = 10 ** Math.ceil(Math.log10(v * 1.05));
+    return top;
+  }
+
   function draw(canvas = ui.canvas) {
     const m = MEASURES[/** @type {"mean" | "p99"} */ (measure.value)];
     const c = chart(canvas, {
@@ -238,7 +247,7 @@ export function mount(root, context) {
       ],
       legendCorner: "left",
       x: X,
-      y: { type: "log", min: 1, max: m.max, label: m.label, format: formatNumber },
+      y: { type: "log", min: 1, max: yTop(m), label: m.label, format: formatNumber },
     });
     c.axes();
     // The closed forms depend on λ, d and k only: read them from any signal's runs.
@@ -269,10 +278,10 @@ export function mount(root, context) {
     const [f, st, rn] = ["fresh", "stale", "random"].map(quoted);
     if (!f || !st || !rn) return;
     const m = MEASURES[/** @type {"mean" | "p99"} */ (measure.value)];
-    const at = (e) => val(e, e[m.field]);
+    const at = (e) => (e.unbounded ? "unbounded" : `${num(e[m.field])} service times`);
     ui.canvas.setAttribute(
       "aria-label",
-      `${m.label[0].toUpperCase()}${m.label.slice(1)} against λ, per signal. At λ = ${q}: fresh ${at(f)}, stale ${at(st)}, random ${at(rn)} mean service times.`,
+      `${m.label[0].toUpperCase()}${m.label.slice(1)} against λ, per signal. At λ = ${q}: fresh ${at(f)}, stale ${at(st)}, random ${at(rn)}.`,
     );
     noteUnbounded();
   }
@@ -285,7 +294,7 @@ export function mount(root, context) {
       return at.length ? [`${label} at λ = ${at.map((l) => formatPct(l, 0)).join(", ")}`] : [];
     });
     const text = off.length
-      ? `${baseNote} Not drawn, because the slow server's queue grew for the whole run (its share of arrivals ignores its queue and offers it more than it can serve, so the times measure the run's length, not a steady state): ${off.join("; ")}.`
+      ? `${baseNote} Not drawn, because a queue grew for the whole run (the slow server was sent as much as or more than it can serve, or all the servers together were), so the times measure the run's length, not a steady state: ${off.join("; ")}.`
       : baseNote;
     if (ui.note.textContent !== text) ui.note.textContent = text;
   }
@@ -305,7 +314,7 @@ export function mount(root, context) {
     results.clear();
     pending = "…";
     show();
-    baseNote = `${formatCount(RUN_ARRIVALS[0])} arrivals a run (${formatCount(ARRIVALS)} at λ = ${q}, ${formatCount(RUN_ARRIVALS.at(-1) ?? 0)} at ${formatPct(LAMBDAS.at(-1) ?? 0, 0)}, so that the queues settle from empty) on ${SERVERS} FIFO servers with exponential service of mean 1 (this model's own service, not the Lab's), split among ${v["bal-clients"]} balancer${v["bal-clients"] === 1 ? "" : "s"}; each arrival samples ${v["bal-d"]} server${v["bal-d"] === 1 ? "" : "s"}. The stale signal is refreshed every ${v["bal-staleness"]} service times; one server is ${v["bal-slow"]}× slower. Bars are 95% intervals by batch means; from λ = 80% a queue remembers its past for longer than a batch, and the bars are too narrow (random's cover its closed form in half to four fifths of runs, not 95%). Dashed: random's closed form (every server M/M/1; none where the slow server is overloaded); dotted: the supermarket fixed point (best of d, fresh, identical servers, N → ∞).`;
+    baseNote = `${formatCount(RUN_ARRIVALS[0])} arrivals a run (${formatCount(ARRIVALS)} at λ = ${q}, ${formatCount(RUN_ARRIVALS.at(-1) ?? 0)} at ${formatPct(LAMBDAS.at(-1) ?? 0, 0)}, so that the queues settle from empty) on ${SERVERS} FIFO servers with exponential service of mean 1 (this model's own service, not the Lab's), split among ${v["bal-clients"]} balancer${v["bal-clients"] === 1 ? "" : "s"}; each arrival samples ${v["bal-d"]} server${v["bal-d"] === 1 ? "" : "s"}. The stale signal is ${v["bal-staleness"] === 0 ? "the fresh one (refreshed continuously)" : `refreshed every ${v["bal-staleness"]} service times`}; one server is ${v["bal-slow"]}× slower. Bars are 95% intervals by batch means; from λ = 60% a queue remembers its past for longer than a batch, and the bars are too narrow (over twenty seeds, random's bars held its closed form in only half of the runs at λ = 95%). Dashed: random's closed form (every server M/M/1; none where the slow server is overloaded); dotted: the supermarket fixed point (best of d, fresh, identical servers, N → ∞).`;
     noteUnbounded();
     /** @type {{ s: string, i: number }[]} */
     const points = [];

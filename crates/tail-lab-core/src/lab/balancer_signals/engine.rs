@@ -44,12 +44,9 @@ pub struct Measured {
     pub intervals: RunIntervals,
     /// Share of the measured arrivals sent to server 0 (the slow one).
     pub slow_share: f64,
-    /// The measured window's length (mean service times): first measured arrival to last
-    /// departure.
-    pub duration: f64,
-    /// Whether the stale view was refreshed before the last arrival (false for every other
+    /// How many times the stale view was refreshed before the last arrival (0 for every other
     /// signal): a view never refreshed reads 0 everywhere, and the first sample wins.
-    pub refreshed: bool,
+    pub refreshes: f64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -98,7 +95,7 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
     let mut now;
     let mut next_arrival = -libm::log(rng.next_open_unit()) / arrival_rate;
     let (mut arrived, mut measured, mut to_slow) = (0u64, 0u64, 0u64);
-    let (mut sum, mut opened, mut last_departure, mut last_arrival) = (0.0, 0.0, 0.0, 0.0);
+    let (mut sum, mut last_arrival) = (0.0, 0.0);
     let slow = p.slow_factor;
     let service = |server: usize, work: f64| if server == 0 { work * slow } else { work };
 
@@ -127,7 +124,6 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
                 tally.record(bins, latency);
                 measured += 1;
             }
-            last_departure = now;
             // Peak-EWMA of this client's observed latency at s (from its send).
             let latency = now - sent_at(&job);
             let w = libm::exp(-(now - stamp[slot]) / p.tau);
@@ -166,13 +162,16 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
                 Signal::Stale if !stale => first_min(picks, |s| queues[s].len() as f64),
                 Signal::Stale => first_min(picks, |s| view.read(s, queues[s].len(), now)),
                 Signal::Inflight => first_min(picks, |s| f64::from(inflight[base + s])),
-                Signal::Ewma => first_min(picks, |s| {
-                    cost[base + s] * f64::from(inflight[base + s] + 1)
-                }),
+                Signal::Ewma => {
+                    // Reading a cost decays it to now first (Finagle's `get` observes 0).
+                    for &s in picks {
+                        let slot = base + s as usize;
+                        cost[slot] *= libm::exp(-(now - stamp[slot]) / p.tau);
+                        stamp[slot] = now;
+                    }
+                    first_min(picks, |s| ewma_score(cost[base + s], inflight[base + s]))
+                }
             } as usize;
-            if arrived == warmup {
-                opened = now;
-            }
             let measured_job = arrived >= warmup;
             if measured_job && chosen == 0 {
                 to_slow += 1;
@@ -205,8 +204,11 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
         p99: histogram.percentile(bins, 0.99),
         intervals: tally.intervals(bins, &histogram),
         slow_share: to_slow as f64 / (target.max(1)) as f64,
-        duration: last_departure - opened,
-        refreshed: stale && last_arrival >= refresh,
+        refreshes: if stale {
+            libm::floor(last_arrival / refresh)
+        } else {
+            0.0
+        },
     }
 }
 
@@ -256,6 +258,23 @@ impl StaleView {
         } else {
             len as f64
         }
+    }
+}
+
+/// Finagle's `PENALTY`, `Long.MaxValue >> 16`: the score of a server with requests in flight
+/// and no latency observed yet, plus its in-flight count.
+const EWMA_PENALTY: f64 = (i64::MAX >> 16) as f64;
+
+/// The peak-EWMA score of a server whose (decayed) cost is `cost` with `inflight` of this
+/// client's requests outstanding: `cost × (inflight + 1)`, except that a server never heard
+/// from with requests already in flight scores `PENALTY + inflight`, so that a cold start does
+/// not pile every request onto it.
+#[inline]
+fn ewma_score(cost: f64, inflight: u32) -> f64 {
+    if cost == 0.0 && inflight != 0 {
+        EWMA_PENALTY + f64::from(inflight)
+    } else {
+        cost * f64::from(inflight + 1)
     }
 }
 

@@ -16,10 +16,14 @@
 //! - `inflight`: the client's own count of jobs it sent to the server and has not seen answered
 //!   (with one client this is the queue length, so `fresh` bit for bit);
 //! - `ewma`: the client's peak-EWMA cost of the server times (its in-flight count + 1), as
-//!   Finagle's and Linkerd's balancers do. **The rule:** when an answer of latency `L` (from
-//!   send to answer) reaches the client at time `t`, and the client last updated this server
-//!   at `t₀`, with `w = e^{−(t − t₀)/τ}`: `cost ← L` if `L > cost`, else
-//!   `cost ← cost·w + L·(1 − w)`. Costs start at 0 (an unexplored server is tried first);
+//!   Finagle's `PeakEwma` does. **The rule:** the client observes a value `x` at time `t` with
+//!   `w = e^{−(t − t₀)/τ}` (`t₀` its last observation of this server): `cost ← x` if
+//!   `x > cost`, else `cost ← cost·w + x·(1 − w)`. An answer of latency `L` (send to answer)
+//!   observes `L`; reading the cost to choose observes 0 (so it decays between answers). The
+//!   score is `cost·(inflight + 1)`, except that a server with requests in flight and no cost
+//!   yet scores `(2⁶³ − 1) >> 16` (Finagle's penalty) plus its in-flight count, so that a
+//!   cold start spreads its requests rather than piling them onto a server not yet heard
+//!   from. Costs start at 0;
 //! - `round-robin`: each client cycles through the servers (client c starts at `c·N/K`);
 //! - `random`: the first sample (uniform random assignment, every server M/M/1 when identical).
 //!
@@ -73,10 +77,11 @@ pub struct BalancerResult {
     pub slow_share: f64,
     /// The load that share offers server 0: `share · λ · servers · k`.
     pub slow_load: f64,
-    /// Whether the slow server's queue grew for the whole run ([`theory::unbounded`]): its
-    /// share of arrivals did not respond to its queue and offered it `λ·k ≥ 1`. Then `mean`,
-    /// `p50` and `p99` grow with `arrivals` (the run's length) and estimate no steady state,
-    /// and their intervals mean nothing.
+    /// Whether the queues grew for the whole run ([`theory::unbounded`]): the servers together
+    /// cannot keep up, the slow server's share of arrivals did not respond to its queue and
+    /// offered it `λ·k ≥ 1`, or it was measured to be offered clearly more than it serves.
+    /// Then `mean` grows with `arrivals` (the run's length), `p50` and
+    /// `p99` estimate nothing, and their intervals mean nothing.
     pub unbounded: bool,
     /// Random assignment's closed-form mean at these servers, λ and k; `None` when the slow
     /// server would be overloaded (`λ·k ≥ 1`).
@@ -104,6 +109,9 @@ pub struct BalancerResult {
 pub fn simulate(params: &BalancerParams) -> Result<BalancerResult, ParamError> {
     params.check()?;
     let m = engine::run(params);
+    let (lambda, servers, k) = (params.lambda, params.servers, params.slow_factor);
+    let slow_load = theory::slow_offered_load(m.slow_share, lambda, servers, k);
+    let slow_load_se = theory::slow_load_se(m.slow_share, m.measured, lambda, servers, k);
     Ok(BalancerResult {
         params: *params,
         measured: m.measured,
@@ -112,31 +120,30 @@ pub fn simulate(params: &BalancerParams) -> Result<BalancerResult, ParamError> {
         p99: m.p99,
         intervals: m.intervals,
         slow_share: m.slow_share,
-        slow_load: theory::slow_offered_load(
-            m.slow_share,
-            params.lambda,
-            params.servers,
-            params.slow_factor,
-        ),
+        slow_load,
         unbounded: theory::unbounded(
-            fixed_share(params, m.refreshed),
-            params.lambda,
-            params.slow_factor,
+            fixed_share(params, m.refreshes),
+            lambda,
+            servers,
+            k,
+            slow_load,
+            slow_load_se,
         ),
-        random_theory: theory::random_mean(params.lambda, params.servers, params.slow_factor),
-        random_theory_p99: theory::random_p99(params.lambda, params.servers, params.slow_factor),
-        fixed_point: theory::fixed_point(params.lambda, params.d),
-        fixed_point_p99: theory::fixed_point_p99(params.lambda, params.d),
+        random_theory: theory::random_mean(lambda, servers, k),
+        random_theory_p99: theory::random_p99(lambda, servers, k),
+        fixed_point: theory::fixed_point(lambda, params.d),
+        fixed_point_p99: theory::fixed_point_p99(lambda, params.d),
     })
 }
 
 /// Whether a run's assignment ignored the queues: random, round robin, one sample, or a stale
-/// view that was never refreshed (it reads 0 everywhere, so the first sample wins).
-fn fixed_share(p: &BalancerParams, refreshed: bool) -> bool {
+/// view refreshed fewer than [`theory::MIN_REFRESHES`] times during the arrivals (never
+/// refreshed, it reads 0 everywhere and the first sample wins).
+fn fixed_share(p: &BalancerParams, refreshes: f64) -> bool {
     p.d == 1
         || match p.signal {
             Signal::Random | Signal::RoundRobin => true,
-            Signal::Stale => p.staleness > 0.0 && !refreshed,
+            Signal::Stale => p.staleness > 0.0 && refreshes < theory::MIN_REFRESHES,
             Signal::Fresh | Signal::Inflight | Signal::Ewma => false,
         }
 }

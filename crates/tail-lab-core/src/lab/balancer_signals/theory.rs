@@ -97,15 +97,50 @@ fn quantile_of_survival(survival: impl Fn(f64) -> f64, level: f64, hi: f64) -> f
     0.5 * (lo + hi)
 }
 
-/// Whether the slow server's queue grows for as long as a run lasts, so that the run's mean
-/// and p99 measure its length rather than a steady state: its share of the arrivals does not
-/// respond to its queue (`fixed_share`: random, round robin, `d = 1`, or a stale view never
-/// refreshed during the run), and that share, `1/servers`, offers it a load `λ·k` of 1 or
-/// more. A signal that reads the queue, the in-flight count or the latency sends it less as
-/// its queue grows, and settles.
-pub fn unbounded(fixed_share: bool, lambda: f64, slow_factor: f64) -> bool {
-    fixed_share && lambda * slow_factor >= 1.0
+/// Whether a run's queues grow for as long as it lasts, so that its mean measures the run's
+/// length rather than a steady state (and its p50 and p99 estimate nothing), in any of three
+/// cases:
+/// - the servers together cannot serve the arrivals: `λ·servers ≥ (servers − 1) + 1/k`,
+///   whatever the signal;
+/// - the slow server's share of the arrivals does not respond to its queue (`fixed_share`:
+///   random, round robin, `d = 1`, or a stale view refreshed fewer than
+///   [`MIN_REFRESHES`] times during the arrivals) and that share, `1/servers`, offers it a
+///   load `λ·k` of 1 or more;
+/// - the load the slow server was measured to be offered, `slow_load`, exceeds 1 by more than
+///   [`OVERLOAD_Z`] of its binomial standard errors (`slow_load_se`): a signal that reads the
+///   servers may still send it more than it can serve (a peak-EWMA whose cost decays faster
+///   than the slow server answers does), while one that settles near its capacity reads 1
+///   give or take its noise.
+pub fn unbounded(
+    fixed_share: bool,
+    lambda: f64,
+    servers: u32,
+    slow_factor: f64,
+    slow_load: f64,
+    slow_load_se: f64,
+) -> bool {
+    let n = f64::from(servers);
+    let overloaded = lambda * n >= (n - 1.0) + 1.0 / slow_factor;
+    overloaded
+        || (fixed_share && lambda * slow_factor >= 1.0)
+        || slow_load > 1.0 + OVERLOAD_Z * slow_load_se
 }
+
+/// Standard errors by which a measured load must exceed 1 to count as overload (a one-sided
+/// test at about 1 in 10⁵ for a server that is at its capacity).
+pub const OVERLOAD_Z: f64 = 4.0;
+
+/// The binomial standard error of [`slow_offered_load`] when `share` is estimated from
+/// `measured` arrivals: `√(share·(1 − share)/measured) · λ · servers · k`.
+pub fn slow_load_se(share: f64, measured: u64, lambda: f64, servers: u32, slow_factor: f64) -> f64 {
+    let m = measured.max(1) as f64;
+    libm::sqrt(share * (1.0 - share) / m) * lambda * f64::from(servers) * slow_factor
+}
+
+/// A stale view refreshed fewer times than this during the arrivals counts as ignoring the
+/// queues: each of its periods is a tenth of the run or more, long enough for a slow server's
+/// backlog to dominate what the run measures.
+pub const MIN_REFRESHES: f64 = 10.0;
 
 /// The best of `d` on fresh queue lengths as servers → ∞ on identical servers: the
 /// supermarket model's fixed point ([`crate::lab::supermarket::fixed_point_mean_time`]),
@@ -202,8 +237,20 @@ mod tests {
 
     #[test]
     fn only_a_fixed_share_past_capacity_is_unbounded() {
-        assert!(unbounded(true, 0.5, 2.0));
-        assert!(!unbounded(true, 0.5, 1.9));
-        assert!(!unbounded(false, 0.9, 100.0));
+        let settled = |fixed, lambda, n, k| unbounded(fixed, lambda, n, k, 0.9, 0.05);
+        assert!(settled(true, 0.5, 100, 2.0));
+        assert!(!settled(true, 0.5, 100, 1.9));
+        assert!(!settled(false, 0.9, 100, 100.0));
+        // 10 servers at λ = 0.95 offer 9.5 against a capacity of 9 + 1/100: every signal.
+        assert!(settled(false, 0.95, 10, 100.0));
+        // 2 servers at λ = 0.9 offer 1.8 against 1 + 1/10.
+        assert!(settled(false, 0.9, 2, 10.0));
+        assert!(!settled(false, 0.5, 2, 10.0));
+        // A measured load of 1.05 ± 0.05 is a server at its capacity; 1.25 ± 0.05 is not.
+        assert!(!unbounded(false, 0.9, 100, 5.0, 1.05, 0.05));
+        assert!(unbounded(false, 0.9, 100, 5.0, 1.25, 0.05));
+        // The standard error: share 0.2% of 180,000 arrivals, λ·n·k = 450.
+        let se = slow_load_se(0.002, 180_000, 0.9, 100, 5.0);
+        assert!((se - (0.002f64 * 0.998 / 180_000.0).sqrt() * 450.0).abs() < 1e-12);
     }
 }

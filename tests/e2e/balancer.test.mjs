@@ -117,7 +117,7 @@ test("the chart switches to p99 without running again, and the measure goes into
     /** @type {any} */ (window).progressChanges = [];
     new MutationObserver((records) => {
       /** @type {any} */ for (const r of records)
-        (window).progressChanges.push(/** @type {Element} */ (r.target).getAttribute("data-done"));
+        window.progressChanges.push(/** @type {Element} */ (r.target).getAttribute("data-done"));
     }).observe(p, { attributes: true, attributeFilter: ["data-done"] });
   });
   await page.selectOption("#bal-measure", "p99");
@@ -144,6 +144,26 @@ test("the chart switches to p99 without running again, and the measure goes into
   });
   await settled();
   await page.selectOption("#bal-measure", "mean");
+});
+
+test("the crosshair reads every signal's number at the nearest λ: the readouts' own", async () => {
+  // Focused, the guide stands on the middle λ (80%); one step right is the quoted 90%.
+  await page.focus(`${root} canvas`);
+  await page.keyboard.press("ArrowRight");
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+  );
+  const reading = String(await page.textContent(`${root} [data-crosshair]`));
+  assert.ok(reading.startsWith("λ = 90%, mean time in system"), reading);
+  for (const [label, name] of [
+    ["fresh queue lengths", "fresh-mean"],
+    ["stale queue lengths", "stale-mean"],
+    ["random", "random-mean"],
+    ["peak-EWMA latency", "ewma-mean"],
+  ])
+    assert.ok(reading.includes(`${label}: ${await text(`[data-readout=${name}]`)}`), reading);
+  assert.ok(reading.includes(`random, closed form: ${formatNumber(10)}`), reading);
+  assert.deepEqual(problems, []);
 });
 
 test("a slow server random overloads is named unbounded, not quoted as a number", async () => {

@@ -8,6 +8,7 @@
 import { formatCount, formatNumber, formatPct } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
+import { touchChart } from "../../../touch.js";
 import {
   choice,
   initial,
@@ -410,6 +411,35 @@ export function mount(root, context) {
           e.fixedPointP99,
         ]),
     }),
+  });
+  // The chart answers the pointer and the keyboard (web/touch.js): every signal's value at the
+  // nearest λ in the measure shown, "unbounded" where its queue grew all run, and the closed
+  // forms.
+  touchChart(ui.canvas, {
+    xs: () => LAMBDAS.filter((_, i) => SIGNALS.some(([s]) => results.get(key(s, i)))),
+    read: (l) => {
+      const i = LAMBDAS.indexOf(l);
+      if (i < 0) return null;
+      const m = MEASURES[/** @type {"mean" | "p99"} */ (measure.value)];
+      const first = results.get(key(SIGNALS[0][0], i));
+      const lines = [`λ = ${formatPct(l, 0)}, ${m.label}`];
+      /** @type {{ y: number, color: string }[]} */
+      const marks = [];
+      for (const [s, label, color] of SIGNALS) {
+        const e = results.get(key(s, i));
+        if (!e) continue;
+        lines.push(`${label}: ${val(e, e[m.field])}`);
+        if (!e.unbounded) marks.push({ y: e[m.field], color });
+      }
+      if (first) {
+        lines.push(
+          `random, closed form: ${first[m.random] === null ? "none (overloaded)" : num(first[m.random])}`,
+        );
+        lines.push(`fixed point: ${num(first[m.fixedPoint])}`);
+      }
+      return { lines, marks };
+    },
+    redraw: redrawSoon,
   });
   for (const s of [staleness, slow, d, clients]) s.input.addEventListener("input", update);
   // Switching the measure redraws what is there: the runs carry both.

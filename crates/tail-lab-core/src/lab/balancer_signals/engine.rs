@@ -350,24 +350,36 @@ mod tests {
 
     #[test]
     fn samples_are_distinct_and_uniform() {
-        // A partial Fisher–Yates shuffle of a permutation kept across draws: the d samples
-        // are distinct, and each server is first with probability 1/servers. 60,000 draws
-        // over 6 servers: each count's standard deviation is √(60000·(1/6)(5/6)) ≈ 91; 5σ.
+        // A partial Fisher–Yates shuffle of a permutation kept across draws: the d samples are
+        // distinct, and each ordered pair (first, second) of the 30 over 6 servers comes up
+        // with probability 1/30. 60,000 draws: Pearson's χ² over the 30 cells, 29 degrees of
+        // freedom, must stay below 66.4, its 10⁻⁴ upper quantile (Wilson–Hilferty); a swap
+        // range one short (never the last server) or a first pick not swapped fails it.
         let (servers, d) = (6u32, 3usize);
         let mut rng = SampleStream::at(1, STREAM, 8, 0, 0);
         let mut order: Vec<u32> = (0..servers).collect();
-        let mut first = [0u32; 6];
-        for _ in 0..60_000 {
+        let mut pairs = [[0u32; 6]; 6];
+        let draws = 60_000;
+        for _ in 0..draws {
             for i in 0..d {
                 let j = i + below(rng.next_bits(), servers - i as u32) as usize;
                 order.swap(i, j);
             }
             let picks = &order[..d];
             assert!(picks[0] != picks[1] && picks[1] != picks[2] && picks[0] != picks[2]);
-            first[picks[0] as usize] += 1;
+            pairs[picks[0] as usize][picks[1] as usize] += 1;
         }
-        for c in first {
-            assert!((f64::from(c) - 10_000.0).abs() < 5.0 * 91.3, "{first:?}");
+        let expected = f64::from(draws) / 30.0;
+        let mut chi2 = 0.0;
+        for (a, row) in pairs.iter().enumerate() {
+            for (b, &c) in row.iter().enumerate() {
+                if a == b {
+                    assert_eq!(c, 0);
+                } else {
+                    chi2 += (f64::from(c) - expected) * (f64::from(c) - expected) / expected;
+                }
+            }
         }
+        assert!(chi2 < 66.4, "χ² = {chi2}: {pairs:?}");
     }
 }

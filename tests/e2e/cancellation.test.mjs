@@ -125,6 +125,33 @@ test("the readouts are the core's numbers and match the checks", async () => {
   assert.ok(late.crossingLoad > never.crossingLoad);
 });
 
+test("the p99 chart's crosshair reads each policy at the nearest delay: the readouts' own", async () => {
+  const reading = async () =>
+    String(await page.$eval(`${root} canvas`, (c) => c.getAttribute("aria-valuetext")));
+  const frames = () =>
+    page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.focus(`${root} canvas`);
+  await page.keyboard.press("Home");
+  await frames();
+  const first = await reading();
+  assert.ok(first.startsWith("cancel after "), first);
+  assert.ok(first.includes(`no backups: p99 ${await text("[data-readout=none-p99]")}`), first);
+  assert.ok(first.includes(`duplicate all: p99 ${await text("[data-readout=dup-p99-0]")}`), first);
+  assert.ok(
+    first.includes(`duplicating's extra work ${await text("[data-readout=dup-work-0]")}`),
+    first,
+  );
+  await page.keyboard.press("End");
+  await frames();
+  const last = await reading();
+  assert.ok(last.startsWith("cancel never lands"), last);
+  assert.ok(
+    last.includes(`duplicate all: p99 ${await text("[data-readout=dup-p99-never]")}`),
+    last,
+  );
+  assert.deepEqual(problems, []);
+});
+
 test("below the boundary the never-landing duplicate is stable, and the theory says so", async () => {
   await setValue("cancel-load", 0.4);
   await settled();

@@ -89,6 +89,26 @@ test("the readouts are the core's numbers and match the check", async () => {
   assert.ok(e.aP99 < e.baseAP99 && e.bP50 > e.baseBP50);
 });
 
+test("both charts' crosshairs read each tenant's numbers at the nearest load: the readouts' own", async () => {
+  // Focused, the guide stands on the middle load of eight (index 4: 50%, the quoted one).
+  for (const [sel, q, names] of [
+    ["canvas:not([data-chart])", "p99", ["a-p99", "b-p99"]],
+    ["canvas[data-chart=p50]", "median", ["a-p50", "b-p50"]],
+  ]) {
+    await page.focus(`${root} ${sel}`);
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    );
+    const reading = String(
+      await page.$eval(`${root} ${sel}`, (c) => c.getAttribute("aria-valuetext")),
+    );
+    assert.ok(reading.startsWith(`load 50%, ${q}`), reading);
+    assert.ok(reading.includes(`A, which hedges: ${await text(`[data-readout=${names[0]}]`)}`));
+    assert.ok(reading.includes(`B, which does not: ${await text(`[data-readout=${names[1]}]`)}`));
+  }
+  assert.deepEqual(problems, []);
+});
+
 test("moving A's share reruns the section and goes into the URL", async () => {
   const before = await text("[data-readout=a-p99]");
   await page.$eval("#fair-share", (el) => {

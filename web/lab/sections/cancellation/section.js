@@ -7,6 +7,7 @@
 import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
+import { touchChart } from "../../../touch.js";
 import {
   choice,
   el,
@@ -419,6 +420,34 @@ export function mount(root, context) {
           res.crossingLoad,
         ]),
     }),
+  });
+  // The p99 chart answers the pointer and the keyboard (web/touch.js): each policy's p99 and
+  // duplicating's extra work at the nearest delay. Its x positions are the delays' places on
+  // the axis as drawn (xAxis), so they follow the canvas's width.
+  touchChart(ui.canvas, {
+    xs: () => {
+      const { at: pos } = xAxis(ui.canvas);
+      return DELAYS.flatMap((_, i) => (at(i) ? [pos(i)] : []));
+    },
+    read: (x) => {
+      const { at: pos } = xAxis(ui.canvas);
+      const i = DELAYS.findIndex((_, j) => Math.abs(pos(j) - x) < 1e-9);
+      const res = at(i);
+      if (!res) return null;
+      const delay = DELAYS[i];
+      return {
+        lines: [
+          `cancel ${Number.isFinite(delay) ? `after ${formatMs(delay)}` : "never lands"}`,
+          ...POLICIES.map(([key, label]) => `${label}: p99 ${p99Text(res, key)}`),
+          `duplicating's extra work ${formatPct(res.duplicateExtraWork)}`,
+        ],
+        marks: POLICIES.map(([key, , color]) => ({
+          y: res[`${key}Stable`] ? res[`${key}P99`] : Number.NaN,
+          color,
+        })),
+      };
+    },
+    redraw: perFrame(() => draw()),
   });
   load.input.addEventListener("input", update);
   rule.addEventListener("change", update);

@@ -6,6 +6,7 @@
 import { formatCount, formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
+import { touchChart } from "../../../touch.js";
 import {
   choice,
   el,
@@ -274,6 +275,27 @@ export function mount(root, context) {
         ]),
     }),
   });
+  // Both charts answer the pointer and the keyboard (web/touch.js): each tenant's quantile at
+  // the nearest load, with and without A's backups.
+  for (const [canvas, q, what, redraw] of /** @type {const} */ ([
+    [ui.canvas, "P99", "p99", draw],
+    [p50Canvas, "P50", "median", drawP50],
+  ]))
+    touchChart(canvas, {
+      xs: () => LOADS.filter((_, i) => results.get(String(i))),
+      read: (load) => {
+        const e = results.get(String(LOADS.indexOf(load)));
+        if (!e) return null;
+        return {
+          lines: [
+            `load ${formatPct(load, 0)}, ${what}`,
+            ...LINES.map(([key, label]) => `${label}: ${ms(e[`${key}${q}`])}`),
+          ],
+          marks: LINES.map(([key, , color]) => ({ y: e[`${key}${q}`] ?? Number.NaN, color })),
+        };
+      },
+      redraw: perFrame(() => redraw()),
+    });
   share.input.addEventListener("input", update);
   policy.addEventListener("change", update);
   seed.watch(update, signal);

@@ -6,7 +6,12 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { formatMs, formatNumber, formatPct } from "../../web/format.js";
-import { outageMultiplier, outageP99 } from "../../web/lab/sections/budget/derive.js";
+import {
+  multipliers,
+  outageMultiplier,
+  outageP99,
+  POLICIES,
+} from "../../web/lab/sections/budget/derive.js";
 import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const pkg = await loadPackage();
@@ -97,6 +102,33 @@ test("both charts are drawn against time, with their labels published", async ()
     c.getAttribute("aria-label"),
   );
   assert.match(aria ?? "", /during the outage the plain hedge sends/);
+});
+
+test("both charts' crosshairs read every policy's window as the core reports it", async () => {
+  const r = /** @type {any} */ (pkg.simulateBudget({ ...DEFAULTS, seed: 1 }));
+  const frames = () =>
+    page.evaluate(
+      () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))),
+    );
+  const canvases = await page.$$(`${root} canvas`);
+  assert.equal(canvases.length, 2);
+  // End: the last window, after the outage.
+  const w = r.none.windowRequests.length - 1;
+  const shows = [
+    ["copies per request", (/** @type {any} */ run) => multipliers(run)[w].toFixed(3)],
+    ["window p99", (/** @type {any} */ run) => formatMs(run.windowP99Ms[w])],
+  ];
+  for (const [i, c] of canvases.entries()) {
+    await c.focus();
+    await page.keyboard.press("End");
+    await frames();
+    const reading = String(await c.getAttribute("aria-valuetext"));
+    const [what, show] = /** @type {[string, (run: any) => string]} */ (shows[i]);
+    assert.ok(reading.includes(`, ${what}`), reading);
+    for (const [key, , label] of POLICIES)
+      assert.ok(reading.includes(`${label}: ${show(r[key])}`), `${reading} (${label})`);
+  }
+  assert.deepEqual(problems, []);
 });
 
 test("a control re-runs the model: the ratio moves the bound and the limit", async () => {

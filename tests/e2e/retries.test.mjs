@@ -91,6 +91,37 @@ test("the readouts are the core's runs, and the checks hold", async () => {
   assert.deepEqual(problems, []);
 });
 
+test("each chart's crosshair reads every client's window as the core reports it", async () => {
+  const frames = () =>
+    page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const canvases = await page.$$(`${root} canvas`);
+  assert.equal(canvases.length, 3);
+  // Home: the first window. Its goodput per second, p99 and attempts per request, per client.
+  const w = 0;
+  const { windowMs } = runs.retry;
+  const perSecond = (/** @type {number} */ v) => `${Math.round((v * 1000) / windowMs)}/s`;
+  const expected = [
+    ["goodput", (/** @type {any} */ r) => perSecond(r.windowGoodput[w])],
+    ["p99", (/** @type {any} */ r) => formatMs(r.windowP99[w])],
+    [
+      "attempts ÷ requests",
+      (/** @type {any} */ r) => (r.windowAttempts[w] / r.windowRequests[w]).toFixed(2),
+    ],
+  ];
+  for (const [i, c] of canvases.entries()) {
+    await c.focus();
+    await page.keyboard.press("Home");
+    await frames();
+    const reading = String(await c.getAttribute("aria-valuetext"));
+    const [what, show] = /** @type {[string, (r: any) => string]} */ (expected[i]);
+    assert.ok(reading.startsWith(`0–${windowMs / 1000} s, ${what}`), reading);
+    assert.ok(reading.includes(`retries, no budget: ${show(runs.retry)}`), reading);
+    assert.ok(reading.includes(`retries with a budget: ${show(runs.budget)}`), reading);
+    assert.ok(reading.includes(`hedge with a budget: ${show(runs.hedge)}`), reading);
+  }
+  assert.deepEqual(problems, []);
+});
+
 test("without the spike the storm is gone", async () => {
   await page.$eval(`#retries-spike`, (el) => {
     /** @type {HTMLInputElement} */ (el).value = "1";

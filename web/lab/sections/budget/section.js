@@ -6,6 +6,7 @@
 import { formatMs, formatNumber, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
+import { touchChart } from "../../../touch.js";
 import {
   choice,
   el,
@@ -306,6 +307,45 @@ export function mount(root, context) {
         : [],
     }),
   });
+  // Both charts answer the pointer and the keyboard (web/touch.js): every policy's number in the
+  // window nearest the guide, as the chart draws it.
+  /** @type {[HTMLCanvasElement, string, (run: any, w: number) => number, (v: number) => string, () => void][]} */
+  const readings = [
+    [
+      ui.canvas,
+      "copies per request",
+      (run, w) => multipliers(run)[w],
+      (v) => (Number.isFinite(v) ? v.toFixed(3) : "—"),
+      () => drawMultiplier(),
+    ],
+    [
+      p99Canvas,
+      "window p99",
+      (run, w) => run.windowP99Ms[w],
+      (v) => (Number.isFinite(v) ? formatMs(v) : "no answer"),
+      () => drawP99(),
+    ],
+  ];
+  for (const [canvas, what, value, format, redraw] of readings)
+    touchChart(canvas, {
+      xs: () => (result ? windowCentres(result) : []),
+      read: (t) => {
+        if (!result) return null;
+        const w = Math.round(t / result.windowMs - 0.5);
+        const lines = [
+          `${formatTickMs(t - result.windowMs / 2)}–${formatTickMs(t + result.windowMs / 2)}, ${what}`,
+        ];
+        /** @type {{ y: number, color: string }[]} */
+        const marks = [];
+        for (const [key, color, label] of POLICIES) {
+          const v = value(result[key], w);
+          lines.push(`${label}: ${format(v)}`);
+          marks.push({ y: v, color });
+        }
+        return { lines, marks };
+      },
+      redraw: perFrame(redraw),
+    });
   for (const s of [load, slowdown, ratio, depth]) s.input.addEventListener("input", update);
   delay.addEventListener("change", update);
   seed.watch(update, signal);

@@ -5,6 +5,7 @@
 import { formatMs, formatPct, formatTickMs } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { exportBar } from "../../../export.js";
+import { touchChart } from "../../../touch.js";
 import {
   choice,
   el,
@@ -412,6 +413,61 @@ export function mount(root, context) {
         : [],
     }),
   });
+  // The three charts answer the pointer and the keyboard (web/touch.js): each client's number in
+  // the window nearest the guide, as the chart draws it.
+  /** Per second in window `w`. */
+  const rate = (/** @type {any} */ res, /** @type {ArrayLike<number>} */ v, w) =>
+    (v[w] * 1000) / res.windowMs;
+  /** @type {[HTMLCanvasElement, string, (res: any, w: number) => number, (v: number) => string, () => void][]} */
+  const readings = [
+    [
+      ui.canvas,
+      "goodput",
+      (res, w) => rate(res, res.windowGoodput, w),
+      (v) => `${Math.round(v)}/s`,
+      () => drawGoodput(),
+    ],
+    [
+      p99Canvas,
+      "p99",
+      (res, w) => res.windowP99[w],
+      (v) => (Number.isFinite(v) ? formatMs(v) : "no answer"),
+      () => drawP99(),
+    ],
+    [
+      ampCanvas,
+      "attempts ÷ requests",
+      (res, w) => perRequest(res)[w],
+      (v) => (Number.isFinite(v) ? v.toFixed(2) : "—"),
+      () => drawAmplification(),
+    ],
+  ];
+  for (const [canvas, what, value, format, redraw] of readings)
+    touchChart(canvas, {
+      xs: () => {
+        const first = results.find(Boolean);
+        return first ? times(first) : [];
+      },
+      read: (t) => {
+        const first = results.find(Boolean);
+        if (!first) return null;
+        const w = Math.round((t * 1000) / first.windowMs - 0.5);
+        const sec = (/** @type {number} */ x) => String(Number(x.toFixed(2)));
+        const half = first.windowMs / 2000;
+        const lines = [`${sec(t - half)}–${sec(t + half)} s, ${what}`];
+        /** @type {{ y: number, color: string }[]} */
+        const marks = [];
+        for (const [i, [, label, color]] of CLIENTS.entries()) {
+          const res = results[i];
+          if (!res) continue;
+          const v = value(res, w);
+          lines.push(`${label}: ${format(v)}`);
+          marks.push({ y: v, color });
+        }
+        return { lines, marks };
+      },
+      redraw: perFrame(redraw),
+    });
   for (const s of [timeout, budget, spike]) s.input.addEventListener("input", update);
   backoff.addEventListener("change", update);
   seed.watch(update, signal);

@@ -148,6 +148,62 @@ export async function launchChromium() {
   });
 }
 
+/**
+ * One Lab section in real Chromium, for that section's test file: the Lab at `#name` in a
+ * 1280 × 1000 page, scrolled to the section, its sweep complete. `settled()` waits for the
+ * sweep again (after a control moved), `setValue(id, v)` moves an input as a drag does (an
+ * `input` event), `problems` collects page errors and console errors. Call it in `before`, and
+ * `close()` in `after`.
+ * @param {string} name the section's `data-section`
+ * @param {{ ready?: string, timeout?: number, readout?: string }} [options] `ready`: a selector
+ *   inside the section that shows it mounted (default "canvas"); `timeout`: for each sweep (ms);
+ *   `readout`: a readout that must also have left "—" before the sweep counts as settled.
+ */
+export async function openLabSection(name, { ready = "canvas", timeout = 120_000, readout } = {}) {
+  const server = await serveWeb();
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  /** @type {string[]} */
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  const root = `[data-section=${name}]`;
+  const settled = async () => {
+    await page.waitForFunction(
+      ([sel, r]) => {
+        const p = /** @type {HTMLElement | null} */ (
+          document.querySelector(`${sel} [data-progress]`)
+        );
+        const v = r ? document.querySelector(`${sel} [data-readout=${r}]`) : null;
+        return (
+          !!p?.dataset.total && p.dataset.done === p.dataset.total && (!r || v?.textContent !== "—")
+        );
+      },
+      [root, readout ?? ""],
+      { timeout },
+    );
+  };
+  const setValue = async (/** @type {string} */ id, /** @type {unknown} */ value) => {
+    await page.$eval(
+      `#${id}`,
+      (el, v) => {
+        /** @type {HTMLInputElement} */ (el).value = String(v);
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      },
+      value,
+    );
+  };
+  await page.goto(`${server.url}index.html#${name}`);
+  await page.waitForSelector(`${root} ${ready}`);
+  await page.$eval(root, (e) => e.scrollIntoView());
+  await settled();
+  const close = async () => {
+    await browser.close();
+    await server.close();
+  };
+  return { page, problems, settled, setValue, close };
+}
+
 /** The bits of a float as a hex string, for exact comparisons with the Rust vectors. */
 export function bits(x) {
   const view = new DataView(new ArrayBuffer(8));

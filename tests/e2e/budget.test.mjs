@@ -12,44 +12,23 @@ import {
   outageP99,
   POLICIES,
 } from "../../web/lab/sections/budget/derive.js";
-import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let server, browser, page;
-const problems = [];
+let page, problems, settled, close;
 
 const root = "[data-section=budget]";
 const text = (sel) => page.textContent(`${root} ${sel}`);
 const fraction = (s) => Number(s.replace("%", "")) / 100;
 
-async function settled() {
-  await page.waitForFunction(
-    (sel) => {
-      const p = document.querySelector(`${sel} [data-progress]`);
-      const v = document.querySelector(`${sel} [data-readout=hedge-delay]`);
-      return p?.dataset.total && p.dataset.done === p.dataset.total && v?.textContent !== "—";
-    },
-    root,
-    { timeout: 120_000 },
-  );
-}
-
 before(async () => {
-  server = await serveWeb();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-  await page.goto(`${server.url}index.html#budget`);
-  await page.waitForSelector(`${root} canvas[data-chart=p99]`);
-  await page.$eval(root, (e) => e.scrollIntoView());
-  await settled();
+  ({ page, problems, settled, close } = await openLabSection("budget", {
+    ready: "canvas[data-chart=p99]",
+    readout: "hedge-delay",
+  }));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => close?.());
 
 const DEFAULTS = { load: 0.5, slowdown: 10, tokenRatio: 0.15, delayRule: "fixed", disableDepth: 4 };
 

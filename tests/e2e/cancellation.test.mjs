@@ -6,53 +6,21 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { formatMs, formatPct } from "../../web/format.js";
-import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let server, browser, page;
-const problems = [];
+let page, problems, settled, setValue, close;
 
 const root = "[data-section=cancellation]";
 const text = (sel) => page.textContent(`${root} ${sel}`);
 
-async function settled() {
-  await page.waitForFunction(
-    (sel) => {
-      const p = document.querySelector(`${sel} [data-progress]`);
-      return p?.dataset.total && p.dataset.done === p.dataset.total;
-    },
-    root,
-    { timeout: 120_000 },
-  );
-}
-
-async function setValue(id, value) {
-  await page.$eval(
-    `#${id}`,
-    (el, v) => {
-      /** @type {HTMLInputElement} */ (el).value = String(v);
-      el.dispatchEvent(new Event("input", { bubbles: true }));
-    },
-    value,
-  );
-}
-
 before(async () => {
-  server = await serveWeb();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-  await page.goto(`${server.url}index.html#cancellation`);
-  await page.waitForSelector(`${root} canvas[data-chart=crossing]`);
-  await page.$eval(root, (e) => e.scrollIntoView());
-  await settled();
+  ({ page, problems, settled, setValue, close } = await openLabSection("cancellation", {
+    ready: "canvas[data-chart=crossing]",
+  }));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => close?.());
 
 /** The page's run at `delay` and `load`, in node: the same call, so the same numbers. */
 const run = (delay, load = 0.5) =>

@@ -7,26 +7,14 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { formatMs, formatPct } from "../../web/format.js";
 import { options } from "../../web/lab/sections/omission/section.js";
-import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let server, browser, page;
-const problems = [];
+let page, problems, settled, close;
 
 const root = "[data-section=omission]";
 const readout = (name) => page.textContent(`${root} [data-readout="${name}"]`);
 const theory = (name) => page.textContent(`${root} [data-theory="${name}"]`);
-
-async function settled() {
-  await page.waitForFunction(
-    (sel) => {
-      const p = document.querySelector(`${sel} [data-progress]`);
-      return p?.dataset.total && p.dataset.done === p.dataset.total;
-    },
-    root,
-    { timeout: 120_000 },
-  );
-}
 
 /** The section's settings as the URL holds them. */
 const DEFAULTS = {
@@ -38,21 +26,10 @@ const DEFAULTS = {
 };
 
 before(async () => {
-  server = await serveWeb();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-  await page.goto(`${server.url}index.html#omission`);
-  await page.waitForSelector(`${root} canvas`);
-  await page.$eval(root, (e) => e.scrollIntoView());
-  await settled();
+  ({ page, problems, settled, close } = await openLabSection("omission"));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => close?.());
 
 test("the worked example reads 99.99% closed loop and 50.00% corrected", async () => {
   assert.equal(await readout("classic-raw"), "99.99%");

@@ -7,42 +7,19 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { formatMs, formatPct } from "../../web/format.js";
-import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let server, browser, page;
-const problems = [];
+let page, problems, settled, close;
 
 const root = "[data-section=retries]";
 const text = (/** @type {string} */ sel) => page.textContent(`${root} ${sel}`);
 
-async function settled() {
-  await page.waitForFunction(
-    (sel) => {
-      const p = document.querySelector(`${sel} [data-progress]`);
-      return p?.dataset.total && p.dataset.done === p.dataset.total;
-    },
-    root,
-    { timeout: 120_000 },
-  );
-}
-
 before(async () => {
-  server = await serveWeb();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-  await page.goto(`${server.url}index.html#retries`);
-  await page.waitForSelector(`${root} canvas`);
-  await page.$eval(root, (e) => e.scrollIntoView());
-  await settled();
+  ({ page, problems, settled, close } = await openLabSection("retries"));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => close?.());
 
 const lab = pkg.labDefaults().retries;
 const base = { timeoutMs: lab.timeoutMs, backoff: lab.backoffs[0], spike: lab.spike, seed: 1 };

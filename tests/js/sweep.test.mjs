@@ -131,3 +131,19 @@ test("without a size, a sweep runs each call once at rank 0", () => {
   client.answer(0, "full");
   assert.deepEqual(ui.last, [1, 1, 1, 1]);
 });
+
+test("a draft never asks for less than minSize, nor more than its full size", () => {
+  const client = fakeClient();
+  const small = (/** @type {number} */ n) => ({ fn: "f", args: [{ arrivals: n }] });
+  runSweep(client, fakeUi(), [small(50_000), small(1_500)], {
+    size: "arrivals",
+    minSize: 1000,
+    onResult: () => {},
+    onError: () => {},
+    redraw: () => {},
+  });
+  assert.deepEqual(
+    client.calls.map((/** @type {any} */ c) => c.args[0].arrivals),
+    [1000, 1000, 5000, 1000, 50_000, 1500],
+  );
+});

@@ -355,12 +355,10 @@ export class SweepResults {
  * A call with its sample size (option `size` of its options object) scaled by `fraction`.
  * @param {any} call
  */
-function scaled(call, size, fraction) {
+function scaled(call, size, fraction, minSize = 1) {
   const [options, ...rest] = call.args;
-  return {
-    ...call,
-    args: [{ ...options, [size]: Math.max(1, Math.round(options[size] * fraction)) }, ...rest],
-  };
+  const n = Math.max(minSize, Math.round(options[size] * fraction));
+  return { ...call, args: [{ ...options, [size]: Math.min(options[size], n) }, ...rest] };
 }
 
 /**
@@ -376,14 +374,21 @@ function scaled(call, size, fraction) {
  * arriving late from another worker is ignored). A point whose full-size answer is cached has
  * no drafts. A draft's error is dropped: its full-size call answers for it; a full-size error
  * after a draft was shown also calls `onDiscard(point)`, so the draft is not left as a result.
+ * `minSize` (default 1) is the smallest sample a draft asks for, the call's own minimum, so that
+ * no draft is refused for being too small (a draft never exceeds its full size).
  * @param {import("./sim.js").SimClient} client
  * @param {{ progress: (done: number, total: number, drafted?: number, tenth?: number) => void }} ui
  * @param {any[]} calls
  * @param {{ onResult: (result: any, final: boolean, point: number) => void,
  *   onError: (message: string, point: number) => void,
- *   redraw: () => void, size?: string, onDiscard?: (point: number) => void }} handlers
+ *   redraw: () => void, size?: string, minSize?: number, onDiscard?: (point: number) => void }} handlers
  */
-export function runSweep(client, ui, calls, { onResult, onError, redraw, size, onDiscard }) {
+export function runSweep(
+  client,
+  ui,
+  calls,
+  { onResult, onError, redraw, size, minSize, onDiscard },
+) {
   const tiers = size ? DRAFT_FRACTIONS.length + 1 : 1;
   /** Every call to run: `[point, tier]` for each. */
   const plan = [];
@@ -393,7 +398,7 @@ export function runSweep(client, ui, calls, { onResult, onError, redraw, size, o
     const final = tier === tiers - 1;
     calls.forEach((call, point) => {
       if (!final && client.cached(call)) return;
-      all.push(final ? call : scaled(call, size, DRAFT_FRACTIONS[tier]));
+      all.push(final ? call : scaled(call, size, DRAFT_FRACTIONS[tier], minSize));
       plan.push([point, tier]);
       ranks.push(tier);
     });

@@ -343,6 +343,8 @@ export function mount(root, context) {
     ui.progress(0, calls.length);
     runSweep(client, ui, calls, {
       size: "arrivals",
+      // The core's least run (`arrivals` 1,000..=10⁶): a 1/100 draft of 50,000 would be refused.
+      minSize: 1000,
       onError: (error) => {
         pending = "—";
         show();

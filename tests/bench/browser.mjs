@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { WEB, launchChromium, serveWeb } from "../support.mjs";
+import { SECTIONS } from "../../web/lab/sections.js";
 import { labTimeline, sliderDraft } from "./lab.mjs";
 
 const args = process.argv.slice(2);
@@ -318,6 +319,32 @@ try {
       "ms",
       "<= 3000 ms",
       worst("final") <= 3000,
+    );
+    // The whole Lab as a reader opens it (1280 × 800, not scrolled): the sections on screen
+    // first, then every other one, to its last full-size point. Every section with a sweep
+    // ("code" has none: it runs the snippet once).
+    const every = SECTIONS.filter((n) => n !== "code");
+    const whole = await labTimeline(
+      browser,
+      server.url,
+      { width: 1280, height: 800 },
+      every,
+      600_000,
+    );
+    const slowest = every.reduce((a, b) => (whole[a].final >= whole[b].final ? a : b));
+    line(
+      `Lab, not scrolled: all ${every.length} sections at full size (the last: ${slowest})`,
+      Math.round(whole[slowest].final),
+      "ms",
+      "",
+      true,
+    );
+    line(
+      "  each section's full size, in page order",
+      every.map((n) => `${n} ${Math.round(whole[n].final)}`).join(", "),
+      "ms",
+      "",
+      true,
     );
     for (const [section, control] of [
       ["loaded", "loaded-cancel"],

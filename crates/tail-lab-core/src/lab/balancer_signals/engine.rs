@@ -44,10 +44,17 @@ pub struct Measured {
     pub intervals: RunIntervals,
     /// Share of the measured arrivals sent to server 0 (the slow one).
     pub slow_share: f64,
+    /// The second half of the measured arrivals in [`LATE_BATCHES`] batches of consecutive
+    /// arrivals: each batch's arrivals and how many of them went to server 0. What the run
+    /// settled to, without the start-up's transient.
+    pub late: [(u32, u32); LATE_BATCHES],
     /// How many times the stale view was refreshed before the last arrival (0 for every other
     /// signal): a view never refreshed reads 0 everywhere, and the first sample wins.
     pub refreshes: f64,
 }
+
+/// Batches the second half of the measured arrivals is cut into for the slow server's share.
+pub const LATE_BATCHES: usize = 20;
 
 #[derive(Debug, Clone, Copy)]
 struct Job {
@@ -95,6 +102,8 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
     let mut now;
     let mut next_arrival = -libm::log(rng.next_open_unit()) / arrival_rate;
     let (mut arrived, mut measured, mut to_slow) = (0u64, 0u64, 0u64);
+    let mut late = [(0u32, 0u32); LATE_BATCHES];
+    let half = target / 2;
     let (mut sum, mut last_arrival) = (0.0, 0.0);
     let slow = p.slow_factor;
     let service = |server: usize, work: f64| if server == 0 { work * slow } else { work };
@@ -176,6 +185,12 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
             if measured_job && chosen == 0 {
                 to_slow += 1;
             }
+            let m = arrived.saturating_sub(warmup);
+            if measured_job && m >= half {
+                let b = ((m - half) * LATE_BATCHES as u64 / (target - half)) as usize;
+                late[b].0 += 1;
+                late[b].1 += u32::from(chosen == 0);
+            }
             let job = Job {
                 arrived: if measured_job { now } else { -now - 1.0 },
                 work,
@@ -204,6 +219,7 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
         p99: histogram.percentile(bins, 0.99),
         intervals: tally.intervals(bins, &histogram),
         slow_share: to_slow as f64 / (target.max(1)) as f64,
+        late,
         refreshes: if stale {
             libm::floor(last_arrival / refresh)
         } else {

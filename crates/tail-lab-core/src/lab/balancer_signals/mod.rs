@@ -79,7 +79,8 @@ pub struct BalancerResult {
     pub slow_load: f64,
     /// Whether the queues grew for the whole run ([`theory::unbounded`]): the servers together
     /// cannot keep up, the slow server's share of arrivals did not respond to its queue and
-    /// offered it `λ·k ≥ 1`, or it was measured to be offered clearly more than it serves.
+    /// offered it `λ·k ≥ 1`, or over the run's second half it was measured to be sent clearly
+    /// more than it serves.
     /// Then `mean` grows with `arrivals` (the run's length), `p50` and
     /// `p99` estimate nothing, and their intervals mean nothing.
     pub unbounded: bool,
@@ -111,7 +112,7 @@ pub fn simulate(params: &BalancerParams) -> Result<BalancerResult, ParamError> {
     let m = engine::run(params);
     let (lambda, servers, k) = (params.lambda, params.servers, params.slow_factor);
     let slow_load = theory::slow_offered_load(m.slow_share, lambda, servers, k);
-    let slow_load_se = theory::slow_load_se(m.slow_share, m.measured, lambda, servers, k);
+    let (late_load, late_se) = theory::late_load(&m.late, lambda, servers, k);
     Ok(BalancerResult {
         params: *params,
         measured: m.measured,
@@ -126,8 +127,8 @@ pub fn simulate(params: &BalancerParams) -> Result<BalancerResult, ParamError> {
             lambda,
             servers,
             k,
-            slow_load,
-            slow_load_se,
+            late_load,
+            late_se,
         ),
         random_theory: theory::random_mean(lambda, servers, k),
         random_theory_p99: theory::random_p99(lambda, servers, k),
@@ -137,13 +138,14 @@ pub fn simulate(params: &BalancerParams) -> Result<BalancerResult, ParamError> {
 }
 
 /// Whether a run's assignment ignored the queues: random, round robin, one sample, or a stale
-/// view refreshed fewer than [`theory::MIN_REFRESHES`] times during the arrivals (never
-/// refreshed, it reads 0 everywhere and the first sample wins).
+/// view never refreshed during the arrivals (it reads 0 everywhere, and the first sample wins).
+/// A view refreshed even a few times sees the slow server's backlog and steers away from it;
+/// whether that is enough is the measured late load's question.
 fn fixed_share(p: &BalancerParams, refreshes: f64) -> bool {
     p.d == 1
         || match p.signal {
             Signal::Random | Signal::RoundRobin => true,
-            Signal::Stale => p.staleness > 0.0 && refreshes < theory::MIN_REFRESHES,
+            Signal::Stale => p.staleness > 0.0 && refreshes == 0.0,
             Signal::Fresh | Signal::Inflight | Signal::Ewma => false,
         }
 }

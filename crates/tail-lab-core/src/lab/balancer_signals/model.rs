@@ -85,9 +85,9 @@ impl Describe for BalancerResult {
                 "unbounded",
                 "Whether the queues grew for the whole run: the servers together cannot keep up \
                  (λ·servers ≥ servers − 1 + 1/k), or the slow server's share of arrivals ignored \
-                 its queue (random, round robin, d = 1, or a stale view refreshed fewer than ten \
-                 times) and offered it λ·k ≥ 1, or the slow server was measured to be offered \
-                 more than it serves by over four standard errors. Then the mean grows with the \
+                 its queue (random, round robin, d = 1, or a stale view never refreshed) and \
+                 offered it λ·k ≥ 1, or over the second half of the run it was sent more than it \
+                 serves by over 4.6 batch-means standard errors. Then the mean grows with the \
                  run's length and p50 and p99 estimate nothing.",
                 self.unbounded,
             ),

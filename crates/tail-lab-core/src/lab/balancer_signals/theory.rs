@@ -103,44 +103,62 @@ fn quantile_of_survival(survival: impl Fn(f64) -> f64, level: f64, hi: f64) -> f
 /// - the servers together cannot serve the arrivals: `λ·servers ≥ (servers − 1) + 1/k`,
 ///   whatever the signal;
 /// - the slow server's share of the arrivals does not respond to its queue (`fixed_share`:
-///   random, round robin, `d = 1`, or a stale view refreshed fewer than
-///   [`MIN_REFRESHES`] times during the arrivals) and that share, `1/servers`, offers it a
-///   load `λ·k` of 1 or more;
-/// - the load the slow server was measured to be offered, `slow_load`, exceeds 1 by more than
-///   [`OVERLOAD_Z`] of its binomial standard errors (`slow_load_se`): a signal that reads the
-///   servers may still send it more than it can serve (a peak-EWMA whose cost decays faster
-///   than the slow server answers does), while one that settles near its capacity reads 1
-///   give or take its noise.
+///   random, round robin, `d = 1`, or a stale view never refreshed during the arrivals) and
+///   that share, `1/servers`, offers it a load `λ·k` of 1 or more;
+/// - over the second half of the measured arrivals (after any start-up backlog has been
+///   built), the load the slow server was sent, `late_load`, exceeds 1 by more than
+///   [`OVERLOAD_T`] of its standard errors (`late_se`, by batch means): a signal that reads the
+///   servers may still send it more than it serves (a peak-EWMA whose cost fades before the
+///   slow server answers does), while one that settles near its capacity reads 1 or less give
+///   or take its noise.
 pub fn unbounded(
     fixed_share: bool,
     lambda: f64,
     servers: u32,
     slow_factor: f64,
-    slow_load: f64,
-    slow_load_se: f64,
+    late_load: f64,
+    late_se: f64,
 ) -> bool {
     let n = f64::from(servers);
     let overloaded = lambda * n >= (n - 1.0) + 1.0 / slow_factor;
     overloaded
         || (fixed_share && lambda * slow_factor >= 1.0)
-        || slow_load > 1.0 + OVERLOAD_Z * slow_load_se
+        || late_load > 1.0 + OVERLOAD_T * late_se
 }
 
-/// Standard errors by which a measured load must exceed 1 to count as overload (a one-sided
-/// test at about 1 in 10⁵ for a server that is at its capacity).
-pub const OVERLOAD_Z: f64 = 4.0;
+/// Standard errors by which the late load must exceed 1 to count as overload: Student's t with
+/// 19 degrees of freedom (20 batches) at 10⁻⁴ one-sided.
+pub const OVERLOAD_T: f64 = 4.6;
 
-/// The binomial standard error of [`slow_offered_load`] when `share` is estimated from
-/// `measured` arrivals: `√(share·(1 − share)/measured) · λ · servers · k`.
-pub fn slow_load_se(share: f64, measured: u64, lambda: f64, servers: u32, slow_factor: f64) -> f64 {
-    let m = measured.max(1) as f64;
-    libm::sqrt(share * (1.0 - share) / m) * lambda * f64::from(servers) * slow_factor
+/// The load the slow server was sent over batches of arrivals (`(arrivals, to the slow
+/// server)` each), and its standard error by batch means: each batch's share, their mean and
+/// `s/√batches` (the sample standard deviation), both scaled by `λ · servers · k`. Batch means
+/// rather than a binomial error, because a signal that reads the queue spreads its picks far
+/// more evenly than independent draws would. `(NaN, NaN)` with fewer than two batches.
+pub fn late_load(
+    batches: &[(u32, u32)],
+    lambda: f64,
+    servers: u32,
+    slow_factor: f64,
+) -> (f64, f64) {
+    let shares: Vec<f64> = batches
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|&(n, slow)| f64::from(slow) / f64::from(n))
+        .collect();
+    if shares.len() < 2 {
+        return (f64::NAN, f64::NAN);
+    }
+    let b = shares.len() as f64;
+    let (arrivals, slow) = batches.iter().fold((0.0, 0.0), |(a, s), &(n, k)| {
+        (a + f64::from(n), s + f64::from(k))
+    });
+    let share = slow / arrivals;
+    let mean = shares.iter().sum::<f64>() / b;
+    let var = shares.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (b - 1.0);
+    let scale = lambda * f64::from(servers) * slow_factor;
+    (share * scale, libm::sqrt(var / b) * scale)
 }
-
-/// A stale view refreshed fewer times than this during the arrivals counts as ignoring the
-/// queues: each of its periods is a tenth of the run or more, long enough for a slow server's
-/// backlog to dominate what the run measures.
-pub const MIN_REFRESHES: f64 = 10.0;
 
 /// The best of `d` on fresh queue lengths as servers → ∞ on identical servers: the
 /// supermarket model's fixed point ([`crate::lab::supermarket::fixed_point_mean_time`]),
@@ -246,11 +264,20 @@ mod tests {
         // 2 servers at λ = 0.9 offer 1.8 against 1 + 1/10.
         assert!(settled(false, 0.9, 2, 10.0));
         assert!(!settled(false, 0.5, 2, 10.0));
-        // A measured load of 1.05 ± 0.05 is a server at its capacity; 1.25 ± 0.05 is not.
+        // A late load of 1.05 ± 0.05 is a server at its capacity; 1.25 ± 0.05 is not.
         assert!(!unbounded(false, 0.9, 100, 5.0, 1.05, 0.05));
         assert!(unbounded(false, 0.9, 100, 5.0, 1.25, 0.05));
-        // The standard error: share 0.2% of 180,000 arrivals, λ·n·k = 450.
-        let se = slow_load_se(0.002, 180_000, 0.9, 100, 5.0);
-        assert!((se - (0.002f64 * 0.998 / 180_000.0).sqrt() * 450.0).abs() < 1e-12);
+        // Batch means: shares 0.002 and 0.004 in alternate batches of 1,000, λ·n·k = 450.
+        let batches: Vec<(u32, u32)> = (0..20)
+            .map(|i| (1000, if i % 2 == 0 { 2 } else { 4 }))
+            .collect();
+        let (load, se) = late_load(&batches, 0.9, 100, 5.0);
+        assert!((load - 0.003 * 450.0).abs() < 1e-12);
+        // s² = 20·0.001²/19; se = s/√20.
+        let want = (20.0f64 * 1e-6 / 19.0 / 20.0).sqrt() * 450.0;
+        assert!((se - want).abs() < 1e-12, "{se} vs {want}");
+        // An exact share (round robin) has no spread: se 0, up to rounding.
+        assert!(late_load(&[(100, 1); 20], 0.9, 100, 5.0).1 < 1e-12);
+        assert!(late_load(&[(100, 1)], 0.9, 100, 5.0).0.is_nan());
     }
 }

@@ -176,7 +176,9 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
         );
         const v = r ? document.querySelector(`${sel} [data-readout=${r}]`) : null;
         return (
-          !!p?.dataset.total && p.dataset.done === p.dataset.total && (!r || v?.textContent !== "—")
+          !!p?.dataset.total &&
+          p.dataset.done === p.dataset.total &&
+          (!r || (!!v && v.textContent !== "—"))
         );
       },
       [root, readout ?? ""],
@@ -193,14 +195,21 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
       value,
     );
   };
-  await page.goto(`${server.url}index.html#${name}`);
-  await page.waitForSelector(`${root} ${ready}`);
-  await page.$eval(root, (e) => e.scrollIntoView());
-  await settled();
   const close = async () => {
     await browser.close();
     await server.close();
   };
+  try {
+    await page.goto(`${server.url}index.html#${name}`);
+    await page.waitForSelector(`${root} ${ready}`);
+    await page.$eval(root, (e) => e.scrollIntoView());
+    await settled();
+  } catch (e) {
+    // A failed start must not leave Chromium and the server running: the file's `after` has
+    // no `close` to call.
+    await close();
+    throw e;
+  }
   return { page, problems, settled, setValue, close };
 }
 

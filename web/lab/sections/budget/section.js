@@ -338,6 +338,11 @@ export function mount(root, context) {
         /** @type {{ y: number, color: string }[]} */
         const marks = [];
         for (const [key, color, label] of POLICIES) {
+          // An unstable run has no windows: say so, as the readouts do.
+          if (!result[key].stable) {
+            lines.push(`${label}: unstable`);
+            continue;
+          }
           const v = value(result[key], w);
           lines.push(`${label}: ${format(v)}`);
           marks.push({ y: v, color });

@@ -48,9 +48,9 @@ pub struct Measured {
     /// arrivals: each batch's arrivals and how many of them went to server 0. What the run
     /// settled to, without the start-up's transient.
     pub late: [(u32, u32); LATE_BATCHES],
-    /// How many times the stale view was refreshed before the last arrival (0 for every other
+    /// Whether the stale view was refreshed before the last arrival (false for every other
     /// signal): a view never refreshed reads 0 everywhere, and the first sample wins.
-    pub refreshes: f64,
+    pub refreshed: bool,
 }
 
 /// Batches the second half of the measured arrivals is cut into for the slow server's share.
@@ -220,11 +220,7 @@ pub(super) fn run(p: &BalancerParams) -> Measured {
         intervals: tally.intervals(bins, &histogram),
         slow_share: to_slow as f64 / (target.max(1)) as f64,
         late,
-        refreshes: if stale {
-            libm::floor(last_arrival / refresh)
-        } else {
-            0.0
-        },
+        refreshed: stale && last_arrival >= refresh,
     }
 }
 

@@ -123,7 +123,7 @@ pub fn simulate(params: &BalancerParams) -> Result<BalancerResult, ParamError> {
         slow_share: m.slow_share,
         slow_load,
         unbounded: theory::unbounded(
-            fixed_share(params, m.refreshes),
+            fixed_share(params, m.refreshed),
             lambda,
             servers,
             k,
@@ -141,11 +141,11 @@ pub fn simulate(params: &BalancerParams) -> Result<BalancerResult, ParamError> {
 /// view never refreshed during the arrivals (it reads 0 everywhere, and the first sample wins).
 /// A view refreshed even a few times sees the slow server's backlog and steers away from it;
 /// whether that is enough is the measured late load's question.
-fn fixed_share(p: &BalancerParams, refreshes: f64) -> bool {
+fn fixed_share(p: &BalancerParams, refreshed: bool) -> bool {
     p.d == 1
         || match p.signal {
             Signal::Random | Signal::RoundRobin => true,
-            Signal::Stale => p.staleness > 0.0 && refreshes == 0.0,
+            Signal::Stale => p.staleness > 0.0 && !refreshed,
             Signal::Fresh | Signal::Inflight | Signal::Ewma => false,
         }
 }

@@ -77,8 +77,9 @@ impl Describe for BalancerResult {
             Field::new(
                 "slow_load",
                 Unit::Rate,
-                "The load that share offers the slow server (share × λ × servers × k); at 1 or \
-                 more its queue grows for as long as the run lasts.",
+                "The load that share offers the slow server (share × λ × servers × k), over the \
+                 whole measured window: above 1 it may be a start-up backlog being built, not \
+                 growth; `unbounded` says whether the queues grew all run.",
                 Value::Number(self.slow_load),
             ),
             Field::flag(

@@ -168,7 +168,8 @@ pub fn fixed_point(lambda: f64, d: u32) -> Option<f64> {
 }
 
 /// The load the slow server is offered when it receives `share` of the arrivals: `share ·
-/// λ · servers · k` (≥ 1: its queue grows for as long as the run lasts).
+/// λ · servers · k`. Averaged over a whole run, 1 or more need not mean growth (a signal may
+/// build a backlog once and then send what the server serves); [`unbounded`] decides that.
 pub fn slow_offered_load(share: f64, lambda: f64, servers: u32, slow_factor: f64) -> f64 {
     share * lambda * f64::from(servers) * slow_factor
 }

@@ -53,7 +53,7 @@ export interface ParsedLatencies {
   service: EmpiricalServiceOptions;
   /** The model's exact figures (ms). */
   summary: { minMs: number; p50Ms: number; p90Ms: number; p99Ms: number; p999Ms: number; maxMs: number; meanMs: number };
-  /** A short summary of the model as typed percentiles (`min:… p50:… max:…`): what a link carries instead of the data. */
+  /** A short summary of the model as typed percentiles (`min:… p50:… max:…`): what a link carries instead of the data. Empty when no summary of at most 300 characters reads back into a model the Lab accepts: then no link can carry the data. */
   percentiles: string;
 }
 /** Options of `simulateEmpirical`. */
@@ -192,7 +192,8 @@ pub fn parse_latencies(
     let d = model.as_empirical().expect("an empirical model");
     let (min, max) = d.range_ms();
     let q = |p| d.quantile(p);
-    let percentiles = summary(d);
+    // Empty when no summary reads back (the page then says the link cannot carry the data).
+    let percentiles = summary(d).unwrap_or_default();
     let columns = js_sys::Array::new();
     for c in &columns_read {
         columns.push(&JsValue::from_str(c));

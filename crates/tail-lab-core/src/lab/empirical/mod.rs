@@ -119,31 +119,79 @@ pub fn measurable(distribution: EmpiricalDistribution) -> Result<ServiceModel, I
     })
 }
 
-/// A time (ms) to four significant digits, with no exponent and no trailing zeros.
+/// A time (ms) to four significant digits, with no trailing zeros.
 fn short(ms: f64) -> String {
-    let digits = (3 - libm::floor(libm::log10(ms.abs())) as i32).clamp(0, 9) as usize;
-    let s = format!("{ms:.digits$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    significant(ms, 4)
+}
+
+/// `ms` to `digits` significant digits (1..=17), with no trailing zeros: plain decimals from
+/// 10⁻⁴ to below 10¹⁰, an exponent outside them (`1e-320`, `2.5e12`), so that no positive time
+/// is written as 0. The percentile reader reads either back.
+fn significant(ms: f64, digits: usize) -> String {
+    let digits = digits.clamp(1, 17);
+    if !ms.is_finite() || ms == 0.0 {
+        return format!("{ms}");
+    }
+    let exponent = libm::floor(libm::log10(ms.abs())) as i32;
+    let trim = |s: &str| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if (-4..10).contains(&exponent) {
+        let decimals = (digits as i32 - 1 - exponent).max(0) as usize;
+        trim(&format!("{ms:.decimals$}"))
     } else {
-        s
+        let text = format!("{ms:.prec$e}", prec = digits - 1);
+        match text.split_once('e') {
+            Some((mantissa, power)) => format!("{}e{power}", trim(mantissa)),
+            None => text,
+        }
     }
 }
 
+/// The longest summary a link carries (characters): the page's limit on its `data` setting.
+pub const SUMMARY_MAX_CHARS: usize = 300;
+
 /// A short summary of a distribution, as typed percentiles the [`parse`] reader reads back:
-/// `min:…,p50:…,p90:…,p99:…,p99.9:…,max:…` (ms, four significant digits). This is what a link
-/// carries instead of a reader's data; read back, it is fitted through those six points.
-pub fn summary(d: &EmpiricalDistribution) -> String {
+/// `min:…,p50:…,p90:…,p99:…,p99.9:…,max:…` (ms). This is what a link carries instead of a
+/// reader's data; read back, it is fitted through those six points.
+///
+/// Four significant digits where they suffice; more where four would write a summary that does
+/// not read back into a distribution the Lab accepts (1,000 latencies from 10.0000 to
+/// 10.0039 ms are all "10" to four digits, and a fit needs a spread), up to the 17 that write
+/// every f64 exactly. `None` when no summary of at most [`SUMMARY_MAX_CHARS`] reads back: then
+/// no link may carry the data, and the page must say so rather than write a link it refuses.
+pub fn summary(d: &EmpiricalDistribution) -> Option<String> {
     let (min, max) = d.range_ms();
-    format!(
-        "min:{},p50:{},p90:{},p99:{},p99.9:{},max:{}",
-        short(min),
-        short(d.quantile(0.5)),
-        short(d.quantile(0.9)),
-        short(d.quantile(0.99)),
-        short(d.quantile(0.999)),
-        short(max)
-    )
+    let values = [
+        min,
+        d.quantile(0.5),
+        d.quantile(0.9),
+        d.quantile(0.99),
+        d.quantile(0.999),
+        max,
+    ];
+    (4..=17).find_map(|digits| {
+        let [min, p50, p90, p99, p999, max] = values.map(|v| significant(v, digits));
+        let text = format!("min:{min},p50:{p50},p90:{p90},p99:{p99},p99.9:{p999},max:{max}");
+        (text.len() <= SUMMARY_MAX_CHARS && reads_back(&text)).then_some(text)
+    })
+}
+
+/// Whether a link's summary reads as the page reads it: typed percentiles, fitted, and a
+/// service model the Lab measures.
+fn reads_back(text: &str) -> bool {
+    let options = parse::ParseOptions {
+        format: Some(parse::Format::Percentiles),
+        ..parse::ParseOptions::default()
+    };
+    parse::parse(text.as_bytes(), &options)
+        .and_then(|input| distribution_of(input.values))
+        .and_then(measurable)
+        .is_ok()
 }
 
 /// The bundled example, read and fitted.
@@ -384,6 +432,50 @@ pub const MODEL: Model = Model {
 mod tests {
     use super::*;
 
+    /// A text of latencies, read, fitted and measured as the page does.
+    fn accepted(text: &str) -> EmpiricalDistribution {
+        let input = parse::parse(text.as_bytes(), &parse::ParseOptions::default()).unwrap();
+        let d = distribution_of(input.values).unwrap();
+        measurable(d.clone()).unwrap();
+        d
+    }
+
+    /// Issue 32 item 5: every link written from accepted data reads back. Four digits wrote
+    /// 1,000 latencies from 10.0000 to 10.0039 ms as `min:10,…,max:10`, which the page then
+    /// refused ("every point is at 10 ms"), and a latency of 1e-320 ms as `min:0`.
+    #[test]
+    fn a_summary_always_reads_back() {
+        let narrow: String = (0..1000)
+            .map(|i| format!("{:.7}\n", 10.0 + 0.0039 * f64::from(i) / 999.0))
+            .collect();
+        let tiny = format!("1e-320\n{}", "5\n7\n".repeat(50));
+        let huge_spread = "0.2\n0.3\n90000\n".repeat(40);
+        for text in [narrow.as_str(), tiny.as_str(), huge_spread.as_str(), EXAMPLE] {
+            let d = accepted(text);
+            let s = summary(&d).expect("a summary that reads back");
+            assert!(reads_back(&s), "{s}");
+            assert!(!s.contains(":0,"), "no positive time is written as 0: {s}");
+        }
+        let narrow = summary(&accepted(&narrow)).unwrap();
+        assert!(narrow.starts_with("min:10,p50:10.00"), "{narrow}");
+        let tiny = summary(&accepted(&tiny)).unwrap();
+        assert!(tiny.starts_with("min:1e-320,"), "{tiny}");
+    }
+
+    #[test]
+    fn significant_digits_keep_every_positive_time_positive() {
+        assert_eq!(significant(2.1049, 4), "2.105");
+        assert_eq!(significant(12345.6, 4), "12346");
+        assert_eq!(significant(0.00012346, 4), "0.0001235");
+        assert_eq!(significant(1e-320, 4), "1e-320");
+        assert_eq!(significant(2.5e12, 4), "2.5e12");
+        assert_eq!(significant(10.00195, 6), "10.002");
+        for x in [1e-300, 3.3e-7, 0.5, 7.0, 1e9, 9.99e9, 1e15] {
+            let back: f64 = significant(x, 17).parse().unwrap();
+            assert_eq!(back, x, "17 digits write {x} exactly");
+        }
+    }
+
     #[test]
     fn the_example_is_what_it_says() {
         let d = example();
@@ -398,8 +490,8 @@ mod tests {
         );
         assert!(d.quantile(0.999) > 100.0, "{}", d.quantile(0.999));
         assert_eq!(
-            summary(&d),
-            "min:0.738,p50:2.11,p90:14.77,p99:25.97,p99.9:225.3,max:472.2"
+            summary(&d).as_deref(),
+            Some("min:0.738,p50:2.11,p90:14.77,p99:25.97,p99.9:225.3,max:472.2")
         );
         assert!(model_of(d).is_ok());
     }

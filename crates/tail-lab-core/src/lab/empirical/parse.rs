@@ -19,6 +19,9 @@
 //! (seconds for Prometheus, milliseconds otherwise). Samples must all be in one unit: a value
 //! with a suffix among bare numbers, or two different suffixes, is refused by line.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt;
 
 /// The most lines a text may have: 10⁷ (about 80 MB of latencies). Longer texts are refused
@@ -267,7 +270,8 @@ fn is_skippable(line: &str) -> bool {
 fn shown(s: &str) -> String {
     let t = s.trim();
     let mut cut: String = t.chars().take(40).collect();
-    if t.chars().count() > 40 {
+    // Looked for past the 40th character only: a 20 MB cell is not counted to the end.
+    if t.chars().nth(40).is_some() {
         cut.push('…');
     }
     format!("“{cut}”")
@@ -527,11 +531,44 @@ fn unit_of_name(name: &str) -> Option<TimeUnit> {
     words.iter().rev().find_map(|w| TimeUnit::from_name(w))
 }
 
+/// A CSV record: its first line's number, its last line's, and its text (one line, or several
+/// joined by `\n` when a quoted cell holds a line break).
+type Record<'a> = (usize, usize, Cow<'a, str>);
+
+/// The records of a CSV as RFC 4180 reads them: a record is one line, unless a quoted cell
+/// holds a line break (`1,"two\nlines",5`), when it runs on to the line that closes the quote.
+/// A quote opens or closes a quoted cell and a doubled one (`""`) does both, so a record is
+/// complete when the count of `"` in it is even. Blank and comment lines between records are
+/// skipped; inside a quoted cell every line is the cell's. A quote never closed is refused,
+/// naming the line it opened on.
+fn records<'a>(lines: Lines<'a>) -> impl Iterator<Item = Result<Record<'a>, InputError>> + 'a {
+    let odd = |line: &str| line.bytes().filter(|&b| b == b'"').count() % 2 == 1;
+    let mut lines = lines.iter();
+    std::iter::from_fn(move || {
+        let (n, line) = lines.by_ref().find(|(_, l)| !is_skippable(l))?;
+        if !odd(line) {
+            return Some(Ok((n, n, Cow::Borrowed(line))));
+        }
+        let mut record = line.to_string();
+        for (m, more) in lines.by_ref() {
+            record.push('\n');
+            record.push_str(more);
+            if odd(more) {
+                return Some(Ok((n, m, Cow::Owned(record))));
+            }
+        }
+        Some(Err(at(
+            n,
+            "a quoted cell opens on this line and is never closed (a \" is missing)",
+        )))
+    })
+}
+
 fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, InputError> {
-    let mut data = lines.iter().filter(|(_, l)| !is_skippable(l));
-    let (first_n, first) = data.next().expect("parse checked there is data");
-    let delim = delimiter(first);
-    let first_cells = cells(first, delim);
+    let mut data = records(lines);
+    let (first_n, first_end, first) = data.next().expect("parse checked there is data")?;
+    let delim = delimiter(&first);
+    let first_cells = cells(&first, delim);
     let header = first_cells
         .iter()
         .any(|c| !c.is_empty() && number_and_unit(c).is_none());
@@ -557,8 +594,9 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
                 return Err(at(
                     first_n,
                     format!(
-                        "there is no header line to find the column “{name}” in; choose the \
-                         column by number (1 to {width})"
+                        "there is no header line to find the column {} in; choose the column \
+                         by number (1 to {width})",
+                        shown(name)
                     ),
                 ));
             }
@@ -569,8 +607,9 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
                     at(
                         first_n,
                         format!(
-                            "no column is called “{name}”; the columns are {}",
-                            columns.join(", ")
+                            "no column is called {}; the columns are {}",
+                            shown(name),
+                            listed(&columns)
                         ),
                     )
                 })?
@@ -592,11 +631,10 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
                     // timestamp or an id usually comes first), said so, for the reader to change.
                     guessed = true;
                     let first_row = if header {
-                        lines
-                            .iter()
-                            .filter(|(_, l)| !is_skippable(l))
+                        records(lines)
                             .nth(1)
-                            .map(|(_, l)| cells(l, delim))
+                            .transpose()?
+                            .map(|(_, _, l)| cells(&l, delim))
                     } else {
                         Some(first_cells.clone())
                     };
@@ -624,15 +662,15 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
     let scale = unit.in_ms();
     let mut samples = Vec::with_capacity(lines.len());
     let mut guard = UnitGuard { first: None };
-    let mut skipped = lines.len() - lines.iter().filter(|(_, l)| !is_skippable(l)).count();
-    let rows = std::iter::once((first_n, first))
+    // Lines that are data: every line a row spans (a header's are counted as skipped).
+    let mut data_lines = 0;
+    let rows = std::iter::once(Ok((first_n, first_end, first)))
         .filter(|_| !header)
         .chain(data);
-    if header {
-        skipped += 1;
-    }
-    for (n, line) in rows {
-        let row = cells(line, delim);
+    for record in rows {
+        let (n, end, line) = record?;
+        data_lines += end - n + 1;
+        let row = cells(&line, delim);
         let Some(cell) = row.get(column) else {
             return Err(at(
                 n,
@@ -664,9 +702,25 @@ fn csv_format(lines: Lines, options: &ParseOptions) -> Result<LatencyInput, Inpu
         column: Some(column),
         column_count: width,
         column_guessed: guessed,
-        skipped_lines: skipped,
+        skipped_lines: lines.len() - data_lines,
         series: 1,
     })
+}
+
+/// Column names for a message: each quoted and cut as [`shown`] cuts, at most the first ten,
+/// and how many more there are.
+fn listed(columns: &[String]) -> String {
+    const SHOWN: usize = 10;
+    let mut out = columns
+        .iter()
+        .take(SHOWN)
+        .map(|c| shown(c))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if columns.len() > SHOWN {
+        out.push_str(&format!(" and {} more", columns.len() - SHOWN));
+    }
+    out
 }
 
 /// The header of an HdrHistogram percentile table.
@@ -837,8 +891,10 @@ type Series = (String, String, Vec<(usize, f64, f64)>);
 fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInput, InputError> {
     let unit = unit.unwrap_or(TimeUnit::S);
     let scale = unit.in_ms();
-    // Series (metric, labels) → their buckets in order, each (line, le, count).
+    // Series (metric, labels) → their buckets in order, each (line, le, count); `index` finds a
+    // line's series in O(1), so a text of many series is read in time linear in its length.
     let mut series: Vec<Series> = Vec::new();
+    let mut index: HashMap<(String, String), usize> = HashMap::new();
     for (n, line) in lines.iter() {
         let t = line.trim();
         if t.starts_with('#') || !t.contains("_bucket{") {
@@ -862,7 +918,7 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
                 .ok_or_else(|| {
                     at(
                         n,
-                        format!("le=\"{le}\" is not a bucket bound (a number ≥ 0 or +Inf)"),
+                        format!("le={} is not a bucket bound (a number ≥ 0 or +Inf)", shown(le)),
                     )
                 })?,
         };
@@ -871,12 +927,13 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
             .ok()
             .filter(|c: &f64| c.is_finite() && *c >= 0.0)
             .ok_or_else(|| at(n, format!("the count {} is not a number ≥ 0", shown(count))))?;
-        match series
-            .iter_mut()
-            .find(|(m, l, _)| m == metric && *l == labels)
-        {
-            Some((_, _, b)) => b.push((n, le_value, count_value)),
-            None => series.push((metric.to_string(), labels, vec![(n, le_value, count_value)])),
+        match index.entry((metric.to_string(), labels)) {
+            Entry::Occupied(e) => series[*e.get()].2.push((n, le_value, count_value)),
+            Entry::Vacant(e) => {
+                let (metric, labels) = e.key().clone();
+                e.insert(series.len());
+                series.push((metric, labels, vec![(n, le_value, count_value)]));
+            }
         }
     }
     let mut metrics: Vec<&str> = series.iter().map(|(m, _, _)| m.as_str()).collect();
@@ -889,7 +946,7 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
             format!(
                 "the text holds histograms of {} metrics ({}); paste the buckets of one",
                 metrics.len(),
-                metrics.join(", ")
+                listed(&metrics.iter().map(|m| m.to_string()).collect::<Vec<_>>())
             ),
         ));
     }
@@ -928,8 +985,9 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
             return Err(at(
                 buckets[0].0,
                 format!(
-                    "the series {{{labels}}} has other bucket bounds than the first series; paste \
-                     series with the same buckets"
+                    "the series {} has other bucket bounds than the first series; paste \
+                     series with the same buckets",
+                    shown(&format!("{{{labels}}}"))
                 ),
             ));
         }
@@ -1072,18 +1130,31 @@ fn percentiles_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInp
         }
     }
     let mut points: Vec<(usize, CdfPoint)> = Vec::new();
-    let mut seen: Vec<(usize, f64)> = Vec::new();
-    for &(n, level, _) in &items {
-        if let Some(&(m, _)) = seen.iter().find(|(_, l)| *l == level) {
-            return Err(at(
-                n,
-                format!(
-                    "the level {} is given twice (also on line {m})",
-                    level * 100.0
-                ),
-            ));
-        }
-        seen.push((n, level));
+    // A level given twice: sorted by level (a stable sort keeps each level's items in the
+    // text's order), the first repeat in the text's order is refused, naming the first line
+    // that gave its level. O(n log n), where comparing every pair was quadratic.
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by(|&a, &b| items[a].1.total_cmp(&items[b].1));
+    let repeat = order
+        .windows(2)
+        .filter(|w| items[w[0]].1 == items[w[1]].1)
+        .map(|w| w[1])
+        .min();
+    if let Some(second) = repeat {
+        let level = items[second].1;
+        let first = order
+            .iter()
+            .copied()
+            .find(|&i| items[i].1 == level)
+            .expect("the repeated level is among the items");
+        return Err(at(
+            items[second].0,
+            format!(
+                "the level {} is given twice (also on line {})",
+                level * 100.0,
+                items[first].0
+            ),
+        ));
     }
     items.sort_by(|a, b| a.1.total_cmp(&b.1));
     for (n, level, ms) in items {
@@ -1300,6 +1371,70 @@ http_request_duration_seconds_count{handler="/"} 100
         for other in ["", ".", "1e5", "-1", "1.2.3", "1234567890123456", " 1"] {
             assert_eq!(plain_decimal(other), None, "{other:?}");
         }
+    }
+
+    /// Issue 32 item 14: RFC 4180 quoting. A quoted cell may hold a line break (and doubled
+    /// quotes); the record then spans lines, and errors name the line it starts on.
+    #[test]
+    fn csv_cells_may_hold_line_breaks() {
+        let text = "id,note,latency_ms\n1,\"multi\nline\",5\n2,\"say \"\"hi\"\"\n# not a comment\",7\n3,plain,9\n";
+        let r = read(text).unwrap();
+        assert_eq!(r.values, Values::Samples(vec![5.0, 7.0, 9.0]));
+        assert_eq!((r.column, r.skipped_lines), (Some(2), 1), "the header is skipped");
+        let e = read("id,latency\n1,\"open\n2,3\n4,5\n").unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.message.contains("never closed"), "{e}");
+        let e = read("id,latency\n1,\"two\nlines\"\n").unwrap_err();
+        assert_eq!(e.line, 2, "the row starts on line 2: {e}");
+        assert!(e.message.starts_with("column 2: “two\nlines”"), "{e}");
+    }
+
+    /// Issue 32 items 1 and 10: 25,000 series of one metric are summed bucket by bucket (each
+    /// line finds its series by a hash, not a search), and no message quotes a long name whole.
+    #[test]
+    fn many_prometheus_series_and_bounded_messages() {
+        let mut text = String::new();
+        for pod in 0..25_000 {
+            for (le, count) in [("0.01", 1), ("0.1", 3), ("+Inf", 4)] {
+                text.push_str(&format!("rpc_seconds_bucket{{pod=\"p{pod}\",le=\"{le}\"}} {count}\n"));
+            }
+        }
+        let r = read(&text).unwrap();
+        assert_eq!(r.series, 25_000);
+        assert_eq!(points(&text), vec![(0.25, 10.0), (0.75, 100.0)]);
+        let long = "x".repeat(100_000);
+        let e = read(&format!("a{long}_bucket{{le=\"1\"}} 1\nb_bucket{{le=\"1\"}} 1\n")).unwrap_err();
+        assert!(e.message.len() < 400, "{} characters", e.message.len());
+        let e = parse(
+            b"id,latency\n1,2\n",
+            &ParseOptions {
+                column: Some(Column::Named(long.clone())),
+                ..ParseOptions::default()
+            },
+        )
+        .unwrap_err();
+        assert!(e.message.len() < 400, "{} characters", e.message.len());
+        let columns: String = (0..150_000).map(|i| format!("c{i},")).collect();
+        let e = parse(
+            format!("{columns}latency\n").as_bytes(),
+            &ParseOptions {
+                column: Some(Column::Named("missing".into())),
+                ..ParseOptions::default()
+            },
+        )
+        .unwrap_err();
+        assert!(e.message.contains("and 149991 more"), "{e}");
+        assert!(e.message.len() < 600, "{} characters", e.message.len());
+    }
+
+    /// A level given twice is refused at its second line, naming its first, among many.
+    #[test]
+    fn a_repeated_level_names_both_lines() {
+        let mut text: String = (1..=5000).map(|i| format!("p{} {i}\n", f64::from(i) / 100.0)).collect();
+        text.push_str("p12.34 99999\n");
+        let e = read(&text).unwrap_err();
+        assert_eq!(e.line, 5001, "{e}");
+        assert!(e.message.contains("also on line 1234"), "{e}");
     }
 
     #[test]

@@ -31,7 +31,7 @@ export interface TiedOptions {
   seed?: number | bigint;
   /** Your own service model; default: the Lab's. */
   service?: ServiceOptions;
-  /** Exponential service of this mean (ms, 1e-6..=1e9) instead: the M/M/c check. Not with `service`. */
+  /** Exponential service of this mean (ms, 0.2..=1e9: a median under 0.125 ms could not be measured) instead: the M/M/c check. Not with `service`. */
   exponentialMeanMs?: number;
 }
 /** The M/M/c closed forms of the tied check (ms). */

@@ -22,10 +22,14 @@ pub const DELAY_CALIBRATION_STREAM: Stream = Stream::new(9);
 /// Quantile level of no-backup latency a calibrated hedge waits for (Dean and Barroso's p95).
 pub const HEDGE_QUANTILE: f64 = 0.95;
 
-// The bounds of a run, each one literal for the constant and its error text.
+// The bounds of a run, each one literal for the constant and its error text. The shortest
+// exponential mean, 0.2 ms, has a median of 0.139 ms: at least the service models' 0.125 ms
+// (`service::MIN_SERVICE_P50_MS`), so a median is never read from under the shared histogram's
+// first edge (0.0625 ms), even for the faster of two copies (median 0.069 ms). A mean of 1e-6
+// once ran, and read p50 0.0631 ms, the first bin, for a true 7e-7 ms (issue 32 item 6).
 macro_rules! min_mean_ms {
     () => {
-        1e-6
+        0.2
     };
 }
 macro_rules! max_mean_ms {
@@ -581,5 +585,8 @@ mod tests {
         );
         assert_eq!(DelayMs::new(-1.0).unwrap_err().param(), "delay");
         assert_eq!(exponential(0.0).unwrap_err().param(), "mean_ms");
+        // Under the histogram's floor: a median of 0.069 ms for 0.1 (issue 32 item 6).
+        assert_eq!(exponential(0.1).unwrap_err().param(), "mean_ms");
+        assert!(exponential(0.2).is_ok());
     }
 }

@@ -296,6 +296,48 @@ mod tests {
         }
     }
 
+    /// Issue 32 item 7: the trace reads each replica's live copies from counts the engine
+    /// keeps as copies come and go (it rescanned every request in flight after every event:
+    /// 3.7 s for 20,000 requests at load 0.99 with backups never cancelled). The kept counts
+    /// equal the scan after every event, for every policy and cancellation rule, including a
+    /// backlog that grows without bound.
+    #[test]
+    fn kept_live_counts_equal_a_scan_of_every_request() {
+        let hedge = LoadedPolicy::from_name("hedge", super::super::DelayBasis::Loaded).unwrap();
+        let cases = [
+            (LoadedPolicy::None, Cancellation::Backup, 0.9),
+            (hedge, Cancellation::Backup, 0.7),
+            (hedge, Cancellation::Either, 0.8),
+            (hedge, Cancellation::EitherAny, 0.8),
+            (LoadedPolicy::Duplicate, Cancellation::Queued, 0.6),
+            (LoadedPolicy::Duplicate, Cancellation::Never, 0.99),
+        ];
+        for (policy, cancellation, load) in cases {
+            let base = LoadedConfig::new(LoadedParams {
+                replicas: 4,
+                load,
+                policy,
+                requests: 1000,
+                seed: 7,
+            })
+            .unwrap();
+            let config = LoadedConfig {
+                requests: 3000,
+                ..base
+            }
+            .with_cancellation(cancellation);
+            let (mut p, mut b, mut ps, mut bs) = (vec![0; 4], vec![0; 4], vec![0; 4], vec![0; 4]);
+            let mut events = 0;
+            config.run_observed(|sim, _, _| {
+                sim.live_copies(&mut p, &mut b);
+                sim.live_copies_scanned(&mut ps, &mut bs);
+                assert_eq!((&p, &b), (&ps, &bs), "{policy:?} {cancellation:?}");
+                events += 1;
+            });
+            assert!(events >= 6000, "{events} events");
+        }
+    }
+
     #[test]
     fn bad_arguments_are_refused_by_name() {
         let ok = LoadedTraceParams::default();

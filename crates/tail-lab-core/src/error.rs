@@ -59,7 +59,7 @@ impl fmt::Display for ParamError {
                 param,
                 got,
                 expected,
-            } => write!(f, "{param} must be one of {expected} (got {got:?})"),
+            } => write!(f, "{param} must be one of {expected} (got {})", echoed(got)),
             ParamError::Conflict { param, reason } => write!(f, "{param} {reason}"),
         }
     }
@@ -78,6 +78,21 @@ pub fn readable(x: f64) -> String {
         format!("{x:e}")
     } else {
         format!("{x}")
+    }
+}
+
+/// The characters of a caller's text a message echoes: enough to recognise it, never a whole
+/// 10,000-character string.
+pub const ECHOED_CHARS: usize = 40;
+
+/// A caller's text as a message quotes it: in double quotes with Rust's escapes, cut to
+/// [`ECHOED_CHARS`] characters (whole characters, never half of one) and marked `…` when cut.
+pub fn echoed(text: &str) -> String {
+    let cut: String = text.chars().take(ECHOED_CHARS).collect();
+    if text.chars().nth(ECHOED_CHARS).is_some() {
+        format!("{cut:?}…")
+    } else {
+        format!("{cut:?}")
     }
 }
 

@@ -73,8 +73,14 @@ pub fn seed(param: &'static str, v: &JsValue) -> Result<u64, JsValue> {
             .and_then(|s| s.as_string())
             .unwrap_or_default();
         return text.parse::<u64>().map_err(|_| {
+            // A bigint of 400 digits is said by its size, not written out.
+            let got = if text.len() > 24 {
+                format!("a bigint of {} digits", text.trim_start_matches('-').len())
+            } else {
+                format!("{text}n")
+            };
             js_sys::RangeError::new(&format!(
-                "{param} must be an integer in 0..=2^64-1 (got {text}n)"
+                "{param} must be an integer in 0..=2^64-1 (got {got})"
             ))
             .into()
         });

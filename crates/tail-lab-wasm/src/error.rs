@@ -24,7 +24,7 @@ fn describe(v: &JsValue) -> String {
     } else if v.is_null() {
         "null".into()
     } else if let Some(s) = v.as_string() {
-        format!("the string {s:?}")
+        format!("the string {}", tail_lab_core::error::echoed(&s))
     } else if v.is_bigint() {
         "a bigint".into()
     } else if v.is_object() {

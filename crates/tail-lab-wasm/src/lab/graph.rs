@@ -174,7 +174,8 @@ fn stage(v: &JsValue, default: &ServiceModel) -> Result<Stage, JsValue> {
             Stage::parallel(width, k, service).map_err(range)
         }
         other => Err(RangeError::new(&format!(
-            "kind must be one of single, parallel (got {other:?})"
+            "kind must be one of single, parallel (got {})",
+            tail_lab_core::error::echoed(other)
         ))
         .into()),
     }

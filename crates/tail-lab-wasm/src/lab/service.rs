@@ -59,20 +59,35 @@ fn empirical(v: &JsValue) -> Result<ServiceModel, JsValue> {
 
 /// The core names its parameters as Rust does; say them as the caller wrote them.
 fn renamed(e: ParamError, names: &[(&str, &'static str)]) -> JsValue {
+    let as_written = |param: &'static str| {
+        names
+            .iter()
+            .find(|(from, _)| *from == param)
+            .map_or(param, |(_, to)| to)
+    };
     let e = match e {
         ParamError::OutOfRange {
             param,
             got,
             expected,
         } => ParamError::OutOfRange {
-            param: names
-                .iter()
-                .find(|(from, _)| *from == param)
-                .map_or(param, |(_, to)| to),
+            param: as_written(param),
             got,
             expected,
         },
-        other => other,
+        ParamError::UnknownName {
+            param,
+            got,
+            expected,
+        } => ParamError::UnknownName {
+            param: as_written(param),
+            got,
+            expected,
+        },
+        ParamError::Conflict { param, reason } => ParamError::Conflict {
+            param: as_written(param),
+            reason,
+        },
     };
     range(e)
 }

@@ -1,6 +1,6 @@
 //! A budget run's parameters ([`BudgetParams`], [`BudgetConfig`]), its streams and bounds.
 
-use crate::error::{CountRange, ParamError, check_open, check_range};
+use crate::error::{CountRange, ParamError, check_half_open, check_open, check_range};
 use crate::lab::service::ServiceModel;
 use crate::sampling::address::Stream;
 
@@ -182,11 +182,11 @@ impl BudgetConfig {
             MAX_SLOWDOWN,
             "a factor in 1..=1000",
         )?;
-        check_open(
+        check_half_open(
             "spanMs",
             p.span_ms,
             0.0,
-            MAX_SPAN_MS + f64::EPSILON,
+            MAX_SPAN_MS,
             "a span in ms in (0, 600000]",
         )?;
         check_range(

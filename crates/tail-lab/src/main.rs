@@ -38,7 +38,10 @@ const USAGE: &str = "usage: tail-lab report [--json] [--seed N] [--requests N] [
 
   --json          print one JSON object instead of a table
   --seed N        seed for every experiment (an integer in 0..=2^64-1; default 1)
-  --requests N    parent requests per experiment (an integer in 1..=100000000; default 200000)
+  --requests N    parent requests per experiment (an integer in 1..=100000000; default 200000).
+                  The time grows with N: about 16 s of one core per million (measured on a
+                  2-core machine), so 10^7 takes a minute or two and 10^8 a quarter of an
+                  hour; a run expected to take over ten seconds says so when it starts.
   --threads N     threads to run the experiments on (an integer in 1..=1024; default: every
                   core). The numbers are the same for any N.
 
@@ -148,11 +151,41 @@ fn utf8_args(raw: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String
         .collect()
 }
 
+/// One core's time per million requests of every experiment (s), measured on a 2-core machine:
+/// `--requests 10000000` took 82 s on two threads. The expected time is a guide, not a bound.
+const CORE_SECONDS_PER_MILLION: f64 = 16.4;
+
+/// The time (s) a report of `requests` per experiment is expected to take on `threads`.
+fn expected_seconds(requests: u64, threads: usize) -> f64 {
+    let cores = threads.clamp(1, default_cores()) as f64;
+    CORE_SECONDS_PER_MILLION * requests as f64 / 1e6 / cores
+}
+
+/// The cores the runs can use at once (the threads beyond them share those cores).
+fn default_cores() -> usize {
+    parallel::default_threads()
+}
+
+/// A duration (s) as a reader says it: "45 s", "3 min", "1 h 20 min".
+fn readable_duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    if s < 90 {
+        format!("{s} s")
+    } else if s < 90 * 60 {
+        format!("{} min", (s + 30) / 60)
+    } else {
+        format!("{} h {} min", s / 3600, (s % 3600 + 30) / 60)
+    }
+}
+
 /// Progress on stderr for a report that takes more than a moment: a bar redrawn in place on a
-/// terminal, otherwise a plain line at most every five seconds. Short runs print nothing. If
+/// terminal (and every second while a long run is under way, with the time so far and the time
+/// expected), otherwise a plain line at most every five seconds. Short runs print nothing. If
 /// stderr cannot be written (closed, full), the bar stops drawing and the report carries on.
 struct ProgressBar {
     start: Instant,
+    /// The time the whole report is expected to take (s), when known.
+    expected: Option<f64>,
     /// How long a run stays silent before the first draw.
     quiet_for: Duration,
     last_line: Option<Instant>,
@@ -166,6 +199,7 @@ impl ProgressBar {
     fn new(terminal: bool) -> Self {
         ProgressBar {
             start: Instant::now(),
+            expected: None,
             quiet_for: Duration::from_millis(1500),
             last_line: None,
             terminal,
@@ -191,14 +225,28 @@ impl ProgressBar {
     /// What to print for `p` now ("" when a plain line is not due yet).
     fn render(&mut self, p: report::Progress) -> String {
         let total = report::report_steps();
+        // A heartbeat before any run has finished names no section yet.
+        let section = if p.section.is_empty() {
+            "under way"
+        } else {
+            p.section
+        };
         if self.terminal {
             let filled = (p.done.min(total) * 30 / total) as usize;
+            let elapsed = self.start.elapsed().as_secs_f64();
+            let time = match self.expected {
+                Some(e) => format!(
+                    ", {} of about {}",
+                    readable_duration(elapsed),
+                    readable_duration(e.max(elapsed))
+                ),
+                None => String::new(),
+            };
             return format!(
-                "\r[{}{}] {}/{total} runs ({})   ",
+                "\r[{}{}] {}/{total} runs ({section}){time}   ",
                 "#".repeat(filled),
                 ".".repeat(30 - filled),
                 p.done,
-                p.section
             );
         }
         let now = Instant::now();
@@ -210,7 +258,7 @@ impl ProgressBar {
             return String::new();
         }
         self.last_line = Some(now);
-        format!("tail-lab: {}/{total} runs done ({})\n", p.done, p.section)
+        format!("tail-lab: {}/{total} runs done ({section})\n", p.done)
     }
 
     /// Ends a bar drawn in place with a newline, so the shell's prompt starts on its own line.
@@ -244,6 +292,23 @@ fn run(
             return 2;
         }
     };
+    // A long report says at once how long it is expected to take (the bar keeps the count).
+    let expected = expected_seconds(options.requests, options.threads);
+    bar.expected = Some(expected);
+    if expected >= 10.0 {
+        say(
+            err,
+            format_args!(
+                "tail-lab: {} runs of {} requests each on {} thread{}; expect about {} (16 s of \
+                 one core per million requests, measured on a 2-core machine)",
+                report::report_steps(),
+                options.requests,
+                options.threads,
+                if options.threads == 1 { "" } else { "s" },
+                readable_duration(expected)
+            ),
+        );
+    }
     let computed = parallel::compute(options.seed, options.requests, options.threads, &mut |p| {
         bar.show(p, err)
     });
@@ -303,6 +368,25 @@ mod tests {
         ];
         let e = utf8_args(raw.into_iter()).unwrap_err();
         assert!(e.starts_with("argument 2 is not valid UTF-8"), "{e}");
+    }
+
+    /// Issue 32 item 16: a long report says how long it will take, before its first run ends,
+    /// and the bar shows the time so far beside it.
+    #[test]
+    fn a_long_report_says_its_expected_time() {
+        assert_eq!(readable_duration(45.2), "45 s");
+        assert_eq!(readable_duration(820.0), "14 min");
+        assert_eq!(readable_duration(5400.0), "1 h 30 min");
+        let one = expected_seconds(10_000_000, 1);
+        assert!((one - 164.0).abs() < 1e-9, "{one}");
+        assert!(expected_seconds(10_000_000, 1024) <= one);
+        let mut bar = ProgressBar::new(true);
+        bar.expected = Some(820.0);
+        let line = bar.render(report::Progress {
+            done: 3,
+            section: "loaded",
+        });
+        assert!(line.ends_with("of about 14 min   "), "{line:?}");
     }
 
     #[test]

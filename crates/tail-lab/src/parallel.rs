@@ -20,7 +20,8 @@ pub fn default_threads() -> usize {
 }
 
 /// The report under `seed` with `requests` per experiment, on `threads` (≥ 1) threads, calling
-/// `progress` on the calling thread as runs finish (in finishing order, `done` counting up).
+/// `progress` on the calling thread as runs finish (in finishing order, `done` counting up), and
+/// again every second while none finishes (the same `done`).
 ///
 /// A thread the system will not start (a process limit) is not an error: the runs go to the
 /// threads that did start, or to the calling thread when none did, with the same bits.
@@ -90,7 +91,18 @@ fn compute_with(
                 progress(Progress { done, section });
             });
         } else {
-            for (done, section) in (1..).zip(done_rx) {
+            // Every second without a finished run, the last progress again: a run of 10^8
+            // requests takes minutes, and a bar that never moves looks like a hang.
+            let (mut done, mut section) = (0, "");
+            loop {
+                match done_rx.recv_timeout(std::time::Duration::from_secs(1)) {
+                    Ok(finished) => {
+                        done += 1;
+                        section = finished;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
                 progress(Progress { done, section });
             }
         }
@@ -122,6 +134,7 @@ mod tests {
             for threads in [1, 2, 3, 8] {
                 let mut ticks = Vec::new();
                 let parallel = compute(seed, 2000, threads, &mut |p| ticks.push(p.done)).unwrap();
+                ticks.dedup(); // a second without a finished run repeats the count
                 assert_eq!(
                     same(&parallel),
                     same(&sequential),
@@ -141,6 +154,7 @@ mod tests {
             let report =
                 compute_with(3, 2000, 4, &mut |p| ticks.push(p.done), &|i| i < started).unwrap();
             assert_eq!(same(&report), same(&sequential), "{started} started");
+            ticks.dedup(); // a second without a finished run repeats the count
             assert_eq!(ticks, (1..=report::report_steps()).collect::<Vec<_>>());
         }
         let e = compute_with(1, 0, 4, &mut |_| {}, &|_| false).unwrap_err();

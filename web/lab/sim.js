@@ -20,6 +20,14 @@
 // point still waiting answers with an error, the sections say so, and `onTrouble` tells the
 // page: no "…" forever, no unhandled rejection, and never a simulation on the main thread.
 //
+// One call that runs too long must not take the page down with it (a file that took 20 s to
+// read once cost every section its workers). A worker says which point it starts, so a loss
+// is charged to the point it was running: that point is re-dealt once (the worker may have
+// died for another reason), and a point running when a second worker is lost is stopped for
+// good, answered with an error (cached, so it is not run again) while every other point is
+// re-dealt. Such a loss is the call's, not the pool's: the worker is replaced whatever the
+// replacements left, which bound only losses no point is charged with.
+//
 // The pool lives while a client uses it: when the last client closes (every embedded Lab
 // panel removed), every worker is terminated and its deadline watch cleared; the next client
 // starts new workers.
@@ -111,6 +119,8 @@ class Pool {
     this.released = false;
     this.reason = null;
     this.respawns = this.size; // replacements left, shared by every slot
+    /** The point each slot's worker said it started and has not answered: `{ channel, id, index }`. */
+    this.running = Array.from({ length: this.size }, () => null);
     this.slots = Array.from({ length: this.size }, (_, w) => this.spawn(w));
   }
 
@@ -128,8 +138,14 @@ class Pool {
   spawn(w) {
     const slot = watchedWorker(new URL("./worker.js", import.meta.url), {
       onMessage: (data) => {
-        if (data.type === "fatal") this.lose(w, slot, data.error);
-        else clients.get(data.channel)?.receive(w, data);
+        if (data.type === "fatal") return this.lose(w, slot, data.error);
+        if (this.slots[w] !== slot) return; // a message of a worker already replaced
+        if (data.type === "start") {
+          this.running[w] = { channel: data.channel, id: data.id, index: data.index };
+          return;
+        }
+        if (data.type === "point") this.running[w] = null;
+        clients.get(data.channel)?.receive(w, data);
       },
       onLost: (message) => this.lose(w, slot, message || "the simulation worker failed to start"),
     });
@@ -154,14 +170,21 @@ class Pool {
     return false;
   }
 
-  /** Slot `w`'s worker is lost: replace it if a replacement is left, and re-deal its points. */
+  /**
+   * Slot `w`'s worker is lost: the point it was running takes a strike, it is replaced (always
+   * when a point is charged, else if a replacement is left), and its points are re-dealt.
+   */
   lose(w, slot, reason) {
     if (this.slots[w] !== slot) return; // already replaced
     slot.stop();
     this.reason = reason;
     this.slots[w] = null;
-    if (this.respawns > 0) {
-      this.respawns -= 1;
+    const running = this.running[w];
+    this.running[w] = null;
+    const charged = running !== null && clients.has(running.channel);
+    if (charged) clients.get(running.channel).strike(running, reason);
+    if (charged || this.respawns > 0) {
+      if (!charged) this.respawns -= 1;
       this.slots[w] = this.spawn(w);
     }
     console.warn(
@@ -197,6 +220,9 @@ function clientClosed() {
   if (clients.size === 0) shared?.release();
 }
 
+/** Losses a point may be running at before it is stopped for good (see the header). */
+export const STRIKES = 2;
+
 /** Each typed array or Blob a call has carried, by identity (SimClient.key). */
 const identities = new WeakMap();
 let nextIdentity = 1;
@@ -212,6 +238,8 @@ export class SimClient {
     this.channel = nextChannel++;
     clients.set(this.channel, this);
     this.cache = new Map();
+    /** Workers lost while running each call, by call key. */
+    this.strikes = new Map();
     this.id = 0;
     this.active = null;
     this.onTrouble = onTrouble;
@@ -369,6 +397,29 @@ export class SimClient {
       touched.add(to);
     });
     for (const to of touched) this.send(to);
+  }
+
+  /**
+   * A worker was lost while running point `index` of job `id`: the call takes a strike, and at
+   * STRIKES it is stopped, answered with an error that is cached (so the same call, asked
+   * again, answers at once instead of costing another worker). The other points are re-dealt.
+   * @param {{ id: number, index: number }} running
+   * @param {string} reason
+   */
+  strike({ id, index }, reason) {
+    const active = this.active;
+    if (!active || active.id !== id || !active.pending.has(index)) return; // superseded
+    const key = SimClient.key(active.calls[index]);
+    const strikes = (this.strikes.get(key) ?? 0) + 1;
+    this.strikes.set(key, strikes);
+    if (strikes < STRIKES) return;
+    this.strikes.delete(key);
+    const seconds = (STRIKES * WORKER_DEADLINE_MS) / 1000;
+    active.answer(
+      index,
+      undefined,
+      `this computation was stopped: it was running when ${STRIKES} workers stopped answering (${reason}; about ${seconds} s in all). The other sections carry on; change its settings to try again`,
+    );
   }
 
   /** No worker left: every waiting point answers with an error (not cached), and the page hears why. */

@@ -15,8 +15,9 @@
 //   { type: "status" } with a port    answers { jobs } on the port (for tests)
 //   { type: "heap" } with a port      answers { heapBytes, wasmBytes } on the port once every job
 //                                     has answered (the core's live heap and wasm memory, bytes)
-// Replies: { type: "point", channel, id, index, result | error } for each call, in order, with
-// the index the page gave it; { type: "fatal", error } if the core cannot start here.
+// Replies: { type: "start", channel, id, index } as each call begins; { type: "point", channel,
+// id, index, result | error } for each call, in order, with the index the page gave it;
+// { type: "fatal", error } if the core cannot start here.
 
 import init from "../pkg/tail_lab.js";
 import { loadCore } from "../wasm.js";
@@ -45,6 +46,9 @@ const yieldToMessages = () =>
 function step(channel, job) {
   const { fn, args } = job.calls[job.index];
   const index = job.indices[job.index];
+  // Said before the call runs, so that if this worker goes silent the page knows which point it
+  // was running (lab/sim.js: a point running on two lost workers is stopped, not re-dealt).
+  postMessage({ type: "start", channel, id: job.id, index });
   try {
     if (!Object.hasOwn(CALLS, fn)) throw new TypeError(`unknown call ${fn}`);
     postMessage({ type: "point", channel, id: job.id, index, result: CALLS[fn](...args) });

@@ -272,3 +272,83 @@ fn the_finiteness_check_passes_finite_numbers_and_field_names() {
         "R { peak_in_flight: 3, info: 1e-300, x: -0.0, y: Some(2.5) }",
     );
 }
+
+/// Texts a reader might paste or drop, built from the shapes the audit of issue 32 found
+/// (many Prometheus series, many CSV columns, long cells, quoted line breaks) and from any
+/// characters at all.
+fn latency_text() -> impl Strategy<Value = String> {
+    let cell = prop_oneof![
+        "[0-9]{1,6}(\\.[0-9]{1,4})?(ms|s|us)?",
+        "\"[^\"]{0,12}\"",
+        "\"[a-z ]{0,6}\n[a-z ]{0,6}\"",
+        "[a-z_]{1,12}",
+        Just("x".repeat(5000)),
+        any::<String>(),
+    ];
+    let row = prop::collection::vec(cell, 1..6).prop_map(|c| c.join(","));
+    let csv = prop::collection::vec(row, 1..40).prop_map(|r| r.join("\n"));
+    let wide = (1usize..3000).prop_map(|n| {
+        let header: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+        let values: Vec<String> = (0..n).map(|i| format!("{}", 1 + i % 7)).collect();
+        format!(
+            "{}\n{}\n{}\n",
+            header.join(","),
+            values.join(","),
+            values.join(",")
+        )
+    });
+    let series = (1usize..3000, any::<bool>()).prop_map(|(n, broken)| {
+        let mut text = String::new();
+        for i in 0..n {
+            for (le, count) in [("0.005", 1), ("0.05", 3), ("+Inf", 4)] {
+                let count = if broken && i == n / 2 && le == "0.05" {
+                    0
+                } else {
+                    count
+                };
+                text.push_str(&format!("m_bucket{{pod=\"{i}\",le=\"{le}\"}} {count}\n"));
+            }
+        }
+        text
+    });
+    let percentiles = prop::collection::vec((0.0f64..100.0, 0.001f64..1e5), 1..50).prop_map(|v| {
+        v.iter()
+            .map(|(p, ms)| format!("p{p} {ms}ms"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    prop_oneof![csv, wide, series, percentiles, any::<String>()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Any text: read or refused with a short message naming a line of the text, never a
+    /// panic; what is read and accepted has a link summary that reads back, or none.
+    #[test]
+    fn any_text_is_read_or_refused_by_line(text in latency_text()) {
+        use tail_lab_core::lab::empirical::{self, parse};
+        let lines = text.split('\n').count();
+        match parse::parse(text.as_bytes(), &parse::ParseOptions::default()) {
+            Err(e) => {
+                prop_assert!(e.line <= lines, "{e}");
+                prop_assert!(e.message.chars().count() < 700, "{} characters", e.message.len());
+            }
+            Ok(input) => {
+                let Ok(d) = empirical::distribution_of(input.values) else { return Ok(()) };
+                let Ok(model) = empirical::measurable(d) else { return Ok(()) };
+                let d = model.as_empirical().expect("an empirical model");
+                if let Some(summary) = empirical::summary(d) {
+                    let options = parse::ParseOptions {
+                        format: Some(parse::Format::Percentiles),
+                        ..parse::ParseOptions::default()
+                    };
+                    let back = parse::parse(summary.as_bytes(), &options)
+                        .and_then(|i| empirical::distribution_of(i.values))
+                        .and_then(empirical::measurable);
+                    prop_assert!(back.is_ok(), "{summary}: {back:?}");
+                }
+            }
+        }
+    }
+}

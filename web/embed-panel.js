@@ -38,7 +38,7 @@ import { SimClient } from "./lab/sim.js";
 import { nextTask } from "./scheduler.js";
 import { TAIL_SETTING_NAMES, mountTail, tailParams } from "./tail/piece.js";
 import { themeChanged } from "./theme.js";
-import { loadCore } from "./wasm.js";
+import { fetchWithin, loadCore } from "./wasm.js";
 
 const TAIL_PARTS = {
   tail: ["controls", "readouts", "arena", "histograms", "strip"],
@@ -96,10 +96,13 @@ export function panelUrl(kind, settings) {
   return url.href;
 }
 
-/** A Lab section's heading, the text of its prose.html's <h2> (our own file), or null. */
+/**
+ * A Lab section's heading, the text of its prose.html's <h2> (our own file), or null (also when
+ * the file has not answered within `LOAD_TIMEOUT_MS`).
+ */
 async function sectionHeading(section) {
   try {
-    const response = await fetch(section.prose);
+    const response = await fetchWithin(new URL(section.prose));
     if (!response.ok) return null;
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
     const text = doc.querySelector("h2")?.textContent.replace(/\s+/g, " ").trim();
@@ -197,13 +200,19 @@ class PanelController {
     this.host = host;
     // Attributes are watched with an observer rather than `observedAttributes`, which must be
     // known when the element is defined, before the sections' modules (and their settings'
-    // names) have loaded.
-    new MutationObserver((records) => {
-      const before = new Map();
-      for (const r of records)
-        if (!before.has(r.attributeName)) before.set(r.attributeName, r.oldValue);
-      for (const [name, was] of before) this.attributeChanged(name, was, host.getAttribute(name));
-    }).observe(host, { attributes: true, attributeOldValue: true });
+    // names) have loaded. On a host page that deleted or broke MutationObserver, the panel
+    // still mounts: its attributes are then read once, when it mounts, and later changes wait
+    // for the element to be added again.
+    try {
+      new MutationObserver((records) => {
+        const before = new Map();
+        for (const r of records)
+          if (!before.has(r.attributeName)) before.set(r.attributeName, r.oldValue);
+        for (const [name, was] of before) this.attributeChanged(name, was, host.getAttribute(name));
+      }).observe(host, { attributes: true, attributeOldValue: true });
+    } catch {
+      // (No observer: read once, as above.)
+    }
     /** The mounted panel: `{ controller, pending, release, update }`, or null. Until it is
      * built, `update` only notes that an attribute changed (`pending`). */
     this.live = null;

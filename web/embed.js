@@ -79,15 +79,26 @@
     host.dataset.failed = "true";
   };
 
+  /** Hands `host` to the panel's code; should that throw (a host page broke a built-in it
+   * needs), the panel says so rather than staying on "loading…" with an uncaught error. */
+  const connect = (host, m) => {
+    try {
+      m.connect(host);
+    } catch (e) {
+      show(host, `Tail Latency Lab could not start: ${e?.message ?? e}`, "alert");
+      host.dataset.failed = "true";
+    }
+  };
+
   class TailLabPanel extends HTMLElement {
     connectedCallback() {
       if (loaded) {
-        loaded.connect(this);
+        connect(this, loaded);
         return;
       }
       if (!this.shadowRoot) show(this, "Tail Latency Lab: loading…", "status");
       load().then(
-        (m) => m.connect(this),
+        (m) => connect(this, m),
         (e) => failed(this, e),
       );
     }

@@ -5,6 +5,34 @@
 
 import init, * as api from "./pkg/tail_lab.js";
 
+/**
+ * How long the lab waits for a file of its own to answer (the `.wasm`, a section's heading)
+ * before it gives up and says so, in ms. A network that never answers, or a host page whose
+ * `fetch` never settles, must not leave a panel on "loading…" forever.
+ */
+export const LOAD_TIMEOUT_MS = 15_000;
+
+/**
+ * `fetch(url, init)`, aborted and refused with a "TimeoutError" ("no answer in 15 s") when no
+ * response has come after LOAD_TIMEOUT_MS. The timer does not trust `fetch` to honour the signal
+ * (a page may have replaced it): the promise settles either way, and a `fetch` that throws
+ * rejects it like one that fails.
+ * @param {URL} url
+ * @param {RequestInit} [init]
+ * @returns {Promise<Response>}
+ */
+export function fetchWithin(url, init = {}) {
+  const controller = new AbortController();
+  let timer;
+  return new Promise((resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new DOMException(`no answer in ${LOAD_TIMEOUT_MS / 1000} s`, "TimeoutError"));
+      controller.abort();
+    }, LOAD_TIMEOUT_MS);
+    fetch(url, { ...init, signal: controller.signal }).then(resolve, reject);
+  }).finally(() => clearTimeout(timer));
+}
+
 let ready = null;
 
 async function source(url) {
@@ -12,8 +40,9 @@ async function source(url) {
   // lab's host must answer it with Access-Control-Allow-Origin, or the browser refuses it.
   let response;
   try {
-    response = await fetch(url, { mode: "cors", credentials: "same-origin" });
+    response = await fetchWithin(url, { mode: "cors", credentials: "same-origin" });
   } catch (err) {
+    if (err?.name === "TimeoutError") throw new Error(`could not load ${url.href}: ${err.message}`);
     throw new Error(
       `could not load ${url.href}: ${err.message} (from another site the lab's host must send Access-Control-Allow-Origin)`,
     );

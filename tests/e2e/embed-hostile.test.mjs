@@ -3,7 +3,8 @@
 // a dark background while the system is light), a host page on another origin (with and without
 // CORS headers, and with the lab's files missing), and panel.html in an iframe (its title, its
 // heading and the height it tells its host). Also the Lab's "copy link" (it names the section)
-// and the downloaded SVG's <title> and <desc>.
+// and the downloaded SVG's <title> and <desc>, and host pages that sabotage a built-in the
+// panels use (a `fetch` that never settles, no MutationObserver).
 //
 // TAIL_LAB_WEB=dir serves another copy of the site (e.g. an older one, to see these tests fail).
 
@@ -13,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { formatPct } from "../../web/format.js";
+import { LOAD_TIMEOUT_MS } from "../../web/wasm.js";
 import { SITE, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const pkg = await loadPackage();
@@ -541,5 +543,147 @@ test("a Lab section's copy link ends with #its id and opens there; the SVG downl
   assert.ok(title.length > 5 && label.length > 20, `${title} / ${label}`);
   assert.equal(parsed.title, title);
   assert.equal(parsed.desc, label);
+  await page.close();
+});
+
+/** A page on the same-origin lab whose host.html is `html`, with `sabotage` run before any of
+ * its scripts; it counts unhandled rejections (`__rejections`) as well as page errors. */
+async function sabotaged(html, sabotage) {
+  const page = await newPage();
+  await page.addInitScript(() => {
+    window.__rejections = 0;
+    addEventListener("unhandledrejection", () => {
+      window.__rejections++;
+    });
+  });
+  await page.addInitScript(sabotage);
+  await page.route("**/host.html", (route) =>
+    route.fulfill({ contentType: "text/html", body: html }),
+  );
+  await page.goto(new URL("host.html", lab.url).href);
+  return page;
+}
+
+const PLAIN_CSS = "tail-lab-panel { display: block; margin: 16px 0; }";
+
+test("a host page whose fetch never settles: every panel says within the load bound that the lab's files did not answer, with nothing uncaught", {
+  timeout: LOAD_TIMEOUT_MS + 90_000,
+}, async () => {
+  const page = await sabotaged(
+    hostPage(lab.url, [{ kind: "fanout" }, { kind: "histograms" }, { kind: "hedge" }], {
+      css: PLAIN_CSS,
+    }),
+    () => {
+      window.fetch = () => new Promise(() => {});
+    },
+  );
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll("tail-lab-panel")].every((p) =>
+        p.shadowRoot?.querySelector("[role=alert]"),
+      ),
+    null,
+    { timeout: LOAD_TIMEOUT_MS + 60_000 },
+  );
+  const shown = await page.$$eval("tail-lab-panel", (panels) =>
+    panels.map((p) => ({
+      text: p.shadowRoot.querySelector("[role=alert]").textContent,
+      height: p.getBoundingClientRect().height,
+      ready: p.dataset.ready ?? null,
+    })),
+  );
+  const wasm = new URL("pkg/tail_lab_bg.wasm", lab.url).href;
+  const message = `Tail Latency Lab could not start: could not load ${wasm}: no answer in ${LOAD_TIMEOUT_MS / 1000} s`;
+  for (const s of shown) {
+    assert.match(s.text, new RegExp(exactly(message)));
+    assert.ok(s.height > 20, `the panel is ${s.height} px tall`);
+    assert.equal(s.ready, null);
+  }
+  assert.deepEqual(page.errors, []);
+  assert.equal(await page.evaluate(() => window.__rejections), 0);
+  await page.close();
+});
+
+test("a host page without MutationObserver: Lab and Tail panels mount and compute from their attributes (read when they mount), with nothing uncaught", async () => {
+  const page = await sabotaged(
+    hostPage(
+      lab.url,
+      [
+        { kind: "fanout", "fanout-n": "20" },
+        { kind: "histograms", requests: "2000" },
+        { kind: "hedge" },
+      ],
+      { css: PLAIN_CSS },
+    ),
+    () => {
+      delete window.MutationObserver;
+    },
+  );
+  assert.equal(await page.evaluate(() => typeof MutationObserver), "undefined");
+  // (Playwright's waitForFunction and $$eval need the page's MutationObserver: this test polls.)
+  const until = async (fn, arg) => {
+    for (const end = Date.now() + 120_000; !(await page.evaluate(fn, arg)); ) {
+      assert.ok(Date.now() < end, `still waiting for ${fn}`);
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+  };
+  const readout = ([i, name, want]) =>
+    new RegExp(want).test(
+      document
+        .querySelectorAll("tail-lab-panel")
+        [i].shadowRoot?.querySelector(`[data-readout="${name}"]`)?.textContent ?? "",
+    );
+  await until(() =>
+    [...document.querySelectorAll("tail-lab-panel")].every((p) => p.dataset.ready === "true"),
+  );
+  const n20 = pkg.simulateFanout({ p: 0.01, n: 20, requests: 100_000, seed: 1 });
+  await until(readout, [0, "slow-share", exactly(formatPct(n20.sim))]);
+  // (A panel out of view pauses: this one is brought into view.)
+  await page.evaluate(() => document.querySelectorAll("tail-lab-panel")[1].scrollIntoView());
+  await until(readout, [1, "requests", "^2,000$"]);
+  // A changed attribute is not seen now, and breaks nothing; added again, the panel reads it.
+  await page.evaluate(() =>
+    document.querySelector("tail-lab-panel").setAttribute("fanout-n", "10"),
+  );
+  // (Removed, then added in a later task: a move within one task keeps the panel as it is.)
+  await page.evaluate(() => {
+    window.__moved = document.querySelector("tail-lab-panel");
+    window.__moved.remove();
+  });
+  await page.evaluate(() => {
+    document.querySelector("main").prepend(window.__moved);
+    window.__moved.scrollIntoView();
+  });
+  const n10 = pkg.simulateFanout({ p: 0.01, n: 10, requests: 100_000, seed: 1 });
+  await until(readout, [0, "slow-share", exactly(formatPct(n10.sim))]);
+  assert.doesNotMatch(
+    await page.evaluate(() =>
+      [...document.querySelectorAll("tail-lab-panel")]
+        .map((p) => p.shadowRoot.textContent)
+        .join(" "),
+    ),
+    /could not|cannot/,
+  );
+  assert.deepEqual(page.errors, []);
+  assert.equal(await page.evaluate(() => window.__rejections), 0);
+  await page.close();
+});
+
+test("a host page without a built-in the panel needs as it starts (AbortController): each panel says so, with nothing uncaught", async () => {
+  const page = await sabotaged(
+    hostPage(lab.url, [{ kind: "fanout" }, { kind: "histograms" }], { css: PLAIN_CSS }),
+    () => {
+      delete window.AbortController;
+    },
+  );
+  await page.waitForFunction(
+    () => document.querySelectorAll("tail-lab-panel[data-failed=true]").length === 2,
+  );
+  for (const text of await page.$$eval("tail-lab-panel", (panels) =>
+    panels.map((p) => p.shadowRoot.querySelector("[role=alert]")?.textContent ?? ""),
+  ))
+    assert.match(text, /^Tail Latency Lab could not start: AbortController is not defined /);
+  assert.deepEqual(page.errors, []);
+  assert.equal(await page.evaluate(() => window.__rejections), 0);
   await page.close();
 });

@@ -324,7 +324,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// Any text: read or refused with a short message naming a line of the text, never a
-    /// panic; what is read and accepted has a link summary that reads back, or none.
+    /// panic; what is read and accepted has a link summary that reads back.
     #[test]
     fn any_text_is_read_or_refused_by_line(text in latency_text()) {
         use tail_lab_core::lab::empirical::{self, parse};
@@ -338,16 +338,9 @@ proptest! {
                 let Ok(d) = empirical::distribution_of(input.values) else { return Ok(()) };
                 let Ok(model) = empirical::measurable(d) else { return Ok(()) };
                 let d = model.as_empirical().expect("an empirical model");
-                if let Some(summary) = empirical::summary(d) {
-                    let options = parse::ParseOptions {
-                        format: Some(parse::Format::Percentiles),
-                        ..parse::ParseOptions::default()
-                    };
-                    let back = parse::parse(summary.as_bytes(), &options)
-                        .and_then(|i| empirical::distribution_of(i.values))
-                        .and_then(empirical::measurable);
-                    prop_assert!(back.is_ok(), "{summary}: {back:?}");
-                }
+                // Every accepted input has a link summary (`summary` returns one only when
+                // it reads back into a model the Lab accepts).
+                prop_assert!(empirical::summary(d).is_some(), "{:?}", d.range_ms());
             }
         }
     }

@@ -157,27 +157,37 @@ pub const SUMMARY_MAX_CHARS: usize = 300;
 
 /// A short summary of a distribution, as typed percentiles the [`parse`] reader reads back:
 /// `min:…,p50:…,p90:…,p99:…,p99.9:…,max:…` (ms). This is what a link carries instead of a
-/// reader's data; read back, it is fitted through those six points.
+/// reader's data; read back, it is fitted through those points.
 ///
 /// Four significant digits where they suffice; more where four would write a summary that does
 /// not read back into a distribution the Lab accepts (1,000 latencies from 10.0000 to
 /// 10.0039 ms are all "10" to four digits, and a fit needs a spread), up to the 17 that write
-/// every f64 exactly. `None` when no summary of at most [`SUMMARY_MAX_CHARS`] reads back: then
-/// no link may carry the data, and the page must say so rather than write a link it refuses.
+/// every f64 exactly. Where no six points read back, the p99.99 is added: the fit between the
+/// p99.9 and a far maximum (99,999 latencies of 5–10 ms and one of 1,000 s) can pass the Lab's
+/// limit at its p99.99, which the data itself keeps. `None` only when no summary of at most
+/// [`SUMMARY_MAX_CHARS`] reads back: then no link may carry the data, and the page must say so
+/// rather than write a link it refuses.
 pub fn summary(d: &EmpiricalDistribution) -> Option<String> {
     let (min, max) = d.range_ms();
-    let values = [
-        min,
-        d.quantile(0.5),
-        d.quantile(0.9),
-        d.quantile(0.99),
-        d.quantile(0.999),
-        max,
+    let six = [
+        ("min", min),
+        ("p50", d.quantile(0.5)),
+        ("p90", d.quantile(0.9)),
+        ("p99", d.quantile(0.99)),
+        ("p99.9", d.quantile(0.999)),
+        ("max", max),
     ];
-    (4..=17).find_map(|digits| {
-        let [min, p50, p90, p99, p999, max] = values.map(|v| significant(v, digits));
-        let text = format!("min:{min},p50:{p50},p90:{p90},p99:{p99},p99.9:{p999},max:{max}");
-        (text.len() <= SUMMARY_MAX_CHARS && reads_back(&text)).then_some(text)
+    let mut seven = six.to_vec();
+    seven.insert(5, ("p99.99", d.quantile(0.9999)));
+    [&six[..], &seven[..]].into_iter().find_map(|points| {
+        (4..=17).find_map(|digits| {
+            let text = points
+                .iter()
+                .map(|(label, v)| format!("{label}:{}", significant(*v, digits)))
+                .collect::<Vec<_>>()
+                .join(",");
+            (text.len() <= SUMMARY_MAX_CHARS && reads_back(&text)).then_some(text)
+        })
     })
 }
 
@@ -450,16 +460,29 @@ mod tests {
             .collect();
         let tiny = format!("1e-320\n{}", "5\n7\n".repeat(50));
         let huge_spread = "0.2\n0.3\n90000\n".repeat(40);
-        for text in [narrow.as_str(), tiny.as_str(), huge_spread.as_str(), EXAMPLE] {
+        // 99,999 latencies of 5–10 ms and one of 1,000 s: fitted through six points, the tail
+        // past the p99.9 passes the Lab's p99.99 limit, so the p99.99 is carried too.
+        let outlier: String = (0..99_999)
+            .map(|i| format!("{}\n", 5.0 + f64::from(i % 500) / 100.0))
+            .chain(std::iter::once("1000000\n".to_string()))
+            .collect();
+        for text in [
+            narrow.as_str(),
+            tiny.as_str(),
+            huge_spread.as_str(),
+            outlier.as_str(),
+            EXAMPLE,
+        ] {
             let d = accepted(text);
             let s = summary(&d).expect("a summary that reads back");
-            assert!(reads_back(&s), "{s}");
             assert!(!s.contains(":0,"), "no positive time is written as 0: {s}");
         }
         let narrow = summary(&accepted(&narrow)).unwrap();
         assert!(narrow.starts_with("min:10,p50:10.00"), "{narrow}");
         let tiny = summary(&accepted(&tiny)).unwrap();
         assert!(tiny.starts_with("min:1e-320,"), "{tiny}");
+        let outlier = summary(&accepted(&outlier)).unwrap();
+        assert!(outlier.contains(",p99.99:"), "{outlier}");
     }
 
     #[test]

@@ -168,7 +168,8 @@ impl Options {
                 Some(k) => present.push(*k),
                 None => {
                     return Err(js_sys::TypeError::new(&format!(
-                        "{param} has an unknown key {key:?}; the known ones are {}",
+                        "{param} has an unknown key {}; the known ones are {}",
+                        tail_lab_core::error::echoed(&key),
                         known.join(", ")
                     ))
                     .into());

@@ -195,7 +195,8 @@ impl Settings {
             },
             (Some(preset), Some(_)) => {
                 return Err(type_error(&format!(
-                    "leaves is only for profile \"yours\" (got profile {preset:?})"
+                    "leaves is only for profile \"yours\" (got profile {})",
+                    tail_lab_core::error::echoed(preset)
                 )));
             }
             (Some(preset), None) => Leaves::Preset(ProfileId::from_name(preset).map_err(|_| {

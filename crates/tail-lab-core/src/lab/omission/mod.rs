@@ -45,7 +45,7 @@ pub use clients::simulate;
 pub use model::MODEL;
 pub use stalls::Gaps;
 
-use crate::error::{CountRange, ParamError, check_open, check_range};
+use crate::error::{CountRange, ParamError, check_open, check_range, readable};
 use crate::lab::service::ServiceModel;
 use crate::sampling::address::Stream;
 
@@ -161,7 +161,8 @@ impl OmissionParams {
                 reason: format!(
                     "(a stall starts every {} ms on average) must be longer than stallMs ({} ms): \
                      the server runs between stalls",
-                    self.every_ms, self.stall_ms
+                    readable(self.every_ms),
+                    readable(self.stall_ms)
                 ),
             });
         }
@@ -171,7 +172,7 @@ impl OmissionParams {
                 param: "durationMs",
                 reason: format!(
                     "over intervalMs is {} sends; at most {} are simulated: a shorter duration or a longer interval",
-                    self.sends(),
+                    readable(self.sends() as f64),
                     SENDS.hi
                 ),
             });
@@ -182,7 +183,7 @@ impl OmissionParams {
                 param: "everyMs",
                 reason: format!(
                     "gives {} stalls in durationMs; at most {MAX_STALLS} are simulated: stalls less often or a shorter duration",
-                    libm::ceil(stalls)
+                    readable(libm::ceil(stalls))
                 ),
             });
         }
@@ -202,10 +203,13 @@ impl OmissionParams {
                 return Err(ParamError::Conflict {
                     param: "workMs",
                     reason: format!(
-                        "(mean {mean} ms, longest {longest} ms) is long against the {gap} ms the server runs between \
+                        "(mean {} ms, longest {} ms) is long against the {} ms the server runs between \
                          stalls: each request would be interrupted some {} times; at most {MAX_INTERRUPTIONS} a \
                          request and {MAX_STALL_STEPS} in all are simulated: shorter work or rarer stalls",
-                        libm::ceil(longest / gap)
+                        readable(mean),
+                        readable(longest),
+                        readable(gap),
+                        readable(libm::ceil(longest / gap))
                     ),
                 });
             }

@@ -136,7 +136,7 @@ impl ProbeParams {
                 param: "probeMs",
                 reason: format!(
                     "× probes spans {} arrivals at the replica; at most {MAX_ARRIVALS} are simulated: probe more often or fewer times",
-                    libm::ceil(self.arrivals())
+                    crate::error::readable(libm::ceil(self.arrivals()))
                 ),
             });
         }

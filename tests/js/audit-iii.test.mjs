@@ -148,6 +148,17 @@ test("messages stay short: huge numbers in exponent form, a caller's long text c
     () => api.simulateLoaded({ policy: `${"a".repeat(39)}😀😀` }),
     (/** @type {any} */ e) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(e.message),
   );
+  short(() => api.simulateLoaded({ ["k".repeat(10_000)]: 1 }), /unknown key "k{40}"…/);
+  short(
+    () =>
+      api.leafQuantile(0.5, {
+        profile: "p".repeat(10_000),
+        leaves: pkg.parseLatencies("1\n2\n3\n").service,
+      }),
+    /"p{40}"…/,
+  );
+  short(() => api.simulateOmission({ stallMs: 5e-301, everyMs: 1e-300 }), /2e305 stalls/);
+  short(() => api.simulateOmission({ stallMs: 1e9, everyMs: 1e-300 }), /every 1e-300 ms/);
   // Knots are named as the caller wrote them.
   assert.throws(
     () =>
@@ -158,4 +169,29 @@ test("messages stay short: huge numbers in exponent form, a caller's long text c
       }),
     (/** @type {any} */ e) => /^service\.empirical need as many levels as times/.test(e.message),
   );
+});
+
+test("a retries run whose requests wait out long backoffs counts their timers in its work, and is refused past the bound", () => {
+  // 118,000 requests waiting out 10-minute jittered backoffs took 1.3 s, 4.5× the same run
+  // without a backoff, while its work check passed (issue 32 item 7).
+  const slow = {
+    policy: "retry",
+    load: 0.019,
+    timeoutMs: 1,
+    maxAttempts: 10,
+    backoff: "jitter",
+    backoffBaseMs: 600_000,
+    backoffCapMs: 600_000,
+    queueLimit: null,
+    durationMs: 1_200_000,
+    replicas: 100,
+  };
+  assert.throws(
+    () => pkg.simulateRetries(/** @type {any} */ (slow)),
+    (/** @type {any} */ e) =>
+      e instanceof RangeError && /requests waiting out a backoff/.test(e.message),
+  );
+  // The same run without a backoff has nothing waiting, and stays under the bound.
+  const plain = pkg.simulateRetries(/** @type {any} */ ({ ...slow, backoff: "none" }));
+  assert.ok(plain.requests > 100_000, `${plain.requests} requests`);
 });

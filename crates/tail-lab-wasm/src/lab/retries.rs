@@ -167,8 +167,9 @@ pub fn simulate_retries(
     let model = service(o.get("service"))?;
     let config = RetriesConfig::new(p).map_err(range)?.with_service(model);
     crate::convert::check_work(
-        "expected requests × max(maxAttempts, 2) × 100",
-        config.expected_requests() * f64::from(p.max_attempts.max(2)) * 100.0,
+        "expected requests × max(maxAttempts, 2) × 100 × (1 + requests waiting out a backoff / \
+         30000)",
+        config.work_units(),
     )?;
     Ok(js_of(&config.run()))
 }

@@ -604,6 +604,48 @@ test("a host page whose fetch never settles: every panel says within the load bo
   await page.close();
 });
 
+test("a host page whose fetch answers and then stalls mid-body: every panel says so within the load bound, with nothing uncaught", {
+  timeout: LOAD_TIMEOUT_MS + 90_000,
+}, async () => {
+  const page = await sabotaged(
+    hostPage(lab.url, [{ kind: "fanout" }, { kind: "histograms" }], { css: PLAIN_CSS }),
+    () => {
+      // Headers and the wasm's first four bytes, then nothing ever again.
+      const real = window.fetch;
+      window.fetch = (url, init) =>
+        String(url).endsWith(".wasm")
+          ? Promise.resolve(
+              new Response(
+                new ReadableStream({
+                  start(c) {
+                    c.enqueue(new Uint8Array([0, 97, 115, 109]));
+                  },
+                }),
+                { headers: { "Content-Type": "application/wasm" } },
+              ),
+            )
+          : real(url, init);
+    },
+  );
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll("tail-lab-panel")].every((p) =>
+        p.shadowRoot?.querySelector("[role=alert]"),
+      ),
+    null,
+    { timeout: LOAD_TIMEOUT_MS + 60_000 },
+  );
+  const texts = await page.$$eval("tail-lab-panel", (panels) =>
+    panels.map((p) => p.shadowRoot.querySelector("[role=alert]").textContent),
+  );
+  const wasm = new URL("pkg/tail_lab_bg.wasm", lab.url).href;
+  const message = `Tail Latency Lab could not start: could not load ${wasm}: no data in ${LOAD_TIMEOUT_MS / 1000} s`;
+  for (const text of texts) assert.match(text, new RegExp(exactly(message)));
+  assert.deepEqual(page.errors, []);
+  assert.equal(await page.evaluate(() => window.__rejections), 0);
+  await page.close();
+});
+
 test("a host page without MutationObserver: Lab and Tail panels mount and compute from their attributes (read when they mount), with nothing uncaught", async () => {
   const page = await sabotaged(
     hostPage(

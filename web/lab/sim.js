@@ -26,7 +26,9 @@
 // died for another reason), and a point running when a second worker is lost is stopped for
 // good, answered with an error (cached, so it is not run again) while every other point is
 // re-dealt. Such a loss is the call's, not the pool's: the worker is replaced whatever the
-// replacements left, which bound only losses no point is charged with.
+// replacements left, which bound only losses no point is charged with (a point of a job
+// already superseded is charged too: each call can cost at most STRIKES workers, so the
+// replacements stay bounded by the calls asked).
 //
 // The pool lives while a client uses it: when the last client closes (every embedded Lab
 // panel removed), every worker is terminated and its deadline watch cleared; the next client
@@ -337,7 +339,11 @@ export class SimClient {
           for (const a of active.assigned) a.delete(index);
           if (cache) {
             if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value);
-            this.cache.set(SimClient.key(calls[index]), { result, error });
+            const key = SimClient.key(calls[index]);
+            this.cache.set(key, { result, error });
+            // An answered call's strike (a loss it survived) is forgotten: the map holds only
+            // calls still unanswered.
+            this.strikes.delete(key);
           }
           done++;
           onPoint(index, result, error);
@@ -414,11 +420,10 @@ export class SimClient {
     this.strikes.set(key, strikes);
     if (strikes < STRIKES) return;
     this.strikes.delete(key);
-    const seconds = (STRIKES * WORKER_DEADLINE_MS) / 1000;
     active.answer(
       index,
       undefined,
-      `this computation was stopped: it was running when ${STRIKES} workers stopped answering (${reason}; about ${seconds} s in all). The other sections carry on; change its settings to try again`,
+      `this computation was stopped: it was running when ${STRIKES} workers stopped answering (the last: ${reason}). The other sections carry on; change its settings to try again`,
     );
   }
 

@@ -7,6 +7,7 @@
 
 import { el } from "./dom.js";
 import { formatCount } from "./format.js";
+import { quoted } from "./params.js";
 
 /** Pasted text longer than this (characters) goes to the worker as a Blob, not a string. */
 export const BLOB_ABOVE = 256 * 1024;
@@ -130,14 +131,16 @@ export function latencyInput({
   example.addEventListener("click", () => onExample());
   const readFile = (f) => {
     if (!f) return;
+    // A file's name is the reader's text too: quoted at most 40 characters, as a link's are.
+    const name = quoted(f.name);
     if (f.size > MAX_BYTES) {
       say(
-        `Not used: ${f.name} has ${formatCount(f.size)} bytes; the page reads at most ${formatCount(MAX_BYTES)} (about 10 million latencies). Give a histogram or percentiles of them instead.`,
+        `Not used: ${name} has ${formatCount(f.size)} bytes; the page reads at most ${formatCount(MAX_BYTES)} (about 10 million latencies). Give a histogram or percentiles of them instead.`,
         true,
       );
       return;
     }
-    onSource(f, `the file ${f.name}`);
+    onSource(f, `the file ${name}`);
   };
   file.addEventListener("change", () => readFile(file.files?.[0]));
   area.addEventListener("dragover", (e) => {

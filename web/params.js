@@ -27,8 +27,26 @@ function snap(spec, x) {
   return Number((spec.min + k * spec.step).toFixed(6));
 }
 
-/** What was given, as a notice quotes it: at most 40 characters, so a long value cannot flood the page. */
-export const quoted = (text) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
+/** The most characters `quoted` keeps. */
+export const QUOTE_LENGTH = 40;
+
+/**
+ * What was given, as a notice quotes it: at most 40 characters (code points, so an emoji or any
+ * character outside the BMP is never cut in half into a lone surrogate), then "…", so a long
+ * value cannot flood the page. It walks at most 41 code points, whatever the text's length.
+ * @param {string} text
+ */
+export function quoted(text) {
+  if (text.length <= QUOTE_LENGTH) return text;
+  let kept = 0;
+  let end = 0;
+  for (const c of text) {
+    if (kept === QUOTE_LENGTH) return `${text.slice(0, end)}…`;
+    kept++;
+    end += c.length;
+  }
+  return text;
+}
 
 /** Reads one value; returns [value, notice or null]. */
 function readOne(spec, raw) {

@@ -165,6 +165,34 @@ test("quoted: at most 40 characters of what was given", () => {
   assert.equal(quoted("x".repeat(41)), `${"x".repeat(40)}…`);
 });
 
+/** True when `text` holds a lone surrogate (half of a character outside the BMP). */
+const broken = (text) =>
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+
+test("quoted counts characters, not UTF-16 units: an emoji is never cut in half (issue 32, item 12)", () => {
+  // "a" then emoji (two UTF-16 units each): the 40th unit is the first half of an emoji, where
+  // a cut by units left a lone surrogate.
+  const text = `a${"😀".repeat(50)}`;
+  const q = quoted(text);
+  assert.ok(!broken(q), JSON.stringify(q));
+  assert.equal(q, `a${"😀".repeat(39)}…`, "40 characters, then the ellipsis");
+  assert.equal([...q].length, 41);
+  // At most 40 characters kept, whatever mix of one- and two-unit characters.
+  for (let k = 0; k < 45; k++) {
+    const mixed = `${"b".repeat(k)}${"𝄞".repeat(50)}`;
+    const out = quoted(mixed);
+    assert.ok(!broken(out), `k=${k}: ${JSON.stringify(out)}`);
+    assert.equal([...out].length, 41, `k=${k}`);
+    assert.ok(mixed.startsWith(out.slice(0, -1)), `k=${k}`);
+  }
+  // Up to 40 characters (as many as 80 units) are kept whole, with no ellipsis.
+  assert.equal(quoted("😀".repeat(40)), "😀".repeat(40));
+  assert.equal(quoted("😀".repeat(41)), `${"😀".repeat(40)}…`);
+  // A long text is walked only as far as its 41st character.
+  const long = `${"🙂".repeat(5_000_000)}`;
+  assert.equal(quoted(long), `${"🙂".repeat(40)}…`);
+});
+
 test("hostile input: values come only from the specs, notices quote at most 40 characters", () => {
   const hostile = [
     "<img src=x onerror=alert(1)>",

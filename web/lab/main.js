@@ -126,6 +126,23 @@ function mountHero(core) {
 /** The header's run stops accumulating here (the Tail parameter's minimum). */
 const HERO_REQUESTS = 1000;
 
+/**
+ * The settings of `specs` that the page's URL gives and that were read with a notice (clamped,
+ * or refused for the default), as the URL should now carry them: `undefined` (no parameter)
+ * for an empty text. `values` are what readParams gave for `specs`.
+ */
+function adjustedSettings(specs, values) {
+  const get = fromUrl();
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  for (const spec of specs) {
+    if (get(spec.name) === null || readParams([spec], get).notices.length === 0) continue;
+    const value = values[spec.name];
+    out[spec.name] = value === "" ? undefined : value;
+  }
+  return out;
+}
+
 async function main() {
   // The workers load their core while this page loads its own (they answer the first points
   // sooner).
@@ -146,6 +163,8 @@ async function main() {
   const service = new LabService();
   const url = { seed: seed.value };
   const notices = [...read.notices];
+  // A refused seed leaves the URL for the one in use, as any section's refused setting does.
+  if (notices.length) writeUrl(url);
   seedField(seed);
   seed.watch((value) => {
     url.seed = value;
@@ -155,6 +174,14 @@ async function main() {
     const specs = settingsOf(section.params, api);
     const { values, notices: n } = readParams(specs, fromUrl());
     notices.push(...n);
+    // A setting the link gave and this page adjusted or refused is written back as it is used
+    // (an empty text, such as a refused `data`, leaves the URL), so the link copied from the
+    // page never carries it again, whether or not the section writes its settings on mount.
+    const adjusted = adjustedSettings(specs, values);
+    if (Object.keys(adjusted).length) {
+      Object.assign(url, adjusted);
+      writeUrl(url);
+    }
     const follow = await proseFollower(section, roots[i], api, specs);
     const current = { ...values };
     follow(current);

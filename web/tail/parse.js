@@ -1,17 +1,25 @@
 // Reading a reader's own latencies for the Tail page, off the main thread: a worker of its own
 // (web/tail/worker.js, the accumulation workers' script) is started for each text, answers
 // `parseLatencies` on a port, and is let go. The page's accumulation pool is left alone (it may
-// have no workers at all: `?workers=0`).
+// have no workers at all: `?workers=0`). A read that a newer one supersedes is stopped where it
+// is: aborting its `signal` terminates its worker at once, so quick uploads in a row leave one
+// worker reading, not one per upload.
 
 import { askWorker, workerScript } from "../workers.js";
 
+/** What a read stopped by its signal resolves to (its caller has a newer read, and ignores it). */
+const ABORTED = Object.freeze({ error: "the read was stopped by a newer one", aborted: true });
+
 /**
  * Asks a fresh worker `message` ({ type: "parse", source, options } or { type: "example" }).
- * Resolves to `{ result }` or `{ error, line }`.
+ * Resolves to `{ result }` or `{ error, line }`; or, once `signal` is aborted, to
+ * `{ error, aborted: true }` at once, the worker terminated.
  * @param {any} message
- * @returns {Promise<{ result?: any, error?: string, line?: number | null }>}
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<{ result?: any, error?: string, line?: number | null, aborted?: boolean }>}
  */
-async function ask(message) {
+async function ask(message, signal) {
+  if (signal?.aborted) return ABORTED;
   let worker;
   try {
     worker = new Worker(workerScript(new URL("./worker.js", import.meta.url)), { type: "module" });
@@ -24,20 +32,34 @@ async function ask(message) {
       resolve({ error: "the worker reading it failed to start" });
     });
   });
+  /** @type {() => void} */
+  let stop = () => {};
+  const stopped = new Promise((resolve) => {
+    stop = () => resolve(ABORTED);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
   try {
-    return await Promise.race([askWorker(worker, message), failed]);
+    return await Promise.race([askWorker(worker, message), failed, stopped]);
   } finally {
+    signal?.removeEventListener("abort", stop);
     worker.terminate();
   }
 }
 
 /**
  * `parseLatencies(source, options)` in a worker: `source` is text or a Blob (a file, or a long
- * paste). Resolves to `{ result }` (ParsedLatencies) or `{ error, line }`.
+ * paste). Resolves to `{ result }` (ParsedLatencies) or `{ error, line }`; aborting `signal`
+ * stops the worker (see `ask`).
  * @param {string | Blob} source
  * @param {import("../pkg/tail_lab.js").ParseLatenciesOptions} [options]
+ * @param {AbortSignal} [signal]
  */
-export const parseInWorker = (source, options = {}) => ask({ type: "parse", source, options });
+export const parseInWorker = (source, options = {}, signal = undefined) =>
+  ask({ type: "parse", source, options }, signal);
 
-/** The bundled example's text, from a worker: `{ result }` or `{ error }`. */
-export const exampleInWorker = () => ask({ type: "example" });
+/**
+ * The bundled example's text, from a worker: `{ result }` or `{ error }`; aborting `signal`
+ * stops the worker.
+ * @param {AbortSignal} [signal]
+ */
+export const exampleInWorker = (signal = undefined) => ask({ type: "example" }, signal);

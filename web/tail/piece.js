@@ -114,8 +114,8 @@ const HISTOGRAM_REDRAW_MS = 100;
  *   workers?: number,
  *   signal?: AbortSignal,
  *   yours?: {
- *     parse: (source: string | Blob, options?: any) => Promise<{ result?: any, error?: string }>,
- *     example: () => Promise<{ result?: any, error?: string }>,
+ *     parse: (source: string | Blob, options?: any, signal?: AbortSignal) => Promise<{ result?: any, error?: string }>,
+ *     example: (signal?: AbortSignal) => Promise<{ result?: any, error?: string }>,
  *     leaves?: import("../pkg/tail_lab.js").EmpiricalServiceOptions,
  *     summary?: string,
  *   },
@@ -360,14 +360,22 @@ export async function mountTail(
   }
   /** @type {ReturnType<typeof latencyInput> | null} */
   let yoursBox = null;
-  /** A newer read supersedes one still in its worker. */
-  let reading = 0;
   if (yours && yoursHolder) {
-    const readSource = async (source, what, options = {}) => {
-      const token = ++reading;
+    /** A newer read supersedes one still in its worker: its answer is ignored. */
+    let reading = 0;
+    /** Stops the read under way (its worker), for a newer read or the piece's unmount. */
+    let reader = new AbortController();
+    signal?.addEventListener("abort", () => reader.abort(), { once: true });
+    /** A new read: the one under way is stopped; its `signal` stops this one in its turn. */
+    const nextRead = () => {
+      reader.abort();
+      reader = new AbortController();
+      return { token: ++reading, signal: reader.signal };
+    };
+    const readSource = async (source, what, options = {}, read = nextRead()) => {
       yoursBox?.say(`Reading ${what}…`);
-      const answer = await yours.parse(source, options);
-      if (token !== reading || signal?.aborted) return;
+      const answer = await yours.parse(source, options, read.signal);
+      if (read.token !== reading || signal?.aborted) return;
       if (answer.error !== undefined) {
         yoursBox?.say(
           `Not used: ${plain(answer.error)}. ${settings.profile === "yours" ? "The run keeps the latencies it had." : "The run keeps its profile."}`,
@@ -392,13 +400,16 @@ export async function mountTail(
       prefix,
       onSource: (source, what) => readSource(source, what),
       onExample: async () => {
-        const answer = await yours.example();
+        // The example's text is the first step of its read: a newer read supersedes it too.
+        const read = nextRead();
+        const answer = await yours.example(read.signal);
+        if (read.token !== reading || signal?.aborted) return;
         if (answer.error !== undefined) {
           yoursBox?.say(`The example could not be read: ${plain(answer.error)}.`, true);
           return;
         }
         yoursBox.area.value = answer.result;
-        readSource(answer.result, "the example");
+        readSource(answer.result, "the example", {}, read);
       },
     });
     yoursHolder.classList.add("tail-your-data");

@@ -10,6 +10,7 @@ import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
 import { SUMMARY_PARAM, latencyInput, plain } from "../../../latency-input.js";
+import { quoted } from "../../../params.js";
 import {
   choice,
   el,
@@ -27,6 +28,12 @@ import {
 export const DRAWS = 20_000;
 /** Leaves per parent in the fan-out check. */
 export const FANOUT = 100;
+/**
+ * The most columns the CSV column picker lists: the first ones (and the one read, if it lies
+ * past them). A wider table's other columns are chosen by number, so a file of any width costs
+ * the page at most this many options.
+ */
+export const PICKER_COLUMNS = 200;
 export { MAX_BYTES } from "../../../latency-input.js";
 
 /** The section's settings: `data`, the summary a link carries (latency-input.js). */
@@ -107,7 +114,25 @@ export function mount(root, context) {
   });
   const columnBox = /** @type {HTMLElement} */ (column.parentElement);
   columnBox.hidden = true;
-  ui.controls.append(status);
+  // Any column by its number, for a table wider than the list (shown only then; its label says
+  // how many columns the list leaves out).
+  const columnNumber = /** @type {HTMLInputElement} */ (
+    el("input", {
+      type: "number",
+      id: `${prefix}data-column-number`,
+      min: 1,
+      step: 1,
+      inputmode: "numeric",
+    })
+  );
+  const columnNumberLabel = el("label", { for: columnNumber.id });
+  const columnNumberBox = el(
+    "div",
+    { class: "lab-control", hidden: true },
+    columnNumberLabel,
+    columnNumber,
+  );
+  ui.controls.append(columnNumberBox, status);
 
   const r = {
     read: readout(ui.readouts, { name: "data-count", label: "latencies read" }),
@@ -132,15 +157,40 @@ export function mount(root, context) {
     /** @type {{ source: string | Blob, options: any, apply: boolean, what: string } | null} */ (
       null
     );
+  /** The source of `parsed` (the column picker lists its columns). */
+  let parsedSource = /** @type {string | Blob | null} */ (null);
+  /**
+   * The column the reader chose in the picker, with the header it was chosen on. A new input
+   * (a paste, a file, the example, a link) is read with its column found afresh; the chosen one
+   * is read instead only while the header is the same, and forgotten once another comes.
+   */
+  let chosen = /** @type {{ columns: string[], column: number } | null} */ (null);
 
-  /** The options `parseLatencies` gets from the controls. */
-  function parseOptions() {
+  /**
+   * The options `parseLatencies` gets from the controls: the format and unit, and, with
+   * `withColumn` (a changed control reading the same source again), the column shown.
+   */
+  function parseOptions(withColumn = false) {
     /** @type {import("../../api.js").ParseLatenciesOptions} */
     const o = {};
     if (format.value) o.format = /** @type {any} */ (format.value);
     if (unit.value) o.unit = /** @type {any} */ (unit.value);
-    if (column.value && !columnBox.hidden) o.column = Number(column.value);
+    if (withColumn && column.value && !columnBox.hidden) o.column = Number(column.value);
     return o;
+  }
+
+  /** Two headers with the same names in the same order (an empty one, no header, never matches). */
+  const sameHeader = (a, b) =>
+    a.length > 0 && a.length === b.length && a.every((name, i) => name === b[i]);
+
+  /**
+   * The chosen column when `res` (read with its column found afresh) has the header it was
+   * chosen on and found another; else 0.
+   */
+  function keptColumn(res, options) {
+    if (!chosen || options.column !== undefined || res.format !== "csv") return 0;
+    if (!sameHeader(chosen.columns, res.columns)) return 0;
+    return res.column !== chosen.column && chosen.column <= res.columnCount ? chosen.column : 0;
   }
 
   function describe(res) {
@@ -151,27 +201,46 @@ export function mount(root, context) {
     const skipped = res.skippedLines
       ? `; ${formatCount(res.skippedLines)} line${res.skippedLines === 1 ? "" : "s"} without data skipped`
       : "";
+    // A header's name is the reader's text: quoted at most 40 characters, as a link's are.
     const col = res.column
-      ? `, column ${res.columns[res.column - 1] || res.column}${res.columnGuessed ? " (no header named the latencies, so the last column holding numbers: choose another below if it is not)" : ""}`
+      ? `, column ${quoted(res.columns[res.column - 1] ?? "") || res.column}${res.columnGuessed ? " (no header named the latencies, so the last column holding numbers: choose another below if it is not)" : ""}`
       : "";
     const series = res.series > 1 ? `, ${res.series} series summed bucket by bucket` : "";
     return `${what} read as ${FORMAT_NAMES[res.format]}${col}${series} (bare numbers in ${res.unit})${skipped}`;
   }
 
+  /**
+   * The column picker for `res`: at most PICKER_COLUMNS options (the first columns, then the
+   * one read if it lies past them), each named by at most 40 characters of its header; a wider
+   * table also gets the number field, for any column from 1 to its count.
+   */
   function showColumns(res) {
     const count = res.format === "csv" ? res.columnCount : 0;
     columnBox.hidden = count < 2;
+    columnNumberBox.hidden = count <= PICKER_COLUMNS;
     if (count < 2) return;
-    const names = Array.from({ length: count }, (_, i) => res.columns[i] ?? "");
-    column.replaceChildren(
-      ...names.map((name, i) =>
-        el("option", {
-          value: i + 1,
-          text: name || `column ${i + 1}`,
-          selected: i + 1 === res.column,
-        }),
-      ),
-    );
+    const option = (i) =>
+      el("option", {
+        value: i + 1,
+        text: quoted(res.columns[i] ?? "") || `column ${i + 1}`,
+        selected: i + 1 === res.column,
+      });
+    const listed = Math.min(count, PICKER_COLUMNS);
+    const options = Array.from({ length: listed }, (_, i) => option(i));
+    if (res.column > listed) options.push(option(res.column - 1));
+    column.replaceChildren(...options);
+    if (count > PICKER_COLUMNS) {
+      columnNumber.max = String(count);
+      columnNumber.value = String(res.column ?? "");
+      columnNumber.removeAttribute("aria-invalid");
+      columnNumberLabel.textContent = `or any of the ${formatCount(count)} columns by its number (the list shows the first ${PICKER_COLUMNS})`;
+    }
+  }
+
+  /** Hides the picker: it lists the columns of an input that is no longer the one read. */
+  function hideColumns() {
+    columnBox.hidden = true;
+    columnNumberBox.hidden = true;
   }
 
   /**
@@ -181,6 +250,8 @@ export function mount(root, context) {
    */
   function read(source, options, apply, what) {
     last = { source, options, apply, what };
+    // The picker lists the columns of the input shown: not this one's, until it is read.
+    if (source !== parsedSource) hideColumns();
     say(`Reading ${what}…`);
     // Under way until the read and its check answer (the progress line is what waits on it).
     ui.progress(0, 1, 0, 0);
@@ -199,14 +270,19 @@ export function mount(root, context) {
           );
           return;
         }
-        accept(res, apply, what);
+        // The same header as the reader's chosen column: that column, not the one found.
+        const kept = keptColumn(res, options);
+        if (kept) return read(source, { ...options, column: kept }, apply, what);
+        accept(res, source, apply, what);
       },
     });
   }
 
-  function accept(res, apply, what) {
+  function accept(res, source, apply, what) {
     parsed = res;
+    parsedSource = source;
     check = null;
+    if (chosen && !sameHeader(chosen.columns, res.columns)) chosen = null;
     showColumns(res);
     if (apply) {
       shown = "yours";
@@ -392,8 +468,26 @@ export function mount(root, context) {
   // A changed format, unit or column reads the last source again, the same way.
   for (const control of [format, unit, column])
     control.addEventListener("change", () => {
-      if (last) read(last.source, parseOptions(), last.apply, last.what);
+      if (control === column && parsed) chosen = { columns: parsed.columns, column: +column.value };
+      if (last) read(last.source, parseOptions(true), last.apply, last.what);
     });
+  // A column by its number: a whole number from 1 to the table's count reads that column.
+  columnNumber.addEventListener("change", () => {
+    const n = Number(columnNumber.value);
+    const count = parsed?.format === "csv" ? parsed.columnCount : 0;
+    const valid = Number.isInteger(n) && n >= 1 && n <= count;
+    columnNumber.setAttribute("aria-invalid", String(!valid));
+    if (!valid) {
+      say(
+        `Not read: a column number is a whole number from 1 to ${formatCount(count)}. Nothing changed.`,
+        true,
+      );
+      return;
+    }
+    if (!last || !parsed) return;
+    chosen = { columns: parsed.columns, column: n };
+    read(last.source, { ...parseOptions(), column: n }, last.apply, last.what);
+  });
   seed.watch(runCheck, signal);
   redrawOnResize(ui.canvas, draw, signal);
 

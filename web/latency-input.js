@@ -39,6 +39,14 @@ export const SUMMARY_PARAM = Object.freeze({
   },
 });
 
+/**
+ * Said after an accepted read whose data no link can carry (`parseLatencies` gave no
+ * `percentiles`: no short summary of it reads back): the page uses the data, and a link copied
+ * now opens the default model instead of one the page would refuse.
+ */
+export const NO_LINK_NOTE =
+  " A link cannot carry these latencies (no short summary of them reads back): a link copied now opens the default model.";
+
 /** A worker's error text without its class name ("RangeError: line 3: …" → "line 3: …"). */
 export const plain = (message) => String(message).replace(/^(Range|Type)Error: /, "");
 

@@ -57,8 +57,15 @@ async function main() {
     workers,
     parts: ["controls", "readouts", "arena", "histograms", "strip"],
     onChange: (settings) => {
-      // A link carries the data's summary only while the run is on it.
-      writeUrl({ ...settings, data: settings.profile === "yours" ? settings.data : undefined });
+      // A link carries the data's summary only while the run is on it, and "yours" only with a
+      // summary: data no summary can carry (the core gives none) leaves the link on the default
+      // profile rather than writing one the page would refuse.
+      const carried = settings.profile === "yours" && settings.data ? settings.data : undefined;
+      writeUrl({
+        ...settings,
+        profile: settings.profile === "yours" && !carried ? undefined : settings.profile,
+        data: carried,
+      });
       follow(settings);
     },
     yours: { parse: parseInWorker, example: exampleInWorker, leaves },

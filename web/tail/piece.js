@@ -13,7 +13,7 @@ import { drawArena, drawHistograms, drawStrip, touchTail } from "./draw.js";
 import { defaultWorkers } from "./pool.js";
 import { formatPercentileRank } from "./rank.js";
 import { openRun } from "./run.js";
-import { SUMMARY_PARAM, latencyInput, plain } from "../latency-input.js";
+import { NO_LINK_NOTE, SUMMARY_PARAM, latencyInput, plain } from "../latency-input.js";
 
 /**
  * Stop accumulating after this many parent requests by default (the histograms have long
@@ -391,7 +391,7 @@ export async function mountTail(
           ? `${formatCount(res.count)} latencies`
           : `${formatCount(res.count)} points of a distribution`;
       yoursBox?.say(
-        `${what2} read (p50 ${formatMs(res.summary.p50Ms)}, p99 ${formatMs(res.summary.p99Ms)}, p99.9 ${formatMs(res.summary.p999Ms)}). Every leaf now draws from them.`,
+        `${what2} read (p50 ${formatMs(res.summary.p50Ms)}, p99 ${formatMs(res.summary.p99Ms)}, p99.9 ${formatMs(res.summary.p999Ms)}). Every leaf now draws from them.${summary ? "" : NO_LINK_NOTE}`,
       );
       if (inputs.profile) inputs.profile.value = "yours";
       reconfigure({ profile: "yours", leaves, data: summary });

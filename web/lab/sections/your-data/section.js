@@ -9,7 +9,7 @@ import { formatCount, formatMs, formatNumber, formatProb, formatTickMs } from ".
 import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import { exportBar } from "../../../export.js";
-import { SUMMARY_PARAM, latencyInput, plain } from "../../../latency-input.js";
+import { NO_LINK_NOTE, SUMMARY_PARAM, latencyInput, plain } from "../../../latency-input.js";
 import { quoted } from "../../../params.js";
 import {
   choice,
@@ -205,7 +205,8 @@ export function mount(root, context) {
     const col = res.column
       ? `, column ${quoted(res.columns[res.column - 1] ?? "") || res.column}${res.columnGuessed ? " (no header named the latencies, so the last column holding numbers: choose another below if it is not)" : ""}`
       : "";
-    const series = res.series > 1 ? `, ${res.series} series summed bucket by bucket` : "";
+    const series =
+      res.series > 1 ? `, ${formatCount(res.series)} series summed bucket by bucket` : "";
     return `${what} read as ${FORMAT_NAMES[res.format]}${col}${series} (bare numbers in ${res.unit})${skipped}`;
   }
 
@@ -293,7 +294,7 @@ export function mount(root, context) {
       summary.value = what === "the link's summary" ? String(last?.source) : res.percentiles;
       onChange({ data: summary.value });
       say(
-        `${what === "the link's summary" ? "From the link: " : ""}${describe(res)}. Every section that takes a service model now runs on it.`,
+        `${what === "the link's summary" ? "From the link: " : ""}${describe(res)}. Every section that takes a service model now runs on it.${summary.value ? "" : NO_LINK_NOTE}`,
       );
     } else {
       say(

@@ -966,7 +966,10 @@ fn prometheus_format(lines: Lines, unit: Option<TimeUnit>) -> Result<LatencyInpu
                 .ok_or_else(|| {
                     at(
                         n,
-                        format!("le={} is not a bucket bound (a number ≥ 0 or +Inf)", shown(le)),
+                        format!(
+                            "le={} is not a bucket bound (a number ≥ 0 or +Inf)",
+                            shown(le)
+                        ),
                     )
                 })?,
         };
@@ -1428,7 +1431,11 @@ http_request_duration_seconds_count{handler="/"} 100
         let text = "id,note,latency_ms\n1,\"multi\nline\",5\n2,\"say \"\"hi\"\"\n# not a comment\",7\n3,plain,9\n";
         let r = read(text).unwrap();
         assert_eq!(r.values, Values::Samples(vec![5.0, 7.0, 9.0]));
-        assert_eq!((r.column, r.skipped_lines), (Some(2), 1), "the header is skipped");
+        assert_eq!(
+            (r.column, r.skipped_lines),
+            (Some(2), 1),
+            "the header is skipped"
+        );
         let e = read("id,latency\n1,\"open\n2,3\n4,5\n").unwrap_err();
         assert_eq!(e.line, 2, "{e}");
         assert!(e.message.contains("never closed"), "{e}");
@@ -1437,10 +1444,14 @@ http_request_duration_seconds_count{handler="/"} 100
         assert!(e.message.starts_with("column 2: “two↵lines”"), "{e}");
         // A quote inside an unquoted cell is a literal character: it opens nothing, so no row
         // is merged into another (an inch mark in a description, say).
-        let r = read("id,latency_ms,desc\n1,5,6\" pipe\n2,3,x\n3,4,y\n4,8,2\" pipe\n5,9,z\n").unwrap();
+        let r =
+            read("id,latency_ms,desc\n1,5,6\" pipe\n2,3,x\n3,4,y\n4,8,2\" pipe\n5,9,z\n").unwrap();
         assert_eq!(r.values, Values::Samples(vec![5.0, 3.0, 4.0, 8.0, 9.0]));
         let e = read("id,desc,latency_ms\n1,6\" pipe,5\n2,x,3\n3,y,4\n4,2\" pipe,8\n5,z,9\n");
-        assert_eq!(e.unwrap().values, Values::Samples(vec![5.0, 3.0, 4.0, 8.0, 9.0]));
+        assert_eq!(
+            e.unwrap().values,
+            Values::Samples(vec![5.0, 3.0, 4.0, 8.0, 9.0])
+        );
         assert_eq!(cells(" \"a, b\" ,x\"y,\"\"", ','), vec!["a, b", "x\"y", ""]);
     }
 
@@ -1451,14 +1462,19 @@ http_request_duration_seconds_count{handler="/"} 100
         let mut text = String::new();
         for pod in 0..25_000 {
             for (le, count) in [("0.01", 1), ("0.1", 3), ("+Inf", 4)] {
-                text.push_str(&format!("rpc_seconds_bucket{{pod=\"p{pod}\",le=\"{le}\"}} {count}\n"));
+                text.push_str(&format!(
+                    "rpc_seconds_bucket{{pod=\"p{pod}\",le=\"{le}\"}} {count}\n"
+                ));
             }
         }
         let r = read(&text).unwrap();
         assert_eq!(r.series, 25_000);
         assert_eq!(points(&text), vec![(0.25, 10.0), (0.75, 100.0)]);
         let long = "x".repeat(100_000);
-        let e = read(&format!("a{long}_bucket{{le=\"1\"}} 1\nb_bucket{{le=\"1\"}} 1\n")).unwrap_err();
+        let e = read(&format!(
+            "a{long}_bucket{{le=\"1\"}} 1\nb_bucket{{le=\"1\"}} 1\n"
+        ))
+        .unwrap_err();
         assert!(e.message.len() < 400, "{} characters", e.message.len());
         let e = parse(
             b"id,latency\n1,2\n",
@@ -1485,7 +1501,9 @@ http_request_duration_seconds_count{handler="/"} 100
     /// A level given twice is refused at its second line, naming its first, among many.
     #[test]
     fn a_repeated_level_names_both_lines() {
-        let mut text: String = (1..=5000).map(|i| format!("p{} {i}\n", f64::from(i) / 100.0)).collect();
+        let mut text: String = (1..=5000)
+            .map(|i| format!("p{} {i}\n", f64::from(i) / 100.0))
+            .collect();
         text.push_str("p12.34 99999\n");
         let e = read(&text).unwrap_err();
         assert_eq!(e.line, 5001, "{e}");

@@ -360,8 +360,14 @@ mod tests {
         let e = run(vec![Stage::parallel(1000, 1, fast()).unwrap()]).unwrap_err();
         assert_eq!(e.param(), "stages", "{e}");
         assert!(e.to_string().contains("0.125 ms"), "{e}");
-        let chain = (0..8).map(|_| Stage::parallel(4, 1, fast()).unwrap()).collect();
+        let chain = (0..8)
+            .map(|_| Stage::parallel(4, 1, fast()).unwrap())
+            .collect();
         let r = run(chain).unwrap();
-        assert!(r.theory_percentiles[0] >= MIN_SERVICE_P50_MS, "{:?}", r.theory_percentiles);
+        assert!(
+            r.theory_percentiles[0] >= MIN_SERVICE_P50_MS,
+            "{:?}",
+            r.theory_percentiles
+        );
     }
 }

@@ -200,7 +200,8 @@ impl RetriesConfig {
     /// First attempts the run expects: the arrival rate integrated over the run, spike
     /// included (a measure of its work, for a binding's work limit).
     pub fn expected_requests(&self) -> f64 {
-        self.arrival_rate() * (self.p.duration_ms + (self.p.spike.factor - 1.0) * self.p.spike.length_ms())
+        self.arrival_rate()
+            * (self.p.duration_ms + (self.p.spike.factor - 1.0) * self.p.spike.length_ms())
     }
 
     /// Requests per ms outside the spike.
@@ -410,8 +411,14 @@ mod tests {
         // may be waiting, about 118,000 of them.
         let backlog = jitter.backoff_backlog();
         let want = jitter.expected_requests() * 1_200_000.0 / (1_200_000.0 + 1.5 * 10_000.0);
-        assert!((backlog / want - 1.0).abs() < 1e-9, "{backlog} against {want}");
+        assert!(
+            (backlog / want - 1.0).abs() < 1e-9,
+            "{backlog} against {want}"
+        );
         assert!(jitter.work_units() > 4.0 * plain.work_units());
-        assert!(jitter.work_units() > 1.5e8, "over the binding's limit: refused");
+        assert!(
+            jitter.work_units() > 1.5e8,
+            "over the binding's limit: refused"
+        );
     }
 }

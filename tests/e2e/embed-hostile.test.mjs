@@ -566,6 +566,17 @@ async function sabotaged(html, sabotage) {
 
 const PLAIN_CSS = "tail-lab-panel { display: block; margin: 16px 0; }";
 
+/** Waits, within the load bound and a margin, until every panel shows its alert box. */
+const everyPanelAlerts = (page) =>
+  page.waitForFunction(
+    () =>
+      [...document.querySelectorAll("tail-lab-panel")].every((p) =>
+        p.shadowRoot?.querySelector("[role=alert]"),
+      ),
+    null,
+    { timeout: LOAD_TIMEOUT_MS + 60_000 },
+  );
+
 test("a host page whose fetch never settles: every panel says within the load bound that the lab's files did not answer, with nothing uncaught", {
   timeout: LOAD_TIMEOUT_MS + 90_000,
 }, async () => {
@@ -577,14 +588,7 @@ test("a host page whose fetch never settles: every panel says within the load bo
       window.fetch = () => new Promise(() => {});
     },
   );
-  await page.waitForFunction(
-    () =>
-      [...document.querySelectorAll("tail-lab-panel")].every((p) =>
-        p.shadowRoot?.querySelector("[role=alert]"),
-      ),
-    null,
-    { timeout: LOAD_TIMEOUT_MS + 60_000 },
-  );
+  await everyPanelAlerts(page);
   const shown = await page.$$eval("tail-lab-panel", (panels) =>
     panels.map((p) => ({
       text: p.shadowRoot.querySelector("[role=alert]").textContent,
@@ -627,14 +631,7 @@ test("a host page whose fetch answers and then stalls mid-body: every panel says
           : real(url, init);
     },
   );
-  await page.waitForFunction(
-    () =>
-      [...document.querySelectorAll("tail-lab-panel")].every((p) =>
-        p.shadowRoot?.querySelector("[role=alert]"),
-      ),
-    null,
-    { timeout: LOAD_TIMEOUT_MS + 60_000 },
-  );
+  await everyPanelAlerts(page);
   const texts = await page.$$eval("tail-lab-panel", (panels) =>
     panels.map((p) => p.shadowRoot.querySelector("[role=alert]").textContent),
   );

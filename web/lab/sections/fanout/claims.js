@@ -25,6 +25,10 @@ export const claims = {
     doc: "The request's median latency (ms) at the defaults.",
     value: (core) => latency(core).parentP50,
   },
+  "slow-leaf-calls": {
+    doc: "The share (fraction) of leaf calls that meet a hiccup at the defaults: the slow probability p, which the second paragraph's latencies are computed at.",
+    value: () => P,
+  },
   "leaf-mean-ms": {
     doc: "One leaf's mean latency (ms): the Lab's service model with slow probability p.",
     value: (core) => latency(core).leafMean,

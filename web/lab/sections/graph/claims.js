@@ -26,6 +26,9 @@ function fanout(core) {
   return runs.get(core);
 }
 
+/** The mean completeness of cut requests, from a run's or a theory's `{ completeness, miss }`. */
+const cutComplete = ({ completeness, miss }) => (completeness - (1 - miss)) / miss;
+
 const leaves = (core) => core.graphPresets().find((p) => p.name === "fanout").stages[0].width;
 const quorum = (core) => core.graphPresets().find((p) => p.name === "quorum").stages[0];
 
@@ -48,6 +51,14 @@ export const claims = {
   "fanout-complete-theory": {
     doc: "Its theory: F(D), the share of leaves in by D.",
     value: (core) => core.graphTheory({ preset: "fanout", deadlineMs: DEADLINE }).completeness,
+  },
+  "fanout-cut-complete": {
+    doc: "Mean completeness of the requests the default deadline cuts (simulated): a request in by the deadline has every leaf, so the cut ones' mean is (C − (1 − m)) / m for the mean completeness C and the cut share m.",
+    value: (core) => cutComplete(fanout(core)),
+  },
+  "fanout-cut-complete-theory": {
+    doc: "Its theory, from F(D)'s completeness and 1 − F(D)^n's cut share.",
+    value: (core) => cutComplete(core.graphTheory({ preset: "fanout", deadlineMs: DEADLINE })),
   },
   "fanout-p999": {
     doc: "The fan-out preset's p99.9 completion time with no deadline (theory, ms).",

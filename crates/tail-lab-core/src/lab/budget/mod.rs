@@ -20,11 +20,15 @@
 //! draws per request, stream 24):
 //! - `none`: no backups;
 //! - `hedge`: a backup when the request has waited the hedge delay unanswered;
-//! - `budgeted`: the hedge under a token bucket in the style of gRPC's retry throttling
-//!   (proposal A6: `maxTokens`, `tokenRatio`, tokens start full): each request adds
-//!   `token_ratio` tokens (capped at `max_tokens`), each backup costs one, and no backup is
-//!   sent while the bucket holds half its maximum or less ([`rules::TokenBucket`]); so over
-//!   `N` requests at most `ratio·N` backups plus half a bucket ([`theory::max_budgeted_hedges`]);
+//! - `budgeted`: the hedge under a budget on hedges, a token bucket that borrows gRPC's retry
+//!   throttling's shape (proposal A6: `maxTokens`, `tokenRatio`, tokens start full, nothing sent
+//!   at half a bucket or less) but charges per backup: each request adds `token_ratio` tokens
+//!   (capped at `max_tokens`), each backup costs one ([`rules::TokenBucket`]); so over `N`
+//!   requests at most `ratio·N` backups plus half a bucket ([`theory::max_budgeted_hedges`]).
+//!   gRPC's own throttle moves its tokens only as calls end (one lost per failure,
+//!   `tokenRatio` gained per success) and never charges a hedge as such, so it would not
+//!   engage in an outage where nothing fails; Finagle's `RetryBudget` (a deposit per request,
+//!   a withdrawal per retry) is the closer relative;
 //! - `disabled`: the hedge, but none when the backup's replica holds more than
 //!   `disable_depth` copies, or (when `disable_utilisation`) while the offered utilisation
 //!   `(1 + h)ρ` measured over the last second is above one ([`rules::UtilisationMeter`]).

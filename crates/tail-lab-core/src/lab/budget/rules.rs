@@ -7,8 +7,9 @@ use super::params::{
 };
 use crate::sampling::histogram::{BIN_COUNT, LogBins};
 
-/// A token bucket in the style of gRPC's retry throttling (proposal A6), counted in
-/// thousandths of a token so that every step is exact: it starts full at `max` tokens, each
+/// A budget on hedges shaped like gRPC's retry throttling (proposal A6) but charged per
+/// backup, not per failed call (see the module's `budgeted`), counted in thousandths of a
+/// token so that every step is exact: it starts full at `max` tokens, each
 /// request adds `ratio` (capped at `max`), each hedge costs one, and no hedge is sent while
 /// the bucket holds `max / 2` or less. `max = None` is unlimited: every hedge is allowed.
 #[derive(Debug, Clone, Copy)]

@@ -29,8 +29,58 @@ function run(core, key) {
   return cache.get(key);
 }
 
+/** The replicas' short queue and the longer timeout (ms) of the prose's other ways out. */
+const SHORT_QUEUE = 50;
+const LONG_TIMEOUT_MS = 2000;
+
+const variants = new WeakMap();
+/** Plain retries through the default spike with one option changed (`queueLimit`, …). */
+function variant(core, name, change) {
+  if (!variants.has(core)) variants.set(core, new Map());
+  const cache = variants.get(core);
+  if (!cache.has(name)) {
+    const lab = core.labDefaults().retries;
+    const values = {
+      "retries-timeout": lab.timeoutMs,
+      "retries-backoff": lab.backoffs[0],
+      "retries-budget": lab.budget,
+      "retries-spike": lab.spike,
+    };
+    const client = CLIENTS.find(([k]) => k === "retry");
+    cache.set(name, core.simulateRetries({ ...optionsOf(values, client, SEED), ...change }));
+  }
+  return cache.get(name);
+}
+
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
+  "backoff-recovery": {
+    doc: "Plain retries' goodput over the run's last quarter against before the spike, with exponential backoff.",
+    value: (core) => variant(core, "backoff", { backoff: "exponential" }).recovery,
+  },
+  "short-queue": {
+    doc: "The short queue of the prose: attempts a replica holds queued before it refuses more.",
+    value: () => SHORT_QUEUE,
+  },
+  "short-queue-recovery": {
+    doc: "Plain retries' goodput recovery when the replicas refuse work past the short queue.",
+    value: (core) => variant(core, "queue", { queueLimit: SHORT_QUEUE }).recovery,
+  },
+  "short-queue-success": {
+    doc: "The share of requests answered in that run.",
+    value: (core) => {
+      const r = variant(core, "queue", { queueLimit: SHORT_QUEUE });
+      return r.successes / r.requests;
+    },
+  },
+  "long-timeout": {
+    doc: "The longer timeout of the prose, in seconds.",
+    value: () => LONG_TIMEOUT_MS / 1000,
+  },
+  "long-timeout-recovery": {
+    doc: "Plain retries' goodput recovery with the longer timeout.",
+    value: (core) => variant(core, "timeout", { timeoutMs: LONG_TIMEOUT_MS }).recovery,
+  },
   load: {
     doc: "Offered load outside the spike (first attempts).",
     value: (core) => run(core, "retry").load,

@@ -17,6 +17,10 @@ const REPLICAS = 20;
 /** The peak-EWMA's blind spot the prose quotes: balancers, slow factor, λ. */
 const FORGET = { clients: 20, slowFactor: 10, lambda: 0.7 };
 
+/** Finagle's default peak-EWMA decay (ms), and a service time (ms) to count it in. */
+const FINAGLE_DECAY_MS = 10_000;
+const FINAGLE_SERVICE_MS = 10;
+
 const runs = new WeakMap();
 /** The shorter run random's growing mean is quoted at. */
 const SHORT_ARRIVALS = 50_000;
@@ -166,6 +170,26 @@ export const claims = {
     value: (core) => {
       const r = at(core, "fresh", forget());
       if (r.unbounded) throw new Error("fresh best of two should settle");
+      return r.slowLoad;
+    },
+  },
+  "finagle-decay-s": {
+    doc: "Finagle's default peak-EWMA decay time, in seconds (Balancers.p2cPeakEwma's decayTime).",
+    value: () => FINAGLE_DECAY_MS / 1000,
+  },
+  "finagle-service-ms": {
+    doc: "The service time (ms) the prose turns that decay into service times with.",
+    value: () => FINAGLE_SERVICE_MS,
+  },
+  "finagle-tau": {
+    doc: "Finagle's default decay in service times of that service.",
+    value: () => FINAGLE_DECAY_MS / FINAGLE_SERVICE_MS,
+  },
+  "forget-long-tau-load": {
+    doc: "The load the peak-EWMA balancers send the slow server in the blind-spot example with Finagle's decay in service times; the run settles.",
+    value: (core) => {
+      const r = at(core, "ewma", { ...forget(), tau: FINAGLE_DECAY_MS / FINAGLE_SERVICE_MS });
+      if (r.unbounded) throw new Error("the long-memory peak-EWMA run should settle");
       return r.slowLoad;
     },
   },

@@ -33,7 +33,7 @@ export interface BudgetOptions {
   delayMs?: number;
   /** Tokens a full bucket holds, 2..=1e6, or "unlimited". Default 10. */
   maxTokens?: number | "unlimited";
-  /** Tokens each request adds, 0.001..=1 (kept to thousandths). Default 0.15. */
+  /** Tokens each request adds, 0.001..=1 (kept to thousandths). Default 0.25. */
   tokenRatio?: number;
   /** No hedge when the backup's replica holds more copies than this (≥ 0; Infinity: never). Default 4. */
   disableDepth?: number;

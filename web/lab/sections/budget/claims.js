@@ -25,6 +25,19 @@ function run(core, high = false) {
   return cache.get(high);
 }
 
+/** A budget sized at the plain hedge's own rate, with no room for one sick replica. */
+const SMALL_RATIO = 0.15;
+const smalls = new WeakMap();
+/** The section's default run with the undersized budget. */
+function small(core) {
+  if (!smalls.has(core))
+    smalls.set(
+      core,
+      core.simulateBudget(optionsOf({ ...DEFAULTS, "budget-ratio": SMALL_RATIO }, SEED)),
+    );
+  return smalls.get(core);
+}
+
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
   load: { doc: "The default load (fraction).", value: () => Number(defaultOf("budget-load")) },
@@ -52,9 +65,21 @@ export const claims = {
     doc: "Copies sent per request in the outage's windows with the plain hedge (mean).",
     value: (core) => outageMultiplier(run(core), run(core).hedge),
   },
-  "budgeted-multiplier": {
-    doc: "Copies sent per request in the outage's windows with the budgeted hedge (mean).",
-    value: (core) => outageMultiplier(run(core), run(core).budgeted),
+  "small-ratio": {
+    doc: "The undersized budget's token ratio: the plain hedge's own rate, with no room for a failure domain.",
+    value: () => SMALL_RATIO,
+  },
+  "small-multiplier": {
+    doc: "Copies sent per request in the outage's windows with the undersized budget (mean).",
+    value: (core) => outageMultiplier(small(core), small(core).budgeted),
+  },
+  "small-outage-p99-ms": {
+    doc: "The worst window p99 (ms) in the outage with the undersized budget.",
+    value: (core) => outageP99(small(core), small(core).budgeted),
+  },
+  "small-p99-ms": {
+    doc: "The undersized budget's p99 (ms) over the whole run.",
+    value: (core) => small(core).budgeted.p99,
   },
   "hedge-fraction": {
     doc: "The plain hedge's share of requests that sent a backup, over the whole run.",

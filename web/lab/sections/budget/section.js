@@ -26,7 +26,7 @@ import { POLICIES, multipliers, outageMultiplier, outageP99, windowCentres } fro
 export const params = [
   { name: "budget-load", type: "float", min: 0.1, max: 0.95, step: 0.05, default: 0.5 },
   { name: "budget-slowdown", type: "float", min: 1, max: 50, step: 1, default: 10 },
-  { name: "budget-ratio", type: "float", min: 0.02, max: 0.5, step: 0.01, default: 0.15 },
+  { name: "budget-ratio", type: "float", min: 0.02, max: 0.5, step: 0.01, default: 0.25 },
   { name: "budget-delay", type: "enum", values: ["fixed", "tracking"], default: "fixed" },
   { name: "budget-depth", type: "int", min: 0, max: 20, step: 1, default: 4 },
 ];

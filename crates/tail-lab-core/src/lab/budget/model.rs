@@ -20,7 +20,7 @@ pub const MODEL: Model = Model {
     key: "budget",
     title: "Hedge budgets and a disable switch through a partial outage",
     note: "10 replicas at 50% load for 60 s, replica 0 ten times slower from 20 s to 40 s; \
-           hedge at the service's p95; a bucket of 10 tokens gaining 0.15 a request; no hedge \
+           hedge at the service's p95; a bucket of 10 tokens gaining 0.25 a request; no hedge \
            to a replica holding more than 4 copies or above measured utilisation 1",
     call: Some("simulateBudget"),
     closed_forms: &["budgetHedgeBound"],

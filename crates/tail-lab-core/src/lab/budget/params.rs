@@ -108,7 +108,9 @@ pub struct BudgetParams {
     pub delay_ms: Option<f64>,
     /// Tokens the bucket holds when full ([`MAX_TOKENS`]); `None` is unlimited. Default 10.
     pub max_tokens: Option<u32>,
-    /// Tokens each request adds (0.001..=1, kept to thousandths as gRPC does); default 0.15.
+    /// Tokens each request adds (0.001..=1, kept to thousandths as gRPC does); default 0.25:
+    /// the hedge's own rate (about 0.15 here) plus one failure domain's share (one replica of
+    /// ten, 0.1). A budget at the hedge's own rate alone is spent by one sick replica's outage.
     pub token_ratio: f64,
     /// No hedge when the backup's replica holds more than this many copies (queued and in
     /// service; ≥ 0, ∞ allowed: never); default 4.
@@ -132,7 +134,7 @@ impl Default for BudgetParams {
             delay_rule: DelayRule::Fixed,
             delay_ms: None,
             max_tokens: Some(10),
-            token_ratio: 0.15,
+            token_ratio: 0.25,
             disable_depth: 4.0,
             disable_utilisation: true,
             seed: 1,

@@ -293,6 +293,33 @@ test("a seeded fuzzer: 2,000 calls mixing valid and invalid values never trap, n
       return [shared.hedgeCost(), shared.parentPercentile(value([0.5, 0.99])), shared.config];
     },
     () => pick(entries)(pick(hostile)),
+    // Pasted text (issue 32's audit): many Prometheus series, wide CSVs, long cells, quoted line
+    // breaks, stray quotes. Refused or read, its message stays short.
+    () => {
+      const n = pick([1, 3, 40, 300]);
+      const text = pick([
+        () =>
+          Array.from({ length: n }, (_, i) =>
+            ["0.01", "0.1", "+Inf"]
+              .map((le, j) => `m_bucket{pod="p${i}",le="${le}"} ${value([j + 1, 0, -1, "x"])}`)
+              .join("\n"),
+          ).join("\n"),
+        () =>
+          `${Array.from({ length: n }, (_, i) => `c${i}`).join(",")}\n${Array.from({ length: n }, (_, i) => i + 1).join(",")}\n`,
+        () => `id,${"x".repeat(pick([40, 5000]))},latency_ms\n1,2,3\n4,5,6\n`,
+        () => `id,note,latency_ms\n1,"multi\nline",5\n2,6" pipe,7\n3,"open,8\n`,
+        () => Array.from({ length: n }, () => value([1, 2.5, "12ms", "p99 3"])).join("\n"),
+      ])();
+      try {
+        return pkg.parseLatencies(
+          text,
+          pick([{}, { format: "csv" }, { column: value([1, 3, 200]) }, { format: "prometheus" }]),
+        );
+      } catch (e) {
+        assert.ok(String(e?.message).length < 700, `${String(e?.message).length} characters`);
+        throw e;
+      }
+    },
   ];
   const finiteOrNull = (x, path) => {
     if (typeof x === "number") assert.ok(Number.isFinite(x), `${path} is ${x}`);

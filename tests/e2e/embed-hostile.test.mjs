@@ -416,11 +416,24 @@ test("panel.html has the kind's human title and heading, never the URL's text, a
     await page.goto(new URL(`panel.html?kind=${kind}`, lab.url).href);
     await page.waitForFunction((t) => document.title === `${t} · Tail Latency Lab`, title);
     assert.equal(await page.textContent("h1"), title);
+    // The panel labels its surface when it mounts, which may come after the page's title.
+    const label = `Tail Latency Lab: ${title}`;
+    await page
+      .waitForFunction(
+        (l) =>
+          document
+            .querySelector("tail-lab-panel")
+            ?.shadowRoot?.querySelector(".embed")
+            ?.getAttribute("aria-label") === l,
+        label,
+        { timeout: 30_000 },
+      )
+      .catch(() => {});
     assert.equal(
       await page.$eval("tail-lab-panel", (p) =>
         p.shadowRoot.querySelector(".embed").getAttribute("aria-label"),
       ),
-      `Tail Latency Lab: ${title}`,
+      label,
     );
   }
   await page.goto(new URL(`panel.html?kind=${encodeURIComponent("<b>x</b>")}`, lab.url).href);

@@ -31,7 +31,12 @@ test("the readouts are the core's runs at the section's settings", async () => {
     `${(100 * tied.extraWork).toFixed(1)}%`,
   );
   const { load, replicas, requests, seed } = DEFAULTS;
-  for (const policy of /** @type {const} */ (["none", "hedge", "duplicate"])) {
+  for (const policy of /** @type {const} */ ([
+    "none",
+    "hedge",
+    "duplicate",
+    "duplicate-either-any",
+  ])) {
     const r = pkg.simulateTied({ policy, load, replicas, requests, seed });
     assert.equal(await text(`[data-readout=${policy}-p99]`), formatMs(r.p99));
   }
@@ -41,6 +46,25 @@ test("the readouts are the core's runs at the section's settings", async () => {
     all.every((t) => t && !t.includes("NaN")),
     all.join(" | "),
   );
+  assert.deepEqual(problems, []);
+});
+
+test("the stagger sends the siblings two message delays later: the readouts are that run", async () => {
+  await page.selectOption(`${root} #tied-stagger`, "2x");
+  await settled();
+  const staggered = pkg.simulateTied({ ...DEFAULTS, staggerMs: 2 });
+  const plain = pkg.simulateTied(DEFAULTS);
+  assert.equal(await text("[data-readout=tied-p99]"), formatMs(staggered.p99));
+  assert.equal(
+    await text("[data-readout=tied-late]"),
+    `${(100 * staggered.lateCancellations).toFixed(1)}%`,
+  );
+  // The point of the stagger: far fewer cancellations come too late.
+  assert.ok(staggered.lateCancellations < plain.lateCancellations / 4);
+  assert.match(page.url(), /tied-stagger=2x/);
+  await page.selectOption(`${root} #tied-stagger`, "off");
+  await settled();
+  assert.equal(await text("[data-readout=tied-p99]"), formatMs(plain.p99));
   assert.deepEqual(problems, []);
 });
 

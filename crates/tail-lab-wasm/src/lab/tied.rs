@@ -17,7 +17,7 @@ const TIED_TS: &str = r#"
 /** Options of `simulateTied`. */
 export interface TiedOptions {
   /** "tied" (default), or a reference run by the loaded model at the same replicas, load and service. */
-  policy?: "tied" | "none" | "hedge" | "duplicate";
+  policy?: "tied" | "none" | "hedge" | "duplicate" | "duplicate-either-any";
   /** Offered utilisation before duplicates, 0.001..=2. Default 0.5. */
   load?: number;
   /** FIFO replicas, 2..=100. Default 10. */
@@ -26,6 +26,8 @@ export interface TiedOptions {
   tie?: number;
   /** How long a cancellation takes to land (ms), 0..=1e9, or Infinity (never). Default 1. */
   messageDelayMs?: number;
+  /** Send the siblings this long after the first copy (ms, 0..=1e9; Dean and Barroso suggest about two message delays). Default 0: all at once. Tied only. */
+  staggerMs?: number;
   /** Requests simulated, 1000..=2e6. Default 100000. */
   requests?: number;
   seed?: number | bigint;
@@ -62,6 +64,7 @@ pub fn simulate_tied(
             "replicas",
             "tie",
             "messageDelayMs",
+            "staggerMs",
             "requests",
             "seed",
             "service",
@@ -77,7 +80,7 @@ pub fn simulate_tied(
                 range(ParamError::UnknownName {
                     param: "policy",
                     got: name,
-                    expected: "\"tied\", \"none\", \"hedge\", \"duplicate\"",
+                    expected: "\"tied\", \"none\", \"hedge\", \"duplicate\", \"duplicate-either-any\"",
                 })
             })
     })?;
@@ -98,6 +101,7 @@ pub fn simulate_tied(
         }
     })?;
     let message_delay_ms = o.optional("messageDelayMs", 1.0, |v| number("messageDelayMs", v))?;
+    let stagger_ms = o.optional("staggerMs", 0.0, |v| number("staggerMs", v))?;
     let requests = o.optional("requests", 100_000, |v| count("requests", v, &REQUESTS))?;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     let service = match (o.get("exponentialMeanMs"), o.get("service")) {
@@ -120,7 +124,9 @@ pub fn simulate_tied(
         seed,
     })
     .map_err(range)?
-    .with_service(service.clone());
+    .with_service(service.clone())
+    .with_stagger(stagger_ms)
+    .map_err(range)?;
     if policy == TiedPolicy::Tied {
         crate::convert::check_work("requests × 30 × (1 + tie)", config.work_units())?;
         return Ok(js_of(&config.run()));
@@ -130,7 +136,10 @@ pub fn simulate_tied(
         replicas,
         load,
         policy: tail_lab_core::lab::loaded::LoadedPolicy::from_name(
-            policy.name(),
+            match policy {
+                TiedPolicy::DuplicateEitherAny => "duplicate",
+                p => p.name(),
+            },
             tail_lab_core::lab::loaded::DelayBasis::Loaded,
         )
         .map_err(range)?,

@@ -2,7 +2,7 @@
 // section's default settings (see web/claims.js).
 
 import { SEED_PARAM } from "../../seed.js";
-import { CHECK_MEAN_MS, DELAYS, REQUESTS, delayMs, params } from "./section.js";
+import { CHECK_MEAN_MS, DELAYS, REQUESTS, delayMs, params, staggerMs } from "./section.js";
 
 /** The seed the page runs at until a reader changes it. */
 const SEED = SEED_PARAM.default;
@@ -17,21 +17,50 @@ const HEAVY = 0.7;
 const cache = new WeakMap();
 /**
  * A run at the default replicas and seed, at `load` (default: the section's): `policy` ("tied"
- * at message delay `stop`).
+ * at message delay `stop`, its siblings sent as `stagger` says: "off" or "2x").
  */
-function run(core, policy, stop = DELAY, load = LOAD) {
+function run(core, policy, stop = DELAY, load = LOAD, stagger = "off") {
   if (!cache.has(core)) cache.set(core, new Map());
   const runs = cache.get(core);
-  const k = `${policy}@${stop}@${load}`;
+  const k = `${policy}@${stop}@${load}@${stagger}`;
   if (!runs.has(k)) {
     const base = { load, replicas: REPLICAS, requests: REQUESTS, seed: SEED };
     const opts =
       policy === "tied"
-        ? { ...base, tie: TIE, messageDelayMs: delayMs(stop) }
+        ? {
+            ...base,
+            tie: TIE,
+            messageDelayMs: delayMs(stop),
+            staggerMs: staggerMs(stagger, stop),
+          }
         : { ...base, policy };
     runs.set(k, core.simulateTied(opts));
   }
   return runs.get(k);
+}
+
+/** The seeds the prose's ranges run over: the page's and the next four. */
+const SEEDS = [SEED, SEED + 1, SEED + 2, SEED + 3, SEED + 4];
+const spreads = new WeakMap();
+/** `policy`'s extra work at the default settings under each of SEEDS. */
+function extraWorkOverSeeds(core, policy) {
+  if (!spreads.has(core)) spreads.set(core, new Map());
+  const m = spreads.get(core);
+  if (!m.has(policy)) {
+    const base = { load: LOAD, replicas: REPLICAS, requests: REQUESTS };
+    m.set(
+      policy,
+      SEEDS.map(
+        (seed) =>
+          core.simulateTied(
+            policy === "tied"
+              ? { ...base, seed, tie: TIE, messageDelayMs: delayMs(DELAY) }
+              : { ...base, seed, policy },
+          ).extraWork,
+      ),
+    );
+  }
+  return m.get(policy);
 }
 
 /**
@@ -96,22 +125,71 @@ export const claims = {
     doc: "Duplicating's simulated p99 (ms) at the default load and replicas.",
     value: (core) => run(core, "duplicate").p99,
   },
+  "stopped-p99-ms": {
+    doc: "The p99 (ms) of duplicating every request with whichever copy answers second cancelled at once, queued or mid-service (the loaded model's either-any), at the default load and replicas.",
+    value: (core) => run(core, "duplicate-either-any").p99,
+  },
+  "stopped-work-saved": {
+    doc: "How much less server time that duplicate uses than the primaries' own service (fraction; its extra work negated: stopping hiccuping primaries gives back more than the backups cost).",
+    value: (core) => -run(core, "duplicate-either-any").extraWork,
+  },
+  "tied-p50-ms": {
+    doc: "Tied requests' simulated median (ms) at the default settings.",
+    value: (core) => run(core, "tied").p50,
+  },
+  "stagger-ms": {
+    doc: "The stagger of the prose (ms): two message delays at the default delay.",
+    value: () => staggerMs("2x", DELAY),
+  },
+  "staggered-late": {
+    doc: "Share of cancellations that came too late with the siblings sent two message delays after the first copy (default settings otherwise).",
+    value: (core) => run(core, "tied", DELAY, LOAD, "2x").lateCancellations,
+  },
+  "tied-copies": {
+    doc: "Copies that started service per tied request at the default settings (1: none duplicated).",
+    value: (core) => run(core, "tied").copiesStarted,
+  },
+  "staggered-copies": {
+    doc: "Copies that started service per staggered tied request.",
+    value: (core) => run(core, "tied", DELAY, LOAD, "2x").copiesStarted,
+  },
+  "staggered-p50-ms": {
+    doc: "Staggered tied requests' median (ms).",
+    value: (core) => run(core, "tied", DELAY, LOAD, "2x").p50,
+  },
+  "staggered-p99-ms": {
+    doc: "Staggered tied requests' p99 (ms).",
+    value: (core) => run(core, "tied", DELAY, LOAD, "2x").p99,
+  },
+  "wasted-over-answering-100ms": {
+    doc: "At a 100 ms message delay, tied requests' server time on copies that did not answer over the answering copies' service (the measure the section used before issue 33).",
+    value: (core) => run(core, "tied", "100").wastedOverAnswering,
+  },
   "saving-vs-hedge": {
     doc: "How much lower tied requests' p99 is than the hedge's (fraction of the hedge's).",
     value: (core) => 1 - run(core, "tied").p99 / run(core, "hedge").p99,
-  },
-  "tied-extra-work": {
-    doc: "Tied requests' extra work at the default settings (fraction of useful work).",
-    value: (core) => run(core, "tied").extraWork,
   },
   "tied-late": {
     doc: "Share of tied requests' cancellations that came too late at the default settings.",
     value: (core) => run(core, "tied").lateCancellations,
   },
-  "hedge-extra-work": {
-    doc: "The hedge's extra work at the default load (the loaded model's capacity cost over load).",
-    value: (core) => run(core, "hedge").extraWork,
+  "tied-extra-work-low": {
+    doc: "The least of tied requests' extra work over the page's seed and the next four (default settings).",
+    value: (core) => Math.min(...extraWorkOverSeeds(core, "tied")),
   },
+  "tied-extra-work-high": {
+    doc: "The most of it over those seeds.",
+    value: (core) => Math.max(...extraWorkOverSeeds(core, "tied")),
+  },
+  "hedge-extra-work-low": {
+    doc: "The least of the hedge's extra work over the same seeds (default load and replicas).",
+    value: (core) => Math.min(...extraWorkOverSeeds(core, "hedge")),
+  },
+  "hedge-extra-work-high": {
+    doc: "The most of it over those seeds.",
+    value: (core) => Math.max(...extraWorkOverSeeds(core, "hedge")),
+  },
+  seeds: { doc: "How many seeds the prose's ranges run over.", value: () => SEEDS.length },
   "duplicate-extra-work": {
     doc: "Duplicating's extra work at the default load (capacity cost over load).",
     value: (core) => run(core, "duplicate").extraWork,

@@ -1,5 +1,6 @@
 // Tied requests on loaded replicas: p99 (or the mean) against load for no backups, the hedge,
-// duplicating and tied requests, each point with its batch-means interval; beside it, the
+// duplicating (the primary never cancelled, or whichever copy loses cancelled at once) and tied
+// requests, optionally staggered, each point with its batch-means interval; beside it, the
 // check: tied to all replicas with no message delay on exponential service is one M/M/c queue,
 // simulated against Erlang C's closed forms.
 
@@ -32,13 +33,24 @@ export const delayMs = (stop) => (stop === "inf" ? Infinity : Number(stop));
 /** The check's exponential service mean (ms). */
 export const CHECK_MEAN_MS = 10;
 /** The policies drawn, in the core's names (the tied result's `policy`). */
-export const POLICIES = ["none", "hedge", "duplicate", "tied"];
+export const POLICIES = ["none", "hedge", "duplicate", "duplicate-either-any", "tied"];
+/** The stagger's settings: none, or the siblings sent two message delays after the first copy. */
+export const STAGGERS = ["off", "2x"];
+/** The stagger (ms) a setting gives at message delay `stop`: none when the delay is infinite. */
+export const staggerMs = (stagger, stop) =>
+  stagger === "2x" && Number.isFinite(delayMs(stop)) ? 2 * delayMs(stop) : 0;
 
 /** How each policy is drawn and named. */
 const STYLE = {
   none: { label: "no backups", color: "none", shape: "circle" },
   hedge: { label: "hedge at p95", color: "hedge", shape: "square" },
   duplicate: { label: "duplicate all", color: "duplicate", shape: "triangle" },
+  "duplicate-either-any": {
+    label: "duplicate, loser stopped",
+    color: "duplicate",
+    shape: "plus",
+    dash: [5, 4],
+  },
   tied: { label: "tied", color: "third", shape: "diamond" },
 };
 
@@ -56,6 +68,7 @@ export const params = [
     default: "1",
     control: (v) => String(DELAYS.indexOf(v)),
   },
+  { name: "tied-stagger", type: "enum", values: STAGGERS, default: "off" },
   { name: "tied-metric", type: "enum", values: ["p99", "mean"], default: "p99" },
 ];
 
@@ -107,6 +120,15 @@ export function mount(root, context) {
     value: Math.max(0, DELAYS.indexOf(start["tied-delay"])),
     format: (i) => delayText(DELAYS[i]),
   });
+  const stagger = choice(ui.controls, {
+    id: `${prefix}tied-stagger`,
+    label: "siblings sent",
+    value: start["tied-stagger"],
+    options: [
+      ["off", "with the first copy"],
+      ["2x", "two message delays later"],
+    ],
+  });
   const metric = choice(ui.controls, {
     id: `${prefix}tied-metric`,
     label: "chart",
@@ -121,6 +143,10 @@ export function mount(root, context) {
     hedge: readout(ui.readouts, { name: "hedge-p99", label: "hedge p99" }),
     none: readout(ui.readouts, { name: "none-p99", label: "no backups p99" }),
     duplicate: readout(ui.readouts, { name: "duplicate-p99", label: "duplicate p99" }),
+    stopped: readout(ui.readouts, {
+      name: "duplicate-either-any-p99",
+      label: "duplicate, loser stopped p99",
+    }),
     work: readout(ui.readouts, { name: "tied-extra-work", label: "tied extra work" }),
     late: readout(ui.readouts, { name: "tied-late", label: "late cancellations" }),
     checkMean: readout(ui.readouts, { name: "check-mean", label: "check: mean", theory: true }),
@@ -136,6 +162,7 @@ export function mount(root, context) {
     replicas: Number(replicas.input.value),
     tie: Math.min(Number(tie.input.value), Number(replicas.input.value)),
     stop: DELAYS[Number(delay.input.value)],
+    stagger: stagger.value === "2x" ? "2x" : "off",
     metric: metric.value === "mean" ? "mean" : "p99",
   });
   /** The settings as URL parameters. */
@@ -146,6 +173,7 @@ export function mount(root, context) {
       "tied-replicas": s.replicas,
       "tied-tie": s.tie,
       "tied-delay": s.stop,
+      "tied-stagger": s.stagger,
       "tied-metric": s.metric,
     };
   };
@@ -156,7 +184,12 @@ export function mount(root, context) {
   function draw(canvas = ui.canvas) {
     const s = current();
     const c = chart(canvas, {
-      legend: POLICIES.map((p) => ({ label: STYLE[p].label, color: STYLE[p].color, width: 3 })),
+      legend: POLICIES.map((p) => ({
+        label: STYLE[p].label,
+        color: STYLE[p].color,
+        dash: STYLE[p].dash,
+        width: 3,
+      })),
       x: { type: "linear", min: 0, max: 1, label: "load" },
       y: {
         type: "log",
@@ -179,7 +212,7 @@ export function mount(root, context) {
       c.line(
         points.map((p) => p.x),
         points.map((p) => p.y),
-        { color: st.color, width: policy === "tied" ? 2.5 : 1.5 },
+        { color: st.color, width: policy === "tied" ? 2.5 : 1.5, dash: st.dash ?? [] },
       );
       c.dots(points, { color: st.color, shape: st.shape, r: policy === "tied" ? 5 : 4 });
     }
@@ -200,6 +233,7 @@ export function mount(root, context) {
     r.hedge.set(p99Text(at("hedge")));
     r.none.set(p99Text(at("none")));
     r.duplicate.set(p99Text(at("duplicate")));
+    r.stopped.set(p99Text(at("duplicate-either-any")));
     const t = at("tied");
     r.work.set(t ? formatPct(t.extraWork, 1) : "—");
     r.late.set(t && t.lateCancellations !== null ? formatPct(t.lateCancellations, 1) : "none sent");
@@ -229,7 +263,7 @@ export function mount(root, context) {
     const hedge = at("hedge");
     ui.canvas.setAttribute(
       "aria-label",
-      `${s.metric === "mean" ? "Mean" : "p99"} latency against load on a log scale for no backups, the hedge, duplicating and tied requests (tied to ${s.tie} of ${s.replicas} replicas, message delay ${delayText(s.stop)}). At ${formatPct(s.load, 0)} load the tied p99 is ${p99Text(tied)} and the hedge's ${p99Text(hedge)}.`,
+      `${s.metric === "mean" ? "Mean" : "p99"} latency against load on a log scale for no backups, the hedge, duplicating (primary never stopped, or the losing copy stopped) and tied requests (tied to ${s.tie} of ${s.replicas} replicas, message delay ${delayText(s.stop)}, siblings sent ${staggerMs(s.stagger, s.stop) > 0 ? `${formatMs(staggerMs(s.stagger, s.stop))} after the first copy` : "with it"}). At ${formatPct(s.load, 0)} load the tied p99 is ${p99Text(tied)} and the hedge's ${p99Text(hedge)}.`,
     );
   }
 
@@ -247,7 +281,13 @@ export function mount(root, context) {
       for (const policy of POLICIES) {
         const opts =
           policy === "tied"
-            ? { ...base, load: l, tie: s.tie, messageDelayMs: delayMs(s.stop) }
+            ? {
+                ...base,
+                load: l,
+                tie: s.tie,
+                messageDelayMs: delayMs(s.stop),
+                staggerMs: staggerMs(s.stagger, s.stop),
+              }
             : { ...base, load: l, policy };
         calls.push({ fn: "simulateTied", args: [opts] });
         keys.push(key(policy, l));
@@ -294,7 +334,7 @@ export function mount(root, context) {
   }
 
   const note = () => {
-    ui.note.textContent = `${formatCount(REQUESTS)} requests per point on ${service.label}. No backups, the hedge (after the p95 of no-backup latency at the same load) and duplicating (the backup cancelled when the primary answers) are the loaded section's model at the same replicas and service. Tied: each request queues at the chosen number of distinct random replicas; the first copy to start sends a cancellation that lands after the message delay, removing a sibling still waiting or aborting one that started meanwhile; the first copy to finish answers. Extra work is server time on copies that did not answer over the answering copies' service time. A point that is unstable or at capacity is left out. ${INTERVAL_NOTE} The check runs tied to all c replicas with no delay on exponential service of mean ${formatMs(CHECK_MEAN_MS)}: one M/M/c queue, against Erlang C.`;
+    ui.note.textContent = `${formatCount(REQUESTS)} requests per point on ${service.label}. No backups, the hedge (after the p95 of no-backup latency at the same load) and the two duplicates are the loaded section's model at the same replicas and service: "duplicate all" cancels the backup when the primary answers and never the primary; "loser stopped" cancels whichever copy answers second at once, in its queue or mid-service, which a real server can do only if it can interrupt a started request. Tied: each request queues at the chosen number of distinct random replicas (with "two message delays later", the siblings are sent that long after the first copy, as Dean and Barroso suggest; a sibling whose cancellation arrived first is dropped); the first copy to start sends a cancellation that lands after the message delay, removing a sibling still waiting or aborting one that started meanwhile; the first copy to finish answers. Extra work, in every section, is server time beyond the requests' own service (a tied request's first copy's, a duplicate's primary's) over that service. A point that is unstable or at capacity is left out. ${INTERVAL_NOTE} The check runs tied to all c replicas with no delay on exponential service of mean ${formatMs(CHECK_MEAN_MS)}: one M/M/c queue, against Erlang C.`;
   };
   note();
   exportBar(ui.tools, {
@@ -311,6 +351,7 @@ export function mount(root, context) {
         replicas: s.replicas,
         tie: s.tie,
         message_delay_ms: s.stop,
+        stagger_ms: staggerMs(s.stagger, s.stop),
         service: service.own ? "your data" : "lab",
       };
     },
@@ -345,6 +386,7 @@ export function mount(root, context) {
   replicas.input.addEventListener("input", update);
   tie.input.addEventListener("input", update);
   delay.input.addEventListener("input", update);
+  stagger.addEventListener("change", update);
   metric.addEventListener("change", () => {
     onChange(settings());
     draw();

@@ -37,6 +37,7 @@ const DELAY_EXPECTED: &str = concat!(
     ", or Infinity (the cancellation never lands)"
 );
 const TIE_EXPECTED: &str = "an integer in 2..=replicas";
+const STAGGER_EXPECTED: &str = concat!("a delay in ms in 0..=", max_message_delay_ms!());
 
 /// Most *copies* of unanswered requests a run lets wait at once (unless the closed form says it
 /// is stable): `MAX_IN_FLIGHT_COPIES / tie` requests. At tie = 2 that is the loaded model's
@@ -84,6 +85,8 @@ pub struct TiedParams {
 pub struct TiedConfig {
     pub(super) params: TiedParams,
     pub(super) service: LoadedService,
+    /// How long after the first copy the siblings are sent (ms, [`TiedConfig::with_stagger`]).
+    pub(super) stagger_ms: f64,
 }
 
 /// Which policy a [`TiedResult`] is: the tied run itself, or one of the references beside it
@@ -95,18 +98,23 @@ pub enum TiedPolicy {
     /// The loaded model's hedge after the p95 of no-backup latency at the same load.
     Hedge,
     /// The loaded model's duplicate of every request, the backup cancelled when the primary
-    /// answers.
+    /// answers (the primary itself always runs to its end).
     Duplicate,
+    /// The loaded model's duplicate of every request, whichever copy answers second cancelled
+    /// at once, in its queue or mid-service (`either-any`): what duplicating costs where a
+    /// started copy can be stopped.
+    DuplicateEitherAny,
     /// Tied requests (this model).
     Tied,
 }
 
 impl TiedPolicy {
     /// Every policy, in the section's order.
-    pub const ALL: [TiedPolicy; 4] = [
+    pub const ALL: [TiedPolicy; 5] = [
         TiedPolicy::None,
         TiedPolicy::Hedge,
         TiedPolicy::Duplicate,
+        TiedPolicy::DuplicateEitherAny,
         TiedPolicy::Tied,
     ];
 
@@ -116,6 +124,7 @@ impl TiedPolicy {
             TiedPolicy::None => "none",
             TiedPolicy::Hedge => "hedge",
             TiedPolicy::Duplicate => "duplicate",
+            TiedPolicy::DuplicateEitherAny => "duplicate-either-any",
             TiedPolicy::Tied => "tied",
         }
     }
@@ -140,6 +149,8 @@ pub struct TiedResult {
     pub tie: Option<u32>,
     /// The message delay (ms); `None` for a reference, or when infinite (never lands).
     pub message_delay_ms: Option<f64>,
+    /// How long after the first copy its siblings were sent (ms); `None` for a reference.
+    pub stagger_ms: Option<f64>,
     /// False when the run is past its stability boundary: then there are no latencies.
     pub stable: bool,
     /// Request latency percentiles (ms, arrival to the first copy's finish) after warm-up.
@@ -148,11 +159,17 @@ pub struct TiedResult {
     pub mean_ms: Option<f64>,
     /// 95% batch-means intervals (ms) of the mean, p50 and p99.
     pub intervals: Option<RunIntervals>,
-    /// Tied: server time spent on copies that did not answer (losers run to their end, or
-    /// aborted part-way) over the answering copies' service time. A reference: the loaded
-    /// model's server time beyond the primaries' full service over that service
-    /// (`capacity_cost / load`).
+    /// Server time beyond the requests' own service, over that service (fraction; negative
+    /// where cancelled copies gave back more than duplicates cost). A request's own service is
+    /// what its first copy would take (tied) or its primary (a reference): the work it costs
+    /// with no duplicate at all. The same measure in every section: for a reference it is the
+    /// loaded model's `capacity_cost / load`.
     pub extra_work: f64,
+    /// Tied: server time on copies that did not answer (run to their end, or aborted
+    /// part-way) over the answering copies' service (a share of the work that answered, not of
+    /// the requests' own work: at a long message delay the copies that answer are the short
+    /// ones, and this reads far higher than `extra_work`). `None` for a reference.
+    pub wasted_over_answering: Option<f64>,
     /// Share of the cancellations sent that found their copy already started (aborted it, or
     /// came after it finished); `None` for a reference or when none was sent (∞ delay).
     pub late_cancellations: Option<f64>,
@@ -211,7 +228,26 @@ impl TiedConfig {
         Ok(TiedConfig {
             params,
             service: LoadedService::Lab(ServiceModel::default()),
+            stagger_ms: 0.0,
         })
+    }
+
+    /// Sends each request's siblings `stagger_ms` after its first copy (0..=
+    /// [`MAX_MESSAGE_DELAY_MS`], default 0: all at once), as Dean and Barroso suggest (about
+    /// two message delays): a first copy that starts at once on an idle replica then cancels its
+    /// siblings before they are sent, and both never start together. A sibling sent after its
+    /// cancellation landed is dropped on arrival, at no cost. Refused by name
+    /// (`staggerMs`) when negative, NaN or longer.
+    pub fn with_stagger(mut self, stagger_ms: f64) -> Result<Self, ParamError> {
+        check_range(
+            "staggerMs",
+            stagger_ms,
+            0.0,
+            MAX_MESSAGE_DELAY_MS,
+            STAGGER_EXPECTED,
+        )?;
+        self.stagger_ms = stagger_ms;
+        Ok(self)
     }
 
     /// Uses another service distribution (the loaded model's: the Lab's forms, or exponential).

@@ -65,6 +65,8 @@ pub(super) struct Request {
     pub(super) owner: Option<u32>,
     /// The owner's cancellation is in flight (sent, not landed).
     cancel_pending: bool,
+    /// The siblings are still to be sent (a staggered tie).
+    siblings_unsent: bool,
     /// Copies waiting or in service.
     live: u32,
 }
@@ -73,8 +75,12 @@ pub(super) struct Request {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Event {
     Arrival(u64),
+    /// A staggered request's siblings are sent.
+    Send(u64),
     Cancellation(u64),
-    Completion { replica: u32 },
+    Completion {
+        replica: u32,
+    },
 }
 
 pub(super) struct Simulation<'a> {
@@ -91,6 +97,9 @@ pub(super) struct Simulation<'a> {
     seq: u64,
     arrival: (EventKey, u64),
     cancels: Ring<(EventKey, u64)>,
+    /// The staggered siblings' sends, a FIFO: each is due a fixed delay after its request.
+    sends: Ring<(EventKey, u64)>,
+    stagger_ms: f64,
     completions: StationClocks,
     replicas: Vec<FifoStation<u64>>,
     pub(super) requests: Ring<Request>,
@@ -115,6 +124,8 @@ pub(super) struct Simulation<'a> {
     pub(super) useful_work: f64,
     pub(super) wasted_work: f64,
     pub(super) consumed_work: f64,
+    /// Each arrived request's first copy's full service: the work it costs without a tie.
+    pub(super) own_work: f64,
     pub(super) cancels_sent: u64,
     pub(super) cancels_aborted: u64,
     pub(super) cancels_after_finish: u64,
@@ -165,6 +176,8 @@ impl<'a> Simulation<'a> {
             seq: 0,
             arrival: (EventKey::NONE, 0),
             cancels: Ring::new(),
+            sends: Ring::new(),
+            stagger_ms: config.stagger_ms,
             completions: StationClocks::new(p.replicas as usize),
             replicas: vec![FifoStation::new(1); p.replicas as usize],
             requests: Ring::new(),
@@ -189,6 +202,7 @@ impl<'a> Simulation<'a> {
             useful_work: 0.0,
             wasted_work: 0.0,
             consumed_work: 0.0,
+            own_work: 0.0,
             cancels_sent: 0,
             cancels_aborted: 0,
             cancels_after_finish: 0,
@@ -259,15 +273,27 @@ impl<'a> Simulation<'a> {
             self.cancels.pop_front();
         }
         let cancel = self.cancels.front().map_or(EventKey::NONE, |&(key, _)| key);
+        let send = self.sends.front().map_or(EventKey::NONE, |&(key, _)| key);
         let (replica, completion) = self.completions.first();
-        let cancel_first = cancel < self.arrival.0;
-        let key = if cancel_first { cancel } else { self.arrival.0 };
+        let cancel_first = cancel < self.arrival.0 && cancel < send;
+        let send_first = !cancel_first && send < self.arrival.0;
+        let key = if cancel_first {
+            cancel
+        } else if send_first {
+            send
+        } else {
+            self.arrival.0
+        };
         if completion < key {
             let replica = replica as u32;
             self.complete(completion.time(), replica);
             Some(Event::Completion { replica })
         } else if !key.is_some() {
             None
+        } else if send_first {
+            let (_, k) = self.sends.pop_front().expect("a send is due");
+            self.send_siblings(key.time(), k);
+            Some(Event::Send(k))
         } else if cancel_first {
             let (_, k) = self.cancels.pop_front().expect("a cancellation is due");
             self.land(key.time(), k);
@@ -342,13 +368,16 @@ impl<'a> Simulation<'a> {
         self.last_arrival = now;
         debug_assert_eq!(k, self.first + self.requests.len() as u64);
         self.peak_in_flight = self.peak_in_flight.max(self.requests.len() + 1);
+        let staggered = self.stagger_ms > 0.0;
         self.requests.push_back(Request {
             arrival: now,
             answered: false,
             owner: None,
             cancel_pending: false,
+            siblings_unsent: staggered,
             live: 0,
         });
+        self.own_work += copies[0].1;
         for &(replica, service_ms) in copies {
             self.copies.push_back(Copy {
                 replica,
@@ -357,9 +386,26 @@ impl<'a> Simulation<'a> {
                 state: CopyState::Unsent,
             });
         }
-        for j in 0..self.tie {
+        if staggered {
+            self.enqueue(now, k, 0);
+            let seq = self.next_seq();
+            self.sends
+                .push_back((EventKey::new(now + self.stagger_ms, seq), k));
+        } else {
+            for j in 0..self.tie {
+                self.enqueue(now, k, j);
+            }
+        }
+    }
+
+    /// A staggered request's siblings reach their replicas: each is queued unless its
+    /// cancellation has already landed (then it is dropped on arrival, at no cost).
+    fn send_siblings(&mut self, now: f64, k: u64) {
+        self.request(k).siblings_unsent = false;
+        for j in 1..self.tie {
             self.enqueue(now, k, j);
         }
+        self.retire();
     }
 
     /// Puts copy `j` in its replica's queue, unless a cancellation with no delay has already
@@ -494,7 +540,7 @@ impl<'a> Simulation<'a> {
     /// still in flight to one would find every sibling finished: counted late now.
     fn retire(&mut self) {
         while let Some(r) = self.requests.front() {
-            if !r.answered || r.live > 0 {
+            if !r.answered || r.live > 0 || r.siblings_unsent {
                 return;
             }
             if r.cancel_pending {
@@ -538,11 +584,13 @@ impl<'a> Simulation<'a> {
             exponential_mean_ms: exponential_mean(&self.config.service),
             tie: Some(p.tie),
             message_delay_ms: p.message_delay_ms.is_finite().then_some(p.message_delay_ms),
+            stagger_ms: Some(self.stagger_ms),
             stable,
             latency: stable.then(|| Percentiles::of(&latency)),
             mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
             intervals: stable.then(|| self.latency.intervals(self.bins, &latency)),
-            extra_work: self.wasted_work / self.useful_work.max(f64::MIN_POSITIVE),
+            extra_work: self.consumed_work / self.own_work.max(f64::MIN_POSITIVE) - 1.0,
+            wasted_over_answering: Some(self.wasted_work / self.useful_work.max(f64::MIN_POSITIVE)),
             late_cancellations: share(self.cancels_aborted + self.cancels_after_finish),
             aborted: share(self.cancels_aborted),
             copies_started: Some(self.copies_started as f64 / arrived as f64),
@@ -577,6 +625,11 @@ mod tests {
                 .cancels
                 .front()
                 .map_or(f64::INFINITY, |(key, _)| key.time());
+            let send = sim
+                .sends
+                .front()
+                .map_or(f64::INFINITY, |(key, _)| key.time());
+            let cancel = cancel.min(send);
             let completion = sim
                 .completions
                 .peek()
@@ -630,10 +683,47 @@ mod tests {
         assert_eq!(sim.consumed_work, 15.0);
         assert_eq!(sim.measured, 4);
         assert_eq!(sim.latency_sum, 5.0 + 0.5 + 0.5 + 3.0);
+        // The requests' own work: each first copy's full service.
+        assert_eq!(sim.own_work, 5.0 + 0.5 + 4.0 + 2.0);
         let r = sim.result();
         assert_eq!(r.late_cancellations, Some(0.75));
         assert_eq!(r.aborted, Some(0.5));
-        assert_eq!(r.extra_work, 6.0 / 9.0);
+        assert_eq!(r.extra_work, 15.0 / 11.5 - 1.0);
+        assert_eq!(r.wasted_over_answering, Some(6.0 / 9.0));
+    }
+
+    #[test]
+    fn a_hand_traced_staggered_run() {
+        let config = config(1.0).with_stagger(2.0).unwrap();
+        let mut sim = Simulation::new(&config, STREAM_FOR_TESTS);
+        sim.first = sim.warmup;
+        let k = sim.warmup;
+        // t = 0: only copy 0 is sent; replica 0 is idle, so it starts and owns at once. Its
+        // cancellation lands at 1, before copy 1 is sent at 2: copy 1 is dropped unsent, and
+        // replica 1 never sees it.
+        sim.admit(0.0, k, &[(0, 5.0), (1, 3.0)]);
+        sim.unanswered += 1;
+        assert_eq!(sim.request(k).owner, Some(0));
+        run_until(&mut sim, 2.5);
+        assert_eq!(sim.copy(k, 1).state, CopyState::Cancelled);
+        assert_eq!(sim.replicas[1].serving(0), None);
+        // t = 3: copy 0 waits behind request k (replica 0 busy to 5); copy 1 is sent at 5. At 5
+        // request k's completion comes first (scheduled first): copy 0 starts and owns, its
+        // cancellation due at 6. Then copy 1 reaches idle replica 1 and starts too; it answers
+        // at 5.5, so the cancellation at 6 finds it finished (late), and copy 0 runs on to 6.
+        run_until(&mut sim, 3.0);
+        sim.admit(3.0, k + 1, &[(0, 1.0), (1, 0.5)]);
+        sim.unanswered += 1;
+        while sim.step().is_some() {}
+        assert_eq!(sim.requests.len(), 0, "every request retired");
+        assert_eq!(sim.copies_started, 3);
+        assert_eq!(sim.cancels_sent, 2);
+        assert_eq!(sim.cancels_aborted, 0);
+        assert_eq!(sim.cancels_after_finish, 1);
+        assert_eq!(sim.latency_sum, 5.0 + 2.5);
+        assert_eq!(sim.own_work, 5.0 + 1.0);
+        assert_eq!(sim.consumed_work, 5.0 + 1.0 + 0.5);
+        assert_eq!(sim.wasted_work, 1.0);
     }
 
     #[test]

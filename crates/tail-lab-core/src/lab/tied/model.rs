@@ -5,12 +5,14 @@ use super::config::{MAX_IN_FLIGHT_COPIES, STREAM, TiedConfig, TiedParams, TiedPo
 use crate::describe::{Describe, Field, Unit, Value, interval_fields};
 use crate::error::ParamError;
 use crate::lab::loaded::{
-    DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy, LoadedService, Unstable, exponential,
+    Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy, LoadedService, Unstable,
+    exponential,
 };
 use crate::model::{Model, RunOutput, each_described};
 
-/// The names of the policies a result can be: `"none"`, `"hedge"`, `"duplicate"`, `"tied"`.
-pub const POLICY_NAMES: [&str; 4] = ["none", "hedge", "duplicate", "tied"];
+/// The names of the policies a result can be: `"none"`, `"hedge"`, `"duplicate"`,
+/// `"duplicate-either-any"`, `"tied"`.
+pub const POLICY_NAMES: [&str; 5] = ["none", "hedge", "duplicate", "duplicate-either-any", "tied"];
 
 /// The loads of the report's tied runs (10 replicas, tie 2, message delay 1 ms, the Lab's
 /// service); a fourth run is the M/M/c check (tied to all 10 at delay 0, exponential service
@@ -44,7 +46,8 @@ pub fn report_config(index: usize, seed: u64, requests: u64) -> Result<TiedConfi
 
 /// A reference run beside the tied one: the loaded model ([`crate::lab::loaded`]) with
 /// `policy` (none; hedge after the p95 of no-backup latency at the same load; duplicate, its
-/// backup cancelled when the primary answers) at `replicas` ([`crate::lab::loaded::REPLICAS`]),
+/// backup cancelled when the primary answers; duplicate-either-any, the second copy to answer
+/// cancelled at once wherever it is) at `replicas` ([`crate::lab::loaded::REPLICAS`]),
 /// `load`, `service`, `requests` and `seed`, on the loaded model's stream, in the tied result's
 /// shape: its extra work is the loaded model's `capacity_cost / load`, its tie-only fields
 /// `None`. `TiedPolicy::Tied` is refused (param `policy`): that is [`TiedConfig::run`].
@@ -56,15 +59,20 @@ pub fn reference(
     requests: u64,
     seed: u64,
 ) -> Result<TiedResult, ParamError> {
-    let loaded_policy = match policy {
-        TiedPolicy::None => LoadedPolicy::None,
-        TiedPolicy::Hedge => LoadedPolicy::from_name("hedge", DelayBasis::Loaded)?,
-        TiedPolicy::Duplicate => LoadedPolicy::Duplicate,
+    let (loaded_policy, cancellation) = match policy {
+        TiedPolicy::None => (LoadedPolicy::None, Cancellation::Backup),
+        TiedPolicy::Hedge => (
+            LoadedPolicy::from_name("hedge", DelayBasis::Loaded)?,
+            Cancellation::Backup,
+        ),
+        TiedPolicy::Duplicate => (LoadedPolicy::Duplicate, Cancellation::Backup),
+        TiedPolicy::DuplicateEitherAny => (LoadedPolicy::Duplicate, Cancellation::EitherAny),
         TiedPolicy::Tied => {
             return Err(ParamError::UnknownName {
                 param: "policy",
                 got: "tied".into(),
-                expected: "a reference: \"none\", \"hedge\", \"duplicate\"",
+                expected: "a reference: \"none\", \"hedge\", \"duplicate\", \
+                           \"duplicate-either-any\"",
             });
         }
     };
@@ -76,6 +84,7 @@ pub fn reference(
         seed,
     })?
     .with_service(service.clone())
+    .with_cancellation(cancellation)
     .run();
     Ok(TiedResult {
         load,
@@ -85,11 +94,13 @@ pub fn reference(
         exponential_mean_ms: super::engine::exponential_mean(&service),
         tie: None,
         message_delay_ms: None,
+        stagger_ms: None,
         stable: r.stable,
         latency: r.latency,
         mean_ms: r.mean_ms,
         intervals: r.intervals,
         extra_work: r.capacity_cost / load,
+        wasted_over_answering: None,
         late_cancellations: None,
         aborted: None,
         copies_started: None,
@@ -140,7 +151,8 @@ impl Describe for TiedResult {
                 Unit::None,
                 "tied (this model), or a reference run by the loaded model: none, hedge (after \
                  the p95 of no-backup latency at the same load), duplicate (backup cancelled when \
-                 the primary answers).",
+                 the primary answers, the primary never), duplicate-either-any (whichever copy \
+                 answers second cancelled at once, queued or mid-service).",
                 Value::Name {
                     value: self.policy.name(),
                     choices: &POLICY_NAMES,
@@ -167,6 +179,12 @@ impl Describe for TiedResult {
                  for a reference.",
                 self.message_delay_ms,
             ),
+            ms(
+                "stagger_ms",
+                "How long after the first copy its siblings were sent (Dean and Barroso's \
+                 stagger); null for a reference.",
+                self.stagger_ms,
+            ),
             Field::flag(
                 "stable",
                 "False past the stability boundary: then there are no latencies.",
@@ -186,10 +204,18 @@ impl Describe for TiedResult {
             ms("mean", "Mean latency after warm-up.", self.mean_ms),
             Field::fraction(
                 "extra_work",
-                "Tied: server time spent on copies that did not answer (run to the end, or \
-                 aborted part-way) over the answering copies' service time. A reference: the \
-                 loaded model's server time beyond the primaries' full service, over it.",
+                "Server time beyond the requests' own service (a tied request's first copy's \
+                 full service, a reference's primary's), over that service: the same measure \
+                 as the loaded model's capacity cost over load, in every section.",
                 self.extra_work,
+            ),
+            maybe(
+                "wasted_over_answering",
+                Unit::Fraction,
+                "Tied: server time on copies that did not answer over the answering copies' \
+                 service (a share of the work that answered, higher than extra_work when the \
+                 answering copies are the short ones); null for a reference.",
+                self.wasted_over_answering,
             ),
             maybe(
                 "late_cancellations",

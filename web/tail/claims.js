@@ -109,6 +109,14 @@ export const claims = {
     doc: "Share of requests slow with a p95 hedge whose backups are independent, c = 0.",
     value: (core) => corr(core, 0).hedge.slowShare,
   },
+  "corr-hedge-leaves-half": {
+    doc: "Share of requests slow with a p95 hedge at leaf correlation one half, backups independent (replica correlation 0).",
+    value: (core) => corr(core, CORR.half).hedge.slowShare,
+  },
+  "corr-hedge-replicas-half": {
+    doc: "Share of requests slow with a p95 hedge at replica correlation one half, leaves independent.",
+    value: (core) => corr(core, 0, { cr: CORR.half }).hedge.slowShare,
+  },
   "corr-hedge-half": {
     doc: "Share of requests slow with a p95 hedge at leaf and replica correlation one half.",
     value: (core) => corr(core, CORR.half, { cr: CORR.half }).hedge.slowShare,

@@ -38,6 +38,28 @@ export const claims = {
     doc: "Share of requests with a slow leaf at the default c, no fix.",
     value: (core) => at(core).none.slowShare,
   },
+  "drop1-indep": {
+    doc: "Share of requests still slow after dropping the one slowest leaf, at c = 0.",
+    value: (core) => at(core, { c: 0, drop: 1 / OPTIONS.n }).drop.slowShare,
+  },
+  "drop1-corr": {
+    doc: "Share of requests still slow after dropping the one slowest leaf, at the default c.",
+    value: (core) => at(core, { drop: 1 / OPTIONS.n }).drop.slowShare,
+  },
+  "drop-helped-last": {
+    doc: "The most leaves dropped (counting up from one) for which correlated leaves at the default c leave no more requests slow than independent ones.",
+    value: (core) => {
+      let k = 0;
+      while (k + 1 <= OPTIONS.n / 2) {
+        const drop = (k + 1) / OPTIONS.n;
+        const corr = at(core, { drop }).drop.slowShare;
+        const indep = at(core, { c: 0, drop }).drop.slowShare;
+        if (corr > indep) break;
+        k += 1;
+      }
+      return k;
+    },
+  },
   dropped: {
     doc: "Leaves the partial-results parent drops at the defaults.",
     value: (core) => at(core).dropped,
@@ -53,6 +75,14 @@ export const claims = {
   "drop-ratio": {
     doc: "How many times as many requests stay slow after the drop at the default c as at c = 0.",
     value: (core) => at(core).drop.slowShare / at(core, { c: 0 }).drop.slowShare,
+  },
+  "hedge-indep": {
+    doc: "Share of requests slow with the hedge when leaves are independent (c = 0) and so are backups (cᵣ = 0).",
+    value: (core) => at(core, { c: 0, cr: 0 }).hedge.slowShare,
+  },
+  "hedge-cr-only": {
+    doc: "Share of requests slow with the hedge at the default cᵣ with independent leaves (c = 0): replica correlation alone.",
+    value: (core) => at(core, { c: 0 }).hedge.slowShare,
   },
   "hedge-free": {
     doc: "Share of requests slow at the default c when every backup is independent (cᵣ = 0), hedged.",

@@ -539,3 +539,85 @@ fn a_fixed_share_past_capacity_is_unbounded_and_grows_with_the_run() {
         assert!(one.unbounded);
     }
 }
+
+/// A run shorter than five relaxation times of its slowest queue still carries its start from
+/// empty: random assignment at λ = 0.9 on 100 servers after 20,000 arrivals (222 service times,
+/// 0.6 of a relaxation time of 380) read its mean as 8.24 in the report, against 1/(1 − λ) = 10,
+/// with a batch-means interval (7.23–9.24) that measures only the run's noise. So such a run says
+/// it has not settled and gives no interval. The settling length (171,000 arrivals) reads 10
+/// within its noise: an M/M/1 queue at 0.9 carries about 360 sojourns' memory (Whitt's variance
+/// of the mean wait over one sojourn's variance), so 154,000 measured sojourns weigh as about
+/// 430 independent ones, a standard error of 10/√430 = 0.48, allowed 4.5 times. (Its batch-means
+/// interval is another matter: twenty batches of 77 sojourns a server are far shorter than that
+/// memory, and at seed 1 it reads 10.40–11.26; issue 33's item 1.)
+#[test]
+fn a_run_that_has_not_settled_says_so_and_gives_no_interval() {
+    use tail_lab_core::lab::balancer_signals::theory::settling_arrivals;
+    let need = settling_arrivals(0.9, 100).unwrap();
+    assert!((170_000..172_000).contains(&need), "{need}");
+    for seed in [1, 2] {
+        let base = BalancerParams {
+            signal: Signal::Random,
+            seed,
+            ..BalancerParams::default()
+        };
+        let short = run(BalancerParams {
+            arrivals: 20_000,
+            ..base
+        });
+        assert!(!short.settled, "seed {seed}");
+        assert!(short.relaxation_times.unwrap() < 1.0, "seed {seed}");
+        assert_eq!(
+            (
+                short.intervals.mean,
+                short.intervals.p50,
+                short.intervals.p99
+            ),
+            (None, None, None)
+        );
+        assert!(
+            short.mean < 9.5,
+            "seed {seed}: the start from empty shows: {}",
+            short.mean
+        );
+        let long = run(BalancerParams {
+            arrivals: need,
+            ..base
+        });
+        assert!(long.settled, "seed {seed}");
+        assert!(long.intervals.mean.is_some(), "seed {seed}");
+        let se = 10.0 / (long.measured as f64 / 359.0).sqrt();
+        assert!(
+            (long.mean - 10.0).abs() <= 4.5 * se,
+            "seed {seed}: {} ± {se}",
+            long.mean
+        );
+    }
+}
+
+/// `tail-lab report`'s balancer entries either settle or say they have not: each run lasts the
+/// arrivals its load needs, and a run with a queue offered a load of 1 or more (the slow server
+/// under random assignment at λ·k = 4.5) says it has not settled and gives no interval.
+#[test]
+fn the_report_balancer_entries_settle_or_say_they_have_not() {
+    use tail_lab_core::lab::balancer_signals::{REPORT_RUNS, report_arrivals, report_point};
+    for index in 0..REPORT_RUNS {
+        let arrivals = report_arrivals(index, 20_000);
+        let r = report_point(index, arrivals, 1).unwrap();
+        if r.settled {
+            assert!(r.relaxation_times.unwrap() >= 5.0, "run {index}");
+        } else {
+            assert_eq!(r.intervals.mean, None, "run {index}");
+            assert!(
+                r.unbounded || r.relaxation_times.is_none_or(|t| t < 5.0),
+                "run {index}: {r:?}"
+            );
+        }
+        if r.params.signal == Signal::Random && r.params.slow_factor == 1.0 {
+            assert!(
+                r.settled,
+                "run {index}: random on identical servers settles"
+            );
+        }
+    }
+}

@@ -93,6 +93,21 @@ impl Describe for BalancerResult {
                 self.unbounded,
             ),
             Field::new(
+                "relaxation_times",
+                Unit::None,
+                "How many of its slowest queue's relaxation times the run lasted (an M/M/1 \
+                 queue at load ρ and mean service m forgets its start over m/(1 − √ρ)²; the \
+                 slow server at the load it was offered); null when a queue was offered a load \
+                 of 1 or more.",
+                Value::MaybeNumber(self.relaxation_times),
+            ),
+            Field::flag(
+                "settled",
+                "Whether the run lasted five relaxation times. If not, it still carries its \
+                 start from empty (its mean reads low), and its intervals are null.",
+                self.settled,
+            ),
+            Field::new(
                 "random_theory",
                 Unit::ServiceTimes,
                 "Random assignment's closed-form mean at these servers, λ and k (every server \
@@ -154,10 +169,25 @@ pub fn report_point(index: usize, arrivals: u64, seed: u64) -> Result<BalancerRe
     })
 }
 
+/// The arrivals of report run `index` given the report's `requests`: the report's count clamped
+/// to 1,000..=[`REPORT_REQUESTS`], raised to what its load needs to settle
+/// ([`super::theory::settling_arrivals`] on identical servers; 200,000 at λ = 0.9), at most the
+/// model's 10⁶.
+pub fn report_arrivals(index: usize, requests: u64) -> u64 {
+    let block = (index / Signal::ALL.len()).min(REPORT_LAMBDAS.len() - 1);
+    let settle =
+        super::theory::settling_arrivals(REPORT_LAMBDAS[block], BalancerParams::default().servers)
+            .unwrap_or(0);
+    requests
+        .clamp(1000, REPORT_REQUESTS)
+        .max(settle)
+        .min(super::params::ARRIVALS.hi)
+}
+
 fn run(index: usize, seed: u64, requests: u64) -> Result<RunOutput, ParamError> {
     Ok(Box::new(report_point(
         index,
-        requests.clamp(1000, REPORT_REQUESTS),
+        report_arrivals(index, requests),
         seed,
     )?))
 }
@@ -168,7 +198,9 @@ pub const MODEL: Model = Model {
     title: "Balancer signals: best of 2 of 100 servers on what the balancer can see",
     note: "fresh and stale (refreshed every 50 service times) queue lengths, in-flight counts, \
            peak-EWMA (τ = 10), round robin and random, at λ = 0.5 and 0.9 on identical servers, \
-           then at λ = 0.9 with one server 5× slower (20,000 arrivals a run at most)",
+           then at λ = 0.9 with one server 5× slower (20,000 arrivals a run at most, more where a load \
+           needs them to settle: five of random assignment's relaxation times, about 171,000 at \
+           λ = 0.9)",
     call: Some("simulateBalancerSignals"),
     closed_forms: &[],
     result_type: <BalancerResult as Describe>::TYPE_NAME,

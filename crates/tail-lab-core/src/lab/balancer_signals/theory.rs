@@ -19,6 +19,37 @@ pub fn random_mean(lambda: f64, servers: u32, slow_factor: f64) -> Option<f64> {
     Some(((n - 1.0) * fast + slow) / n)
 }
 
+/// How many of its relaxation times ([`relaxation_time`]) a run must last for its mean to have
+/// settled from an empty start: the rule the page's run lengths follow, and the report's.
+pub const SETTLED_RELAXATIONS: f64 = 5.0;
+
+/// The relaxation time (mean service times) of the slowest queue in a run: an M/M/1 queue at
+/// load ρ with mean service `m` forgets its start over about `m/(1 − √ρ)²` (the spectral gap of
+/// the birth–death chain, Morse 1955), so a fast server at λ takes `1/(1 − √λ)²` and the slow
+/// one at the load it was measured to be offered, `slow_load`, `k/(1 − √slow_load)²`. It is
+/// random assignment's exactly, and a bound for the signals that look at queues (they relax
+/// faster); a stale view's herding has a rhythm of its own, which this does not measure.
+/// `None` when a queue is offered a load of 1 or more (it never settles).
+pub fn relaxation_time(lambda: f64, slow_factor: f64, slow_load: f64) -> Option<f64> {
+    let one = |load: f64, mean: f64| {
+        (load >= 0.0 && load < 1.0).then(|| mean / ((1.0 - load.sqrt()) * (1.0 - load.sqrt())))
+    };
+    let fast = one(lambda, 1.0)?;
+    if slow_factor > 1.0 {
+        Some(fast.max(one(slow_load, slow_factor)?))
+    } else {
+        Some(fast)
+    }
+}
+
+/// The arrivals a run on `servers` identical servers at λ needs to last
+/// [`SETTLED_RELAXATIONS`] relaxation times: `5 · λ · servers / (1 − √λ)²`, rounded up; `None`
+/// at λ ≥ 1.
+pub fn settling_arrivals(lambda: f64, servers: u32) -> Option<u64> {
+    let t = relaxation_time(lambda, 1.0, 0.0)?;
+    Some((SETTLED_RELAXATIONS * t * lambda * f64::from(servers)).ceil() as u64)
+}
+
 /// Random assignment's p99 sojourn time (mean service times), in the setting of
 /// [`random_mean`]: a FIFO M/M/1 server at load ρ and mean service `m` has exponential sojourn
 /// times of rate `(1 − ρ)/m`, so the sojourn time of a random arrival is a mixture, weight

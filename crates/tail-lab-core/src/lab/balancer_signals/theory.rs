@@ -32,7 +32,9 @@ pub const SETTLED_RELAXATIONS: f64 = 5.0;
 /// `None` when a queue is offered a load of 1 or more (it never settles).
 pub fn relaxation_time(lambda: f64, slow_factor: f64, slow_load: f64) -> Option<f64> {
     let one = |load: f64, mean: f64| {
-        (load >= 0.0 && load < 1.0).then(|| mean / ((1.0 - load.sqrt()) * (1.0 - load.sqrt())))
+        (0.0..1.0)
+            .contains(&load)
+            .then(|| mean / ((1.0 - load.sqrt()) * (1.0 - load.sqrt())))
     };
     let fast = one(lambda, 1.0)?;
     if slow_factor > 1.0 {

@@ -71,7 +71,7 @@ test("the stagger sends the siblings two message delays later: the readouts are 
 /**
  * The check's readout `name` against its closed form: the simulated value within the tolerance
  * the run states for itself, its 95% batch-means interval widened to two-sided 0.1%
- * (t_{19, 0.9995}/t_{19, 0.975} = 3.883/2.093), and the text the formatted number.
+ * (t_{4, 0.9995}/t_{4, 0.975} = 8.610/2.776), and the text the formatted number.
  */
 async function checkAgainstTheory(name, theory) {
   const el = await page.$(`${root} [data-readout=${name}]`);
@@ -86,7 +86,7 @@ async function checkAgainstTheory(name, theory) {
   assert.equal(shown, theory, `${name}: the closed form shown is the core's`);
   assert.equal(await el.textContent(), formatMs(value));
   assert.equal(await text(`[data-theory=${name}]`), `Erlang C ${formatMs(theory)}`);
-  const tolerance = ((high - low) / 2) * (3.883 / 2.093);
+  const tolerance = ((high - low) / 2) * (8.61 / 2.776);
   assert.ok(tolerance > 0 && tolerance < 0.25 * theory, `${name}: tolerance ${tolerance}`);
   assert.ok(
     Math.abs(value - theory) <= tolerance,

@@ -170,7 +170,7 @@ pub fn interval_fields(intervals: Option<RunIntervals>, unit: Unit) -> Vec<Field
     vec![
         end(
             "mean_low",
-            "Lower end of the mean's 95% interval, by batch means over 20 batches of consecutive \
+            "Lower end of the mean's 95% interval, by batch means over 5 batches of consecutive \
              measured requests.",
             |i| i.mean.map(|x| x.lo),
         ),
@@ -188,7 +188,7 @@ pub fn interval_fields(intervals: Option<RunIntervals>, unit: Unit) -> Vec<Field
         }),
         end(
             "p99_low",
-            "Lower end of the p99's 95% interval (as the median's); null below 10,000 measured \
+            "Lower end of the p99's 95% interval (as the median's); null below 2,500 measured \
              requests, where a batch expects fewer than 5 beyond its p99.",
             |i| i.p99.map(|x| x.lo),
         ),

@@ -12,6 +12,7 @@ mod cancellation;
 mod closed_forms;
 mod common;
 mod correlated;
+mod coverage;
 mod empirical;
 mod fairness;
 mod fanout_latency;

@@ -125,13 +125,14 @@ fn one_run_is_pinned_to_the_bit() {
         r.p99.to_bits(),
         r.wait_probability.to_bits(),
         // `intervals` came after the pin (batch means of the same sojourns, no draw of its
-        // own): left out of the digested text, and pinned on its own below.
+        // own): left out of the digested text, and pinned on its own below (taken again when
+        // the intervals moved from twenty batches to five, issue 33).
         fnv1a(&format!("{r:?}").replace(&format!(", intervals: {:?}", r.intervals), "")),
     );
     assert_eq!(got, PINNED);
     assert_eq!(
         fnv1a(&format!("{:?}", r.intervals)),
-        0xece4_4e72_fad9_b677,
+        0x3329_af37_8a11_ea14,
         "the intervals' digest"
     );
 }

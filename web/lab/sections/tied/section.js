@@ -149,6 +149,7 @@ export function mount(root, context) {
     }),
     work: readout(ui.readouts, { name: "tied-extra-work", label: "tied extra work" }),
     late: readout(ui.readouts, { name: "tied-late", label: "late cancellations" }),
+    stagger: readout(ui.readouts, { name: "tied-stagger", label: "siblings sent" }),
     checkMean: readout(ui.readouts, { name: "check-mean", label: "check: mean", theory: true }),
     checkP99: readout(ui.readouts, { name: "check-p99", label: "check: p99", theory: true }),
   };
@@ -237,6 +238,14 @@ export function mount(root, context) {
     const t = at("tied");
     r.work.set(t ? formatPct(t.extraWork, 1) : "—");
     r.late.set(t && t.lateCancellations !== null ? formatPct(t.lateCancellations, 1) : "none sent");
+    const gap = staggerMs(s.stagger, s.stop);
+    r.stagger.set(
+      gap > 0
+        ? `${formatMs(gap)} after the first`
+        : s.stagger === "off"
+          ? "with the first"
+          : `with the first (a ${delayText(s.stop)} delay leaves nothing to stagger)`,
+    );
     const mean = ui.readouts.querySelector('[data-readout="check-mean"]');
     const p99 = ui.readouts.querySelector('[data-readout="check-p99"]');
     if (check?.stable && theory) {

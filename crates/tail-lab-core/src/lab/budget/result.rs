@@ -45,7 +45,7 @@ pub struct PolicyRun {
     pub latency: Option<Percentiles>,
     /// Their mean latency (ms).
     pub mean_ms: Option<f64>,
-    /// The mean's 95% batch-means interval (ms), over 20 batches of consecutive answers.
+    /// The mean's 95% batch-means interval (ms), over 5 batches of consecutive answers.
     pub mean_interval: Option<Interval>,
     /// Requests that arrived.
     pub requests: u64,
@@ -162,7 +162,7 @@ impl PolicyRun {
             ms("mean", "Mean latency.", self.mean_ms),
             ms(
                 "mean_low",
-                "Lower end of the mean's 95% batch-means interval (20 batches).",
+                "Lower end of the mean's 95% batch-means interval (5 batches).",
                 self.mean_interval.map(|i| i.lo),
             ),
             ms(

@@ -74,7 +74,7 @@ macro_rules! tenant_fields {
                 concat!(
                     "Lower end of the 95% interval of the p99 of ",
                     $what,
-                    "; null below 10,000 measured requests."
+                    "; null below 2,500 measured requests."
                 ),
                 i.and_then(|i| i.p99).map(|x| x.lo),
             ),

@@ -150,7 +150,7 @@ pub struct QueueResult {
     /// Erlang C, the exact probability of waiting ([`theory::erlang_c`]).
     pub theory_wait_probability: f64,
     /// 95% batch-means intervals (mean service times) of the mean sojourn, its median and its
-    /// p99, from 20 batches of consecutive departures; `None` if a batch is empty.
+    /// p99, from 5 batches of consecutive departures; `None` if a batch is empty.
     pub intervals: Option<RunIntervals>,
 }
 

@@ -153,7 +153,7 @@ pub struct SupermarketResult {
     /// simulated side of [`fixed_point_share_of`]. `None` when λ ≥ 1 (no run).
     pub share_at_least: Option<[f64; SHARE_LEVELS]>,
     /// 95% batch-means intervals (units of mean service time) of the mean time in system, its
-    /// median and its p99, from 20 batches of consecutive departures; `None` when λ ≥ 1.
+    /// median and its p99, from 5 batches of consecutive departures; `None` when λ ≥ 1.
     pub intervals: Option<RunIntervals>,
 }
 

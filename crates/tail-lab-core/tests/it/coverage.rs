@@ -54,7 +54,7 @@ fn coverage(run: impl Fn(u64) -> Outcome + Sync) -> (u64, u64, u64, u64) {
         }
         c
     };
-    let run = &run;
+    let half = &half;
     std::thread::scope(|s| {
         let first = s.spawn(move || half(0..RUNS / 2));
         let second = half(RUNS / 2..RUNS);

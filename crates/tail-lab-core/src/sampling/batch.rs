@@ -13,17 +13,22 @@
 //!
 //! **Why five batches, not twenty** (issue 33). Near saturation a queue remembers its past for
 //! longer than a twentieth of any run the page can afford, twenty batch means are then
-//! correlated, and their interval is too narrow. Five batches are each four times longer. Measured
-//! on random assignment (10 M/M/1 queues from empty, 200 seeds a case, the share of runs whose
-//! interval held the closed form, mean / p99):
+//! correlated, and their interval is too narrow. Five batches are each four times longer.
+//! Measured on 10 M/M/1 queues from empty, their sojourns interleaved (a stand-in for random
+//! assignment; 200 seeds a case, the share of runs whose interval held the closed form, mean /
+//! p99):
 //!
 //! | load, sojourns a server | twenty batches | ten | five |
 //! |---|---|---|---|
 //! | 0.5, 2,000 | 95% / 94% | 94% / 93% | 97% / 95% |
 //! | 0.9, 9,000 | 87% / 83% | 93% / 86% | 93% / 90% |
-//! | 0.95, 10,000 (the balance section's runs) | 67% / 66% | 80% / 77% | 87% / 85% |
+//! | 0.95, 10,000 | 67% / 66% | 80% / 77% | 87% / 85% |
 //! | 0.95, 40,000 | 85% / 83% | 90% / 88% | 94% / 92% |
 //! | 0.95, 160,000 | 92% / 92% | 92% / 94% | 91% / 92% |
+//!
+//! On the models themselves (`tests/it/coverage.rs`, and BENCHMARKS.md's issue 33 section):
+//! 90–98% at loads from 20% to 95% for queue, balance, balancer and loaded, and 89–90% on the
+//! balancer's page runs at 90–95% load (twenty batches: 76–81%).
 //!
 //! The price is width: t₄ = 2.78 against t₁₉ = 2.09, and a noisier spread, so an interval is
 //! about 30% wider at low load. Not chosen: letting a run pick its own batch count (merging

@@ -88,6 +88,40 @@ export async function loadClaims() {
 }
 
 /**
+ * A statement the prose makes about its claims ("Erlang C lies inside the simulation's
+ * interval", "the stagger leaves the p99 where it was"): `holds(claim, core)` is true when it
+ * does, where `claim(name)` is the value of the claim `name` of the same file (computed once) and
+ * `core` the wasm package, for figures the prose does not state (an interval's ends). The claims
+ * test fails every statement that does not hold, so a number that moves (another seed, a model
+ * change) cannot leave the sentence it supports behind.
+ * @typedef {{ doc: string, holds: (claim: (name: string) => any, core: any) => boolean }} Statement
+ */
+
+/**
+ * Every statement, keyed `<scope>.<name>`: a `Map<key, { statement, claim }>`, `claim(name, core)`
+ * reading the file's own claims. A claims.js may export `statements`, an object of name →
+ * Statement.
+ */
+export async function loadStatements() {
+  const all = new Map();
+  for (const [scope, file] of claimFiles()) {
+    const { claims, statements } = await import(new URL(file, import.meta.url).href);
+    for (const [name, statement] of Object.entries(statements ?? {})) {
+      if (typeof statement?.holds !== "function" || typeof statement.doc !== "string")
+        throw new TypeError(`statement ${scope}.${name} needs a doc sentence and a holds function`);
+      all.set(`${scope}.${name}`, {
+        statement,
+        claim: (/** @type {string} */ key, /** @type {any} */ core) => {
+          if (!Object.hasOwn(claims, key)) throw new RangeError(`${scope} has no claim ${key}`);
+          return claims[key].value(core);
+        },
+      });
+    }
+  }
+  return all;
+}
+
+/**
  * The decimals a claim shows once it has moved away from its default (`followClaims`): the
  * span's own, or more for a small percentage, so that it keeps two significant digits ("3.2%",
  * "0.32%", never "0%"), up to three decimals; a share too small for those reads at the span's.

@@ -18,7 +18,7 @@ import { fanoutControl } from "../../web/lab/sections/fanout/section.js";
 import { SITE, WEB, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const { SECTIONS } = await import("../../web/lab/sections.js");
-const { formatClaim, loadClaims } = await import("../../web/claims.js");
+const { formatClaim, loadClaims, loadStatements } = await import("../../web/claims.js");
 
 /** Every file whose text a reader sees as prose. */
 const PROSE_FILES = [
@@ -127,6 +127,48 @@ test("every number in the prose is a claim, and every claim reads as the core co
   assert.match(caught[2], /fanout.nothing.* names no claim/);
   assert.match(caught[3], /list: the values read differently at this precision: 2.2%, 3.3%/);
   assert.match(caught[4], /"12" is a number typed by hand/);
+});
+
+/** The statements of `statements` that do not hold (or cannot be judged) with `core`. */
+function falseStatements(statements, core) {
+  const wrong = [];
+  for (const [key, { statement, claim }] of statements) {
+    const memo = new Map();
+    const value = (/** @type {string} */ name) => {
+      if (!memo.has(name)) memo.set(name, claim(name, core));
+      return memo.get(name);
+    };
+    try {
+      if (statement.holds(value, core) !== true)
+        wrong.push(`${key} does not hold: ${statement.doc}`);
+    } catch (e) {
+      wrong.push(`${key}: ${/** @type {Error} */ (e).message}`);
+    }
+  }
+  return wrong;
+}
+
+test("every statement the prose makes about its numbers holds", async () => {
+  const core = await loadPackage();
+  const statements = await loadStatements();
+  assert.ok(statements.size >= 5, `${statements.size} statements`);
+  const wrong = falseStatements(statements, core);
+  assert.deepEqual(wrong, [], `\n${wrong.join("\n")}`);
+  // The check can fail: a statement that is false, and one that reads a claim nobody defines.
+  const bad = new Map([
+    ["x.false", { statement: { doc: "one is two", holds: () => false }, claim: () => 0 }],
+    [
+      "x.unknown",
+      {
+        statement: { doc: "reads a missing claim", holds: (/** @type {any} */ c) => c("nope") > 0 },
+        claim: () => {
+          throw new RangeError("x has no claim nope");
+        },
+      },
+    ],
+  ]);
+  const caught = falseStatements(bad, core);
+  assert.deepEqual(caught, ["x.false does not hold: one is two", "x.unknown: x has no claim nope"]);
 });
 
 /** The page's text in `selector`, whitespace collapsed, once the page is ready. */

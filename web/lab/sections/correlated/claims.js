@@ -101,3 +101,24 @@ export const claims = {
     value: (core) => gain(core, {}),
   },
 };
+
+/** @type {Record<string, import("../../../claims.js").Statement>} */
+export const statements = {
+  "shallow-drop-helped": {
+    doc: "Dropping the slowest leaf leaves fewer requests slow with correlated leaves than with independent ones.",
+    holds: (c) => c("drop1-corr") < c("drop1-indep"),
+  },
+  "deep-drop-hurt": {
+    doc: "Dropping the default number of leaves leaves more requests slow with correlated leaves.",
+    holds: (c) => c("drop-corr") > c("drop-indep") && c("dropped") > c("drop-helped-last"),
+  },
+  "hedge-barely-moved-by-c": {
+    doc: "With independent backups, leaf correlation moves the hedged slow share by less than a tenth of it.",
+    holds: (c) => Math.abs(c("hedge-free") - c("hedge-indep")) < 0.1 * c("hedge-indep"),
+  },
+  "replicas-defeat-the-hedge": {
+    doc: "Replica correlation leaves many times more requests slow than the hedge with independent backups, with or without leaf correlation.",
+    holds: (c) =>
+      c("hedge-corr") > 10 * c("hedge-free") && c("hedge-cr-only") > 10 * c("hedge-indep"),
+  },
+};

@@ -54,6 +54,36 @@ function higherRatios(core) {
   return spreads.get(core);
 }
 
+const rises = new WeakMap();
+/** B's median rise (ms) when A duplicates over nobody hedging, paired by seed (the same
+ * arrivals and work), at the quoted load, for each of SEEDS whose run settles. */
+function quotedRises(core) {
+  if (!rises.has(core))
+    rises.set(
+      core,
+      SEEDS.map((seed) =>
+        core.simulateFairness({
+          load: QUOTED_LOAD,
+          shareA: SHARE,
+          policy: POLICY,
+          requests: REQUESTS,
+          seed,
+        }),
+      ).filter((r) => r.stable && r.bP50 !== null && r.baseBP50 !== null),
+    );
+  return rises.get(core).map((/** @type {any} */ r) => r.bP50 - r.baseBP50);
+}
+
+/** A's p99 drop (ms) with its backups over nobody hedging, paired by seed, at the quoted load,
+ * for each of SEEDS whose run settles (the runs `quotedRises` makes). */
+function quotedDrops(core) {
+  quotedRises(core);
+  return rises
+    .get(core)
+    .filter((/** @type {any} */ r) => r.aP99 !== null && r.baseAP99 !== null)
+    .map((/** @type {any} */ r) => r.baseAP99 - r.aP99);
+}
+
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
   share: { doc: "Tenant A's default share of the requests (fraction).", value: () => SHARE },
@@ -94,6 +124,22 @@ export const claims = {
     doc: "B's median (ms) when A duplicates, at the quoted load.",
     value: (core) => at(core, QUOTED_LOAD).bP50,
   },
+  seeds: {
+    doc: "How many seeds the prose's paired comparisons run over.",
+    value: () => SEEDS.length,
+  },
+  "quoted-settled": {
+    doc: "How many of the first five seeds' runs at the quoted load settle (have latencies) with A duplicating.",
+    value: (core) => quotedRises(core).length,
+  },
+  "b-p50-rise-low-ms": {
+    doc: "The least rise (ms) of B's median when A duplicates, paired by seed over the first five seeds, at the quoted load.",
+    value: (core) => Math.min(...quotedRises(core)),
+  },
+  "b-p50-rise-high-ms": {
+    doc: "The greatest of those rises (ms).",
+    value: (core) => Math.max(...quotedRises(core)),
+  },
   higher: { doc: "The higher load the prose quotes (fraction).", value: () => HIGHER },
   "b-p50-higher-times-low": {
     doc: "The least, over the first five seeds' settled runs, of B's median when A duplicates over its median with nobody hedging, at the higher load.",
@@ -106,5 +152,22 @@ export const claims = {
   "higher-unsettled": {
     doc: "How many of those five runs with A duplicating never settle (no latencies).",
     value: (core) => SEEDS.length - higherRatios(core).length,
+  },
+};
+
+/** @type {Record<string, import("../../../claims.js").Statement>} */
+export const statements = {
+  "no-visible-p99-loss": {
+    doc: "B's p99 with nobody hedging lies inside B's p99 interval with A's backups: no loss this run can see.",
+    holds: (c) =>
+      c("b-p99-low-ms") <= c("base-b-p99-ms") && c("base-b-p99-ms") <= c("b-p99-high-ms"),
+  },
+  "b-pays-in-the-median": {
+    doc: "B's median rises in every paired seed that settles at the quoted load, at least three of the five (one run's own interval cannot show it: at seed 1 it spans both medians).",
+    holds: (c, core) => quotedRises(core).length >= 3 && c("b-p50-rise-low-ms") > 0,
+  },
+  "a-gains": {
+    doc: "A's p99 falls in every paired seed that settles at the quoted load, at least three of the five (one run's own p99 interval, over five batches of hiccup-set tails, reaches above the baseline at seed 1).",
+    holds: (_c, core) => quotedDrops(core).length >= 3 && Math.min(...quotedDrops(core)) > 0,
   },
 };

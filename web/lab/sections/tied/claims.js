@@ -246,3 +246,40 @@ export const claims = {
     value: () => CHECK_MEAN_MS,
   },
 };
+
+/** @type {Record<string, import("../../../claims.js").Statement>} */
+export const statements = {
+  "check-holds": {
+    doc: "Erlang C's mean lies inside the check run's 95% interval.",
+    holds: (c) =>
+      c("check-mean-low-ms") <= c("check-mean-theory-ms") &&
+      c("check-mean-theory-ms") <= c("check-mean-high-ms"),
+  },
+  "tied-beats-hedge": {
+    doc: "Tying's p99 interval lies wholly below the hedge's at the default settings.",
+    holds: (_c, core) => run(core, "tied").p99High < run(core, "hedge").p99Low,
+  },
+  "stopped-beats-tied": {
+    doc: "Duplicating with the loser stopped has a p99 interval wholly below tying's.",
+    holds: (_c, core) => run(core, "duplicate-either-any").p99High < run(core, "tied").p99Low,
+  },
+  "stopped-saves-work": {
+    doc: "That duplicate uses less server time than the requests' own service.",
+    holds: (c) => c("stopped-work-saved") > 0,
+  },
+  "stagger-cuts-late": {
+    doc: "The stagger cuts the late cancellations and the copies per request.",
+    holds: (c) => c("staggered-late") < c("tied-late") && c("staggered-copies") < c("tied-copies"),
+  },
+  "stagger-keeps-p99": {
+    doc: "The p99 stays where it was: the staggered p99 lies inside the unstaggered run's p99 interval.",
+    holds: (c, core) => {
+      const plain = run(core, "tied");
+      return plain.p99Low <= c("staggered-p99-ms") && c("staggered-p99-ms") <= plain.p99High;
+    },
+  },
+  "stagger-raises-median": {
+    doc: "The median rises: the staggered median lies above the unstaggered run's median interval.",
+    holds: (c, core) => c("staggered-p50-ms") > run(core, "tied").p50High,
+  },
+};

@@ -103,6 +103,14 @@ export const claims = {
     doc: "Random assignment: p99 at the quoted λ.",
     value: (core) => at(core, "random").p99,
   },
+  "random-p99-low": {
+    doc: "The low end of random's p99 95% interval at the quoted λ.",
+    value: (core) => at(core, "random").p99Low,
+  },
+  "random-p99-high": {
+    doc: "Its high end.",
+    value: (core) => at(core, "random").p99High,
+  },
   "random-theory-p99": {
     doc: "Random assignment's closed-form p99 at the quoted λ, ln 100/(1 − λ).",
     value: (core) => at(core, "random").randomTheoryP99,
@@ -146,6 +154,14 @@ export const claims = {
   "ewma-p99": {
     doc: "Peak-EWMA's p99 on identical servers at the quoted λ.",
     value: (core) => at(core, "ewma").p99,
+  },
+  "ewma-p99-low": {
+    doc: "The low end of that p99's 95% interval.",
+    value: (core) => at(core, "ewma").p99Low,
+  },
+  "ewma-p99-high": {
+    doc: "Its high end.",
+    value: (core) => at(core, "ewma").p99High,
   },
   tau: {
     doc: "The peak-EWMA's decay time the runs use (the API's default).",
@@ -212,5 +228,40 @@ export const claims = {
   "stale-slow-load": {
     doc: "The load stale best of two offers the slow server.",
     value: (core) => at(core, "stale", { slowFactor: SLOW }).slowLoad,
+  },
+};
+
+/** @type {Record<string, import("../../../claims.js").Statement>} */
+export const statements = {
+  "fresh-near-the-fixed-point": {
+    doc: "The fixed point's mean and p99 lie inside fresh best of two's intervals.",
+    holds: (_c, core) => {
+      const r = at(core, "fresh");
+      return (
+        r.meanLow <= r.fixedPoint &&
+        r.fixedPoint <= r.meanHigh &&
+        r.p99Low <= r.fixedPointP99 &&
+        r.fixedPointP99 <= r.p99High
+      );
+    },
+  },
+  "random-p99-bar-holds-m-m-1": {
+    doc: "Random's p99 interval holds M/M/1's p99, wide as it is.",
+    holds: (c) =>
+      c("random-p99-low") <= c("random-theory-p99") &&
+      c("random-theory-p99") <= c("random-p99-high"),
+  },
+  "ewma-p99-barely-moves": {
+    doc: "Peak-EWMA's p99 with the slow server lies inside its identical-server interval.",
+    holds: (c) =>
+      c("ewma-p99-low") <= c("ewma-slow-p99") && c("ewma-slow-p99") <= c("ewma-p99-high"),
+  },
+  "readers-serve-the-slow-server-what-it-can": {
+    doc: "Every signal that reads the servers offers the slow one a load below 1, and none of those runs is unbounded.",
+    holds: (_c, core) =>
+      ["fresh", "stale", "ewma"].every((s) => {
+        const r = at(core, s, { slowFactor: SLOW });
+        return !r.unbounded && r.slowLoad < 1;
+      }),
   },
 };

@@ -30,23 +30,49 @@ function at(core, delay) {
 const NEVER = DELAYS[DELAYS.length - 1];
 
 const neverRuns = new WeakMap();
-/** Duplicating's extra work when the cancel never lands, over seeds 1 to 5 (one run's spread). */
-function neverWork(core) {
+/** The runs with a cancel that never lands over seeds 1 to 5 (one run's spread). */
+function neverSeeds(core) {
   if (!neverRuns.has(core))
     neverRuns.set(
       core,
-      [1n, 2n, 3n, 4n, 5n].map(
-        (seed) =>
-          core.simulateCancellation({
-            load: LOAD,
-            cancellation: RULE,
-            cancelDelayMs: NEVER,
-            requests: REQUESTS,
-            seed,
-          }).duplicateExtraWork,
+      [1n, 2n, 3n, 4n, 5n].map((seed) =>
+        core.simulateCancellation({
+          load: LOAD,
+          cancellation: RULE,
+          cancelDelayMs: NEVER,
+          requests: REQUESTS,
+          seed,
+        }),
       ),
     );
   return neverRuns.get(core);
+}
+/** Duplicating's extra work when the cancel never lands, over seeds 1 to 5. */
+const neverWork = (core) => neverSeeds(core).map((/** @type {any} */ r) => r.duplicateExtraWork);
+/** The crossing loads when the cancel never lands, over seeds 1 to 5 (each must have crossed). */
+const neverCrossings = (core) =>
+  neverSeeds(core).map((/** @type {any} */ r) => {
+    if (r.crossingVerdict !== "crossed") throw new Error(`no crossing: ${r.crossingVerdict}`);
+    return r.crossingLoad;
+  });
+
+const ruleRuns = new WeakMap();
+/** The run with the cancel landing at once under the loaded section's rule `rule`. */
+function ruleAtOnce(core, rule) {
+  if (!ruleRuns.has(core)) ruleRuns.set(core, new Map());
+  const cache = ruleRuns.get(core);
+  if (!cache.has(rule))
+    cache.set(
+      rule,
+      core.simulateCancellation({
+        load: LOAD,
+        cancellation: rule,
+        cancelDelayMs: 0,
+        requests: REQUESTS,
+        seed: SEED,
+      }),
+    );
+  return cache.get(rule);
 }
 
 /** The crossing load at `delay`, which must have crossed. */
@@ -109,9 +135,21 @@ export const claims = {
     doc: "The load at which duplicating stops winning, the cancel landing after the late delay.",
     value: (core) => crossing(core, LATE_MS),
   },
-  "crossing-never": {
-    doc: "The load at which duplicating stops winning when the cancel never lands.",
-    value: (core) => crossing(core, NEVER),
+  "crossing-never-low": {
+    doc: "The least, over the first five seeds, of the load at which duplicating stops winning when the cancel never lands.",
+    value: (core) => Math.min(...neverCrossings(core)),
+  },
+  "crossing-never-high": {
+    doc: "The greatest of those crossing loads.",
+    value: (core) => Math.max(...neverCrossings(core)),
+  },
+  "backup-crossing": {
+    doc: "The load at which duplicating stops winning with the cancel landing at once when only the backup is ever cancelled (the loaded section's backup rule).",
+    value: (core) => {
+      const r = ruleAtOnce(core, "backup");
+      if (r.crossingVerdict !== "crossed") throw new Error(r.crossingVerdict);
+      return r.crossingLoad;
+    },
   },
   "hedge-work-0": {
     doc: "The p95 hedge's extra work (fraction), the cancel landing at once.",
@@ -120,5 +158,32 @@ export const claims = {
   "hedge-work-never": {
     doc: "The p95 hedge's extra work (fraction) when the cancel never lands.",
     value: (core) => at(core, NEVER).hedgeExtraWork,
+  },
+  "hedge-work-never-high": {
+    doc: "The greatest of the p95 hedge's extra work (fraction) over the first five seeds when the cancel never lands.",
+    value: (core) => Math.max(...neverSeeds(core).map((/** @type {any} */ r) => r.hedgeExtraWork)),
+  },
+};
+
+/** @type {Record<string, import("../../../claims.js").Statement>} */
+export const statements = {
+  "duplicating-wins-at-once": {
+    doc: "With the cancel landing at once, duplicating's p99 interval lies wholly below no backups'.",
+    holds: (_c, core) => at(core, 0).duplicateP99High < at(core, 0).noneP99Low,
+  },
+  "never-crosses-below-its-boundary": {
+    doc: "At every seed judged, a cancel that never lands stops winning below its stability boundary.",
+    holds: (c) => c("crossing-never-high") < c("boundary"),
+  },
+  "a-faster-cancel-is-worth-more": {
+    doc: "A late cancel still wins to a higher load than one that never lands, at every seed judged.",
+    holds: (c) => c("crossing-late") > c("crossing-never-high"),
+  },
+  "stoppable-rules-still-win": {
+    doc: "Removing a loser from its queue (queued) or stopping it outside a hiccup (either), duplicates still win throughout with the cancel landing at once; cancelling only the backup, they stop winning below the top of the range.",
+    holds: (c, core) =>
+      ["queued", "either"].every(
+        (rule) => ruleAtOnce(core, rule).crossingVerdict === "wins-throughout",
+      ) && c("backup-crossing") < c("wins-top"),
   },
 };

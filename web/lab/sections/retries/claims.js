@@ -52,8 +52,52 @@ function variant(core, name, change) {
   return cache.get(name);
 }
 
+/** The seeds the prose's ways out are judged over: the page's and the next four. */
+const SEEDS = [SEED, SEED + 1, SEED + 2, SEED + 3, SEED + 4];
+const seeded = new WeakMap();
+/** Plain retries through the default spike with `change`, under each of SEEDS. */
+function variantOverSeeds(core, name, change) {
+  if (!seeded.has(core)) seeded.set(core, new Map());
+  const cache = seeded.get(core);
+  if (!cache.has(name)) {
+    const lab = core.labDefaults().retries;
+    const values = {
+      "retries-timeout": lab.timeoutMs,
+      "retries-backoff": lab.backoffs[0],
+      "retries-budget": lab.budget,
+      "retries-spike": lab.spike,
+    };
+    const client = CLIENTS.find(([k]) => k === "retry");
+    cache.set(
+      name,
+      SEEDS.map((seed) => core.simulateRetries({ ...optionsOf(values, client, seed), ...change })),
+    );
+  }
+  return cache.get(name);
+}
+/** A run recovers when its goodput over the last quarter is back to 90% of before the spike. */
+const RECOVERED = 0.9;
+const recoveries = (core, name, change) =>
+  variantOverSeeds(core, name, change).map((/** @type {any} */ r) => r.recovery);
+
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
+  seeds: { doc: "How many seeds the prose's ways out are judged over.", value: () => SEEDS.length },
+  "short-queue-recovered-seeds": {
+    doc: "Of those seeds, how many recover (goodput back to 90% of before the spike) when the replicas refuse work past the short queue.",
+    value: (core) =>
+      recoveries(core, "queue", { queueLimit: SHORT_QUEUE }).filter((x) => x >= RECOVERED).length,
+  },
+  "long-timeout-recovered-seeds": {
+    doc: "Of those seeds, how many recover with the longer timeout.",
+    value: (core) =>
+      recoveries(core, "timeout", { timeoutMs: LONG_TIMEOUT_MS }).filter((x) => x >= RECOVERED)
+        .length,
+  },
+  "long-timeout-recovery-low": {
+    doc: "The least goodput recovery over those seeds with the longer timeout.",
+    value: (core) => Math.min(...recoveries(core, "timeout", { timeoutMs: LONG_TIMEOUT_MS })),
+  },
   "backoff-recovery": {
     doc: "Plain retries' goodput over the run's last quarter against before the spike, with exponential backoff.",
     value: (core) => variant(core, "backoff", { backoff: "exponential" }).recovery,
@@ -183,5 +227,22 @@ export const claims = {
   "hedge-p99": {
     doc: "p99 of answered requests over the spiked run, the hedge with the budget (ms).",
     value: (core) => run(core, "hedge").p99,
+  },
+};
+
+/** @type {Record<string, import("../../../claims.js").Statement>} */
+export const statements = {
+  "short-queue-ends-the-storm": {
+    doc: "The short queue ends the storm at every seed judged.",
+    holds: (c) => c("short-queue-recovered-seeds") === c("seeds"),
+  },
+  "long-timeout-is-not-reliable": {
+    doc: "The longer timeout ends the storm at some seeds but not at all of them.",
+    holds: (c) =>
+      c("long-timeout-recovered-seeds") > 0 && c("long-timeout-recovered-seeds") < c("seeds"),
+  },
+  "backoff-alone-does-not": {
+    doc: "Exponential backoff alone leaves goodput under a tenth at the page's seed.",
+    holds: (c) => c("backoff-recovery") < 0.1,
   },
 };

@@ -65,3 +65,19 @@ export const claims = {
     value: (core) => run(core).extraWork,
   },
 };
+
+/** @type {Record<string, import("../../../claims.js").Statement>} */
+export const statements = {
+  "the-tail-falls-tenfold": {
+    doc: "The hedge cuts the p99.9 at least tenfold.",
+    holds: (c) => 10 * c("p999-after-ms") < c("p999-before-ms"),
+  },
+  "no-delay-moves-the-median": {
+    doc: "With no delay the median falls by more than a millisecond.",
+    holds: (c) => c("p50-no-delay-ms") < c("p50-before-ms") - 1,
+  },
+  "a-delay-above-the-median-leaves-it": {
+    doc: "At the default delay the median is exactly the unhedged one: a backup fires only after the delay.",
+    holds: (_c, core) => run(core).p50After === run(core).p50Before,
+  },
+};

@@ -175,3 +175,18 @@ export const claims = {
       sweep(core)(BOUNDARY_LOAD, "duplicate").p50 / sweep(core)(BOUNDARY_LOAD, "none").p50,
   },
 };
+
+/** @type {Record<string, import("../../../claims.js").Statement>} */
+export const statements = {
+  "pollaczek-khinchine-inside-the-bar": {
+    doc: "Pollaczek–Khinchine's mean lies inside the no-backup run's 95% interval at the default load.",
+    holds: (c, core) => {
+      const r = sweep(core)(DEFAULT_LOAD, "none");
+      return r.meanLow <= c("mg1-mean-ms") && c("mg1-mean-ms") <= r.meanHigh;
+    },
+  },
+  "most-backups-run-to-completion": {
+    doc: "More than half of the hedge's backups run to the end of their service at the default load.",
+    holds: (c) => c("backups-completed") > 0.5,
+  },
+};

@@ -69,3 +69,13 @@ export const claims = {
     value: (core) => run(core).probeTheoryMean,
   },
 };
+
+/** @type {Record<string, import("../../../claims.js").Statement>} */
+export const statements = {
+  "the-correction-does-not-reach-the-truth": {
+    doc: "The closed loop's raw p99 lies below its corrected p99, which lies below the open loop's.",
+    holds: (c) =>
+      c("probe-raw-p99") < c("probe-corrected-p99") &&
+      c("probe-corrected-p99") < c("probe-open-p99"),
+  },
+};

@@ -241,6 +241,14 @@ export const statements = {
     holds: (c) =>
       c("long-timeout-recovered-seeds") > 0 && c("long-timeout-recovered-seeds") < c("seeds"),
   },
+  "the-budget-bounds-the-storm": {
+    doc: "With the budget, copies stay within its bound and goodput recovers.",
+    holds: (c) => c("budget-amplification") <= c("budget-bound") && c("budget-recovery") > 0.9,
+  },
+  "calm-retries-help": {
+    doc: "With headroom, retries answer more requests than no retries.",
+    holds: (c) => c("calm-retry-success") > c("calm-none-success"),
+  },
   "backoff-alone-does-not": {
     doc: "Exponential backoff alone leaves goodput under a tenth at the page's seed.",
     holds: (c) => c("backoff-recovery") < 0.1,

@@ -9,44 +9,40 @@ const SEED = SEED_PARAM.default;
 const LOAD = Number(params.find((s) => s.name === "cancel-load")?.default);
 const RULE = String(params.find((s) => s.name === "cancel-rule")?.default);
 
+/**
+ * The section's run at `delay` (ms; Infinity never lands) under `rule` and `seed`.
+ * @param {any} core
+ * @param {number} delay
+ * @param {string} [rule]
+ * @param {number | bigint} [seed]
+ */
+const cancelRun = (core, delay, rule = RULE, seed = SEED) =>
+  core.simulateCancellation({
+    load: LOAD,
+    cancellation: rule,
+    cancelDelayMs: delay,
+    requests: REQUESTS,
+    seed,
+  });
+/** `make(key)` once per `core` and `key`. */
+function cached(store, core, key, make) {
+  if (!store.has(core)) store.set(core, new Map());
+  const cache = store.get(core);
+  if (!cache.has(key)) cache.set(key, make());
+  return cache.get(key);
+}
+
 const runs = new WeakMap();
 /** The section's default run at `delay` (ms; Infinity never lands), as the page makes it. */
-function at(core, delay) {
-  if (!runs.has(core)) runs.set(core, new Map());
-  const cache = runs.get(core);
-  if (!cache.has(delay))
-    cache.set(
-      delay,
-      core.simulateCancellation({
-        load: LOAD,
-        cancellation: RULE,
-        cancelDelayMs: delay,
-        requests: REQUESTS,
-        seed: SEED,
-      }),
-    );
-  return cache.get(delay);
-}
+const at = (core, delay) => cached(runs, core, delay, () => cancelRun(core, delay));
 const NEVER = DELAYS[DELAYS.length - 1];
 
 const neverRuns = new WeakMap();
 /** The runs with a cancel that never lands over seeds 1 to 5 (one run's spread). */
-function neverSeeds(core) {
-  if (!neverRuns.has(core))
-    neverRuns.set(
-      core,
-      [1n, 2n, 3n, 4n, 5n].map((seed) =>
-        core.simulateCancellation({
-          load: LOAD,
-          cancellation: RULE,
-          cancelDelayMs: NEVER,
-          requests: REQUESTS,
-          seed,
-        }),
-      ),
-    );
-  return neverRuns.get(core);
-}
+const neverSeeds = (core) =>
+  cached(neverRuns, core, NEVER, () =>
+    [1n, 2n, 3n, 4n, 5n].map((seed) => cancelRun(core, NEVER, RULE, seed)),
+  );
 /** Duplicating's extra work when the cancel never lands, over seeds 1 to 5. */
 const neverWork = (core) => neverSeeds(core).map((/** @type {any} */ r) => r.duplicateExtraWork);
 /** The crossing loads when the cancel never lands, over seeds 1 to 5 (each must have crossed). */
@@ -58,22 +54,7 @@ const neverCrossings = (core) =>
 
 const ruleRuns = new WeakMap();
 /** The run with the cancel landing at once under the loaded section's rule `rule`. */
-function ruleAtOnce(core, rule) {
-  if (!ruleRuns.has(core)) ruleRuns.set(core, new Map());
-  const cache = ruleRuns.get(core);
-  if (!cache.has(rule))
-    cache.set(
-      rule,
-      core.simulateCancellation({
-        load: LOAD,
-        cancellation: rule,
-        cancelDelayMs: 0,
-        requests: REQUESTS,
-        seed: SEED,
-      }),
-    );
-  return cache.get(rule);
-}
+const ruleAtOnce = (core, rule) => cached(ruleRuns, core, rule, () => cancelRun(core, 0, rule));
 
 /** The crossing load at `delay`, which must have crossed. */
 function crossing(core, delay) {

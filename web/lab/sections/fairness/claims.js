@@ -11,78 +11,52 @@ const POLICY = String(params.find((s) => s.name === "fair-policy")?.default);
 /** The load past the quoted one where B's median pays most visibly. */
 const HIGHER = 0.6;
 
+/**
+ * The section's default run at `load` under `seed`, as the page makes it.
+ * @param {any} core
+ * @param {number} load
+ * @param {number | bigint} [seed]
+ */
+const fairRun = (core, load, seed = SEED) =>
+  core.simulateFairness({ load, shareA: SHARE, policy: POLICY, requests: REQUESTS, seed });
+
 const runs = new WeakMap();
-/** The section's default run at `load`, as the page makes it. */
+/** The section's default run at `load` (the page's seed). */
 function at(core, load) {
   if (!runs.has(core)) runs.set(core, new Map());
   const cache = runs.get(core);
-  if (!cache.has(load))
-    cache.set(
-      load,
-      core.simulateFairness({
-        load,
-        shareA: SHARE,
-        policy: POLICY,
-        requests: REQUESTS,
-        seed: SEED,
-      }),
-    );
+  if (!cache.has(load)) cache.set(load, fairRun(core, load));
   return cache.get(load);
 }
 
-/** The seeds whose spread the prose quotes at the higher load. */
+/** The seeds whose spread the prose quotes. */
 const SEEDS = [1n, 2n, 3n, 4n, 5n];
-const spreads = new WeakMap();
+/** Runs with latencies (settled, both tenants measured). */
+const settledOnes = (/** @type {any[]} */ rs) =>
+  rs.filter((r) => r.stable && r.bP50 !== null && r.baseBP50 !== null);
+const seeded = new WeakMap();
+/** The settled runs of SEEDS at `load`. */
+function settledOverSeeds(core, load) {
+  if (!seeded.has(core)) seeded.set(core, new Map());
+  const cache = seeded.get(core);
+  if (!cache.has(load))
+    cache.set(load, settledOnes(SEEDS.map((seed) => fairRun(core, load, seed))));
+  return cache.get(load);
+}
 /** B's median ratio (A duplicating over nobody hedging) at the higher load, for each of SEEDS
  * whose run settles. */
-function higherRatios(core) {
-  if (!spreads.has(core))
-    spreads.set(
-      core,
-      SEEDS.map((seed) =>
-        core.simulateFairness({
-          load: HIGHER,
-          shareA: SHARE,
-          policy: POLICY,
-          requests: REQUESTS,
-          seed,
-        }),
-      )
-        .filter((r) => r.stable && r.bP50 !== null && r.baseBP50 !== null)
-        .map((r) => r.bP50 / r.baseBP50),
-    );
-  return spreads.get(core);
-}
-
-const rises = new WeakMap();
+const higherRatios = (core) =>
+  settledOverSeeds(core, HIGHER).map((/** @type {any} */ r) => r.bP50 / r.baseBP50);
 /** B's median rise (ms) when A duplicates over nobody hedging, paired by seed (the same
  * arrivals and work), at the quoted load, for each of SEEDS whose run settles. */
-function quotedRises(core) {
-  if (!rises.has(core))
-    rises.set(
-      core,
-      SEEDS.map((seed) =>
-        core.simulateFairness({
-          load: QUOTED_LOAD,
-          shareA: SHARE,
-          policy: POLICY,
-          requests: REQUESTS,
-          seed,
-        }),
-      ).filter((r) => r.stable && r.bP50 !== null && r.baseBP50 !== null),
-    );
-  return rises.get(core).map((/** @type {any} */ r) => r.bP50 - r.baseBP50);
-}
-
+const quotedRises = (core) =>
+  settledOverSeeds(core, QUOTED_LOAD).map((/** @type {any} */ r) => r.bP50 - r.baseBP50);
 /** A's p99 drop (ms) with its backups over nobody hedging, paired by seed, at the quoted load,
- * for each of SEEDS whose run settles (the runs `quotedRises` makes). */
-function quotedDrops(core) {
-  quotedRises(core);
-  return rises
-    .get(core)
+ * for each of SEEDS whose run settles. */
+const quotedDrops = (core) =>
+  settledOverSeeds(core, QUOTED_LOAD)
     .filter((/** @type {any} */ r) => r.aP99 !== null && r.baseAP99 !== null)
     .map((/** @type {any} */ r) => r.baseAP99 - r.aP99);
-}
 
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {

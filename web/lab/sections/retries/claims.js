@@ -8,6 +8,19 @@ import { CLIENTS, optionsOf } from "./section.js";
 /** The seed the page runs at until a reader changes it. */
 const SEED = SEED_PARAM.default;
 
+/** The section's default settings, with the spike's multiplier `spike` (the default's unless given). */
+function defaults(core, spike) {
+  const lab = core.labDefaults().retries;
+  return {
+    "retries-timeout": lab.timeoutMs,
+    "retries-backoff": lab.backoffs[0],
+    "retries-budget": lab.budget,
+    "retries-spike": spike ?? lab.spike,
+  };
+}
+/** Plain retries' client. */
+const RETRY = () => CLIENTS.find(([k]) => k === "retry");
+
 const runs = new WeakMap();
 /** The section's default runs (`retry`, `budget`, `hedge`), `none` beside them, and each
  * without the spike (`calm-…`). */
@@ -15,13 +28,7 @@ function run(core, key) {
   if (!runs.has(core)) runs.set(core, new Map());
   const cache = runs.get(core);
   if (!cache.has(key)) {
-    const lab = core.labDefaults().retries;
-    const values = {
-      "retries-timeout": lab.timeoutMs,
-      "retries-backoff": lab.backoffs[0],
-      "retries-budget": lab.budget,
-      "retries-spike": key.startsWith("calm-") ? 1 : lab.spike,
-    };
+    const values = defaults(core, key.startsWith("calm-") ? 1 : undefined);
     const name = key.replace(/^calm-/, "");
     const client = CLIENTS.find(([k]) => k === name) ?? ["none", "", "", { policy: "none" }];
     cache.set(key, core.simulateRetries(optionsOf(values, client, SEED)));
@@ -33,46 +40,33 @@ function run(core, key) {
 const SHORT_QUEUE = 50;
 const LONG_TIMEOUT_MS = 2000;
 
+/** Plain retries through the default spike with `change` (`queueLimit`, …) under `seed`. */
+const retryRun = (core, seed, change) =>
+  core.simulateRetries({ ...optionsOf(defaults(core), RETRY(), seed), ...change });
+
 const variants = new WeakMap();
-/** Plain retries through the default spike with one option changed (`queueLimit`, …). */
+/** Plain retries through the default spike with one option changed, at the page's seed. */
 function variant(core, name, change) {
   if (!variants.has(core)) variants.set(core, new Map());
   const cache = variants.get(core);
-  if (!cache.has(name)) {
-    const lab = core.labDefaults().retries;
-    const values = {
-      "retries-timeout": lab.timeoutMs,
-      "retries-backoff": lab.backoffs[0],
-      "retries-budget": lab.budget,
-      "retries-spike": lab.spike,
-    };
-    const client = CLIENTS.find(([k]) => k === "retry");
-    cache.set(name, core.simulateRetries({ ...optionsOf(values, client, SEED), ...change }));
-  }
+  if (!cache.has(name)) cache.set(name, retryRun(core, SEED, change));
   return cache.get(name);
 }
 
 /** The seeds the prose's ways out are judged over: the page's and the next four. */
 const SEEDS = [SEED, SEED + 1, SEED + 2, SEED + 3, SEED + 4];
 const seeded = new WeakMap();
-/** Plain retries through the default spike with `change`, under each of SEEDS. */
+/** The same under each of SEEDS (the page's run is `variant`'s). */
 function variantOverSeeds(core, name, change) {
   if (!seeded.has(core)) seeded.set(core, new Map());
   const cache = seeded.get(core);
-  if (!cache.has(name)) {
-    const lab = core.labDefaults().retries;
-    const values = {
-      "retries-timeout": lab.timeoutMs,
-      "retries-backoff": lab.backoffs[0],
-      "retries-budget": lab.budget,
-      "retries-spike": lab.spike,
-    };
-    const client = CLIENTS.find(([k]) => k === "retry");
+  if (!cache.has(name))
     cache.set(
       name,
-      SEEDS.map((seed) => core.simulateRetries({ ...optionsOf(values, client, seed), ...change })),
+      SEEDS.map((seed) =>
+        seed === SEED ? variant(core, name, change) : retryRun(core, seed, change),
+      ),
     );
-  }
   return cache.get(name);
 }
 /** A run recovers when its goodput over the last quarter is back to 90% of before the spike. */

@@ -162,9 +162,9 @@ test("every section shows its simulation beside its closed form, as the API comp
   assert.ok(
     Math.abs(h.extraRequests - h.theoryExtraRequests) <= Z * Math.sqrt((0.05 * 0.95) / h.requests),
   );
-  // One queue, default settings (4 servers at 80%): the readouts are the API's numbers, and
-  // the exact ones are the closed forms.
-  const q = pkg.simulateQueue({ servers: 4, load: 0.8, requests: 200_000, seed: 1 });
+  // One queue, default settings (4 servers at 80%), run as long as its precision needs
+  // ("auto"): the readouts are the API's numbers, and the exact ones are the closed forms.
+  const q = pkg.simulateQueue({ servers: 4, load: 0.8, requests: "auto", seed: 1 });
   assert.equal(await text("queue", "queue-mean"), formatNumber(q.mean));
   assert.equal(await text("queue", "queue-p99"), formatNumber(q.p99));
   assert.equal(await text("queue", "queue-waited"), formatPct(q.waitProbability));
@@ -174,6 +174,17 @@ test("every section shows its simulation beside its closed form, as the API comp
     await text("queue", "queue-waited", "theory"),
     `Erlang C ${formatPct(q.theoryWaitProbability)}`,
   );
+  // Its precision readout is the core's record of the planned run: the half-widths reached,
+  // its length and what decided it.
+  const pct = (v) => `±${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`;
+  assert.equal(
+    await text("queue", "queue-precision"),
+    `mean ${pct(q.precision.mean)}, p99 ${pct(q.precision.p99)}`,
+  );
+  assert.match(
+    await text("queue", "queue-precision", "theory"),
+    new RegExp(`^${q.requests.toLocaleString("en-US")} requests, planned: `),
+  );
   // Loaded, default settings (load 0.6, hedge).
   const l = pkg.simulateLoaded({ load: 0.6, policy: "hedge" });
   assert.equal(await text("loaded", "p50"), formatMs(l.p50));
@@ -181,7 +192,7 @@ test("every section shows its simulation beside its closed form, as the API comp
   assert.equal(await text("loaded", "extra-work"), formatPct(l.extraWork));
   assert.equal(await text("loaded", "loaded-delay"), formatMs(l.delayMs));
   // Balance at λ = 0.9, best of two: seed 000 gives 2.63 against a predicted 2.61.
-  const b = pkg.simulateBalance({ lambda: 0.9, policy: "two" });
+  const b = pkg.simulateBalance({ lambda: 0.9, policy: "two", arrivals: "auto" });
   assert.equal(await text("balance", "mean-time"), formatNumber(b.meanTime));
   assert.equal(await text("balance", "theory"), "2.61");
   assert.ok(Math.abs(b.meanTime - 2.63) < 0.1, `${b.meanTime}`);
@@ -360,12 +371,12 @@ test("?seed=7 runs every section at seed 7: the API's numbers at seed 7, not see
   );
   assert.notDeepEqual(fanShares(7), fanShares(1));
   // The other sections' readouts are the API's at seed 7 too.
-  const q = pkg.simulateQueue({ servers: 4, load: 0.8, requests: 200_000, seed: 7 });
+  const q = pkg.simulateQueue({ servers: 4, load: 0.8, requests: "auto", seed: 7 });
   assert.equal(
     await p.textContent('[data-section=queue] [data-readout="queue-p99"]'),
     formatNumber(q.p99),
   );
-  const b = pkg.simulateBalance({ lambda: 0.9, policy: "two", seed: 7 });
+  const b = pkg.simulateBalance({ lambda: 0.9, policy: "two", arrivals: "auto", seed: 7 });
   assert.equal(
     await p.textContent('[data-section=balance] [data-readout="mean-time"]'),
     formatNumber(b.meanTime),
@@ -668,7 +679,7 @@ test("the balance section's fixed-point table renders sᵢ as the API computes i
     );
     assert.equal(t.cells.length, 6 * 3 * 2);
     const runs = new Map(
-      [1, 2, 3].map((d) => [d, pkg.simulateBalance({ lambda, d, arrivals: 1_000_000, seed: 1 })]),
+      [1, 2, 3].map((d) => [d, pkg.simulateBalance({ lambda, d, arrivals: "auto", seed: 1 })]),
     );
     for (const c of t.cells) {
       assert.equal(c.name, `share-d${c.d}-i${c.i}`);

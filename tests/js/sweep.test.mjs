@@ -147,3 +147,37 @@ test("a draft never asks for less than minSize, nor more than its full size", ()
     [1000, 1000, 5000, 1000, 50_000, 1500],
   );
 });
+
+test('a sweep of "auto" lengths drafts with the pilot its lengths are planned from', () => {
+  const client = fakeClient();
+  const ui = fakeUi();
+  const seen = [];
+  const auto = (load) => ({ fn: "simulateQueue", args: [{ load, requests: "auto", seed: 1 }] });
+  runSweep(client, ui, [auto(0.1), auto(0.9)], {
+    size: "requests",
+    onResult: (r, final) => seen.push([r, final]),
+    onError: () => assert.fail("no error expected"),
+    redraw: () => {},
+  });
+  // One draft tier, the pilot (the core runs it on a seed of its own), then the planned run.
+  assert.deepEqual(
+    client.calls.map((c) => [c.args[0].load, c.args[0].requests, c.args[0].seed]),
+    [
+      [0.1, "pilot", 1],
+      [0.9, "pilot", 1],
+      [0.1, "auto", 1],
+      [0.9, "auto", 1],
+    ],
+  );
+  assert.deepEqual(client.ranks, [0, 0, 1, 1]);
+  client.answer(0, "pilot 0.1");
+  assert.deepEqual(ui.last, [0, 2, 1, 1]);
+  client.answer(2, "planned 0.1");
+  client.answer(1, "pilot 0.9");
+  assert.deepEqual(ui.last, [1, 2, 2, 2]);
+  assert.deepEqual(seen, [
+    ["pilot 0.1", false],
+    ["planned 0.1", true],
+    ["pilot 0.9", false],
+  ]);
+});

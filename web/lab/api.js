@@ -33,9 +33,9 @@
  *   "heapBytes" | "default" | "initSync">>} ClosedForms
  */
 
-/** What every section may read besides the models' closed forms: the shared bins and the
- * Lab's defaults. */
-export const SHARED = ["binEdges", "labDefaults"];
+/** What every section may read besides the models' closed forms: the shared bins, the Lab's
+ * defaults and the run-length rules its notes quote. */
+export const SHARED = ["binEdges", "labDefaults", "runLengths"];
 
 /** A name no closed form has: the simulations, the Tail run and anything measured. */
 const NOT_CLOSED = /^simulate|TailRun|requestAt|leafSample|Quantile$|heapBytes|^init/;

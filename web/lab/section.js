@@ -298,8 +298,71 @@ export function settingsOf(params = [], api) {
 export const DRAFT_FRACTIONS = [1 / 100, 1 / 10];
 
 /** What a queueing section's bars are, in words (the core's batch-means intervals). */
-export const INTERVAL_NOTE =
-  "Each bar is its point's 95% interval by batch means (five batches of consecutive requests, Student's t), so it allows for queues' correlated waits. Measured over 200 seeds against closed forms, such bars held the truth in 90–98% of runs at loads from 20% to 95% (the queue, balance, balancer and loaded models), and the balancer's page runs at 90–95% load, short for a queue's memory there, in 89–90%. They measure a run's noise, not the bias of a run too short to settle. Points are drawn first from a hundredth and a tenth of their sample, with wider bars, then refined in place.";
+export const INTERVAL_NOTE_PLANNED =
+  "Each bar is its point's 95% interval by batch means (five batches of consecutive requests, Student's t), so it allows for queues' correlated waits. Measured over 200 seeds against closed forms, such bars held the truth in 90–98% of runs at loads from 20% to 95% (the queue, balance, balancer and loaded models), and the balancer's page runs at 90–95% load, short for a queue's memory there, in 89–90%. They measure a run's noise, not the bias of a run too short to settle.";
+
+/** INTERVAL_NOTE_PLANNED, for a sweep of fixed lengths drafted at DRAFT_FRACTIONS. */
+export const INTERVAL_NOTE = `${INTERVAL_NOTE_PLANNED} Points are drawn first from a hundredth and a tenth of their sample, with wider bars, then refined in place.`;
+
+/**
+ * What a sweep run to precision does, in words, from the core's run-length rule of `model`
+ * (`api.runLengths()`): the targets, the bounds in `unit` ("requests", "arrivals"), and why the
+ * length is planned from a pilot rather than stopped when the bars first look narrow.
+ * @param {any} api
+ * @param {string} model
+ * @param {string} unit
+ */
+export function plannedNote(api, model, unit) {
+  const rule = api.runLengths().find((r) => r.model === model);
+  if (!rule) return "";
+  const pct = (v) => `${(v * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
+  const count = (v) => v.toLocaleString("en-US");
+  return `Each point runs as long as its bars need to reach ±${pct(rule.mean)} of the mean and ±${pct(rule.p99)} of the p99, from ${count(rule.floor)} to ${count(rule.cap)} ${unit}. The length is planned from a pilot of ${count(rule.pilot)} ${unit} on a seed of its own, drawn first as the point's draft, so a run's own noise never decides when it stops (stopping once the bars look narrow would pick the runs that happen to read narrow, and their bars would cover less than they claim). Points near saturation stop at the cap, short of the targets; the readout says what the chosen point reached.`;
+}
+
+/**
+ * The run-length rule of `model` as an export's `# key=value` lines: the targets (fractions)
+ * and the bounds.
+ * @param {any} api
+ * @param {string} model
+ */
+export function runLengthMeta(api, model) {
+  const rule = api.runLengths().find((r) => r.model === model);
+  return rule
+    ? {
+        target_mean_half_width: rule.mean,
+        target_p99_half_width: rule.p99,
+        pilot: rule.pilot,
+        floor: rule.floor,
+        cap: rule.cap,
+      }
+    : {};
+}
+
+/**
+ * A point's precision in words, from its result's `precision` record (the core's): the
+ * half-widths its bars reached and what chose its length, as a readout shows it.
+ * @param {{ precision: any }} x
+ * @param {number} length the run's length
+ * @param {string} unit
+ */
+export function precisionText(x, length, unit) {
+  const p = x.precision;
+  const pct = (v) => (v === null ? "no bar" : `±${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`);
+  const met = p.mean !== null && p.p99 !== null && p.mean <= p.targetMean && p.p99 <= p.targetP99;
+  const why = {
+    fixed: "a fixed length",
+    pilot: "the pilot (draft)",
+    target: met ? "planned: targets met" : "planned: short of the targets",
+    floor: "planned: the floor",
+    cap: "planned: stopped at the cap",
+    "no-interval": "planned: no bar to aim for",
+  }[p.lengthBy];
+  return {
+    value: `mean ${pct(p.mean)}, p99 ${pct(p.p99)}`,
+    detail: `${length.toLocaleString("en-US")} ${unit}, ${why}`,
+  };
+}
 
 /**
  * A sweep's answers by key, each a draft or final. A new sweep drops the drafts the last one
@@ -369,7 +432,8 @@ function scaled(call, size, fraction, minSize = 1) {
  * together), not one per point.
  *
  * With `size` (the name of the calls' sample-size option, such as "requests"), every point is
- * first run as drafts at DRAFT_FRACTIONS of its sample, all drafts ranked before any full-size
+ * first run as drafts: when the calls ask for "auto" lengths, one draft, the pilot their length
+ * is planned from (the size "pilot"); otherwise at DRAFT_FRACTIONS of its sample, all drafts ranked before any full-size
  * point, and each point's answer is replaced in place as a larger one arrives (a smaller one
  * arriving late from another worker is ignored). A point whose full-size answer is cached has
  * no drafts. A draft's error is dropped: its full-size call answers for it; a full-size error
@@ -389,7 +453,11 @@ export function runSweep(
   calls,
   { onResult, onError, redraw, size, minSize, onDiscard },
 ) {
-  const tiers = size ? DRAFT_FRACTIONS.length + 1 : 1;
+  // A sweep whose calls ask for "auto" lengths (the core plans each from a pilot on its own
+  // seed) drafts with that pilot; any other sweep with a size drafts at DRAFT_FRACTIONS of it.
+  const planned = Boolean(size) && calls.some((c) => c.args[0]?.[size] === "auto");
+  const drafts = !size ? 0 : planned ? 1 : DRAFT_FRACTIONS.length;
+  const tiers = drafts + 1;
   /** Every call to run: `[point, tier]` for each. */
   const plan = [];
   const all = [];
@@ -398,7 +466,10 @@ export function runSweep(
     const final = tier === tiers - 1;
     calls.forEach((call, point) => {
       if (!final && client.cached(call)) return;
-      all.push(final ? call : scaled(call, size, DRAFT_FRACTIONS[tier], minSize));
+      const draft = planned
+        ? { ...call, args: [{ ...call.args[0], [size]: "pilot" }, ...call.args.slice(1)] }
+        : scaled(call, size, DRAFT_FRACTIONS[tier], minSize);
+      all.push(final ? call : draft);
       plan.push([point, tier]);
       ranks.push(tier);
     });

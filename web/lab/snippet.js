@@ -24,14 +24,14 @@ export function snippet() {
   return {
     share: slowShare(0.01, 100), //                          1 − 0.99¹⁰⁰
     hedge: simulateHedge({ delayQ: 0.95 }), //                backup after the leaf's p95
-    queue: simulateQueue({ servers: 4, load: 0.8 }), //        one queue, four servers
+    queue: simulateQueue({ servers: 4, load: 0.8, requests: "auto" }), // four servers, run to ±5%
     loaded: simulateLoaded({ load: 0.6, policy: "hedge" }), // hedge on busy replicas
     tied: simulateTied(), //        queued at two replicas, the first to start cancels the other
     budget: simulateBudget(), //       a hedge on a token budget through a 10× outage
     retries: simulateRetries(), //     timeout and retry through a load spike: a storm
     cancel: simulateCancellation({ cancelDelayMs: 0 }), // duplicates cancelled at once
     fairness: simulateFairness({ load: 0.5 }), // tenant A duplicates, tenant B does not
-    balance: simulateBalance({ lambda: 0.9, policy: "two" }), // best of two queues
+    balance: simulateBalance({ lambda: 0.9, policy: "two", arrivals: "auto" }), // best of two
     graph: simulateGraph({ preset: "search", deadlineMs: 100 }), // auth → 10 shards → rank
     correlated: simulateCorrelated({ c: 0.3, drop: 0.05 }), // leaves share slow episodes
     data: simulateEmpirical(), //              the bundled example, sampled and fanned out

@@ -4,6 +4,7 @@ use crate::error::{range, wrong_type};
 use js_sys::{Object, Reflect};
 use tail_lab_core::ParamError;
 use tail_lab_core::error::CountRange;
+use tail_lab_core::lab::precision::{LengthChoice, RunLength};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The most work one call may do, in work units of about 10 ns of wasm in Chromium on a
@@ -92,6 +93,36 @@ pub fn seed(param: &'static str, v: &JsValue) -> Result<u64, JsValue> {
         MAX_SAFE,
         "an integer in 0..=2^53-1 (or a bigint below 2^64)",
     )? as u64)
+}
+
+/// A run-length option (`requests`, `arrivals`): a whole number in `range`, run as given, or
+/// `"auto"` (as long as the model's precision targets need, planned from a pilot) or `"pilot"`
+/// (that pilot itself), under the model's `rule` ([`tail_lab_core::lab::precision`]). Returns
+/// the length to validate the call's config with (for a named choice, the rule's cap: the work
+/// bound is checked at the longest the run may be) and the choice.
+pub fn run_length(
+    param: &'static str,
+    v: &JsValue,
+    range: &CountRange,
+    rule: &RunLength,
+) -> Result<(u64, LengthChoice), JsValue> {
+    if let Some(name) = v.as_string() {
+        return LengthChoice::from_name(&name)
+            .map(|choice| (rule.cap, choice))
+            .ok_or_else(|| {
+                js_sys::RangeError::new(&format!(
+                    "{param} must be a whole number in {}..={}, \"auto\" or \"pilot\" (got {})",
+                    range.lo,
+                    range.hi,
+                    tail_lab_core::error::echoed(&name)
+                ))
+                .into()
+            });
+    }
+    if v.as_f64().is_none() {
+        return Err(wrong_type(param, "a number, \"auto\" or \"pilot\"", v));
+    }
+    count(param, v, range).map(|n| (n, LengthChoice::Fixed))
 }
 
 /// A string.

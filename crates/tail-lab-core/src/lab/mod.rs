@@ -2,6 +2,7 @@
 //! requests, and the parent's latency in `fanout_latency`), hedging on idle replicas, hedging
 //! on loaded replicas, the power of d choices, and the single M/M/c queue.
 
+pub mod precision;
 pub mod service;
 
 /// Declares each Lab model's module and lists the models, in the Lab page's order: adding a

@@ -17,6 +17,7 @@
 use tail_lab_core::lab::balancer_signals::{self, BalancerParams, Signal};
 use tail_lab_core::lab::loaded::theory::no_backup_mean_ms;
 use tail_lab_core::lab::loaded::{LoadedConfig, LoadedParams, LoadedPolicy};
+use tail_lab_core::lab::precision::LengthChoice;
 use tail_lab_core::lab::queue::{QueueConfig, QueueParams};
 use tail_lab_core::lab::service::ServiceModel;
 use tail_lab_core::lab::supermarket::{SupermarketConfig, SupermarketParams};
@@ -109,6 +110,37 @@ fn queue_intervals_cover_m_m_1_and_m_m_4() {
         for load in [0.5, 0.8, 0.95] {
             let what = format!("queue c = {servers}, ρ = {load}, 200,000 requests");
             assert_covers(&what, coverage(queue(servers, load, 200_000)), true);
+        }
+    }
+}
+
+/// The queue section's dots as the page runs them, planned to the queue's run-length rule
+/// (`requests: "auto"`, issue 33): each length comes from a pilot on another seed, so the run's
+/// interval covers as a fixed run of that length does. Four servers at 50%, where the plan
+/// decides (most runs stop at or near the floor), and one at 95%, where the cap does (measured:
+/// 189–193 of 200 at each of the four pairings).
+#[test]
+#[ignore = "slow: run by cargo xtask ci's slow step"]
+fn planned_queue_runs_cover_m_m_1_and_m_m_4() {
+    for (servers, load) in [(4, 0.5), (1, 0.95)] {
+        {
+            let what = format!("queue c = {servers}, ρ = {load}, planned");
+            let run = move |seed| {
+                let r = QueueConfig::new(QueueParams {
+                    servers,
+                    load,
+                    requests: 200_000,
+                    seed: 50_000 + seed,
+                })
+                .unwrap()
+                .run_by(LengthChoice::Planned);
+                Outcome {
+                    intervals: r.intervals,
+                    mean: r.theory_mean,
+                    p99: Some(r.theory_p99),
+                }
+            };
+            assert_covers(&what, coverage(run), true);
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The generated golden vectors (`tests/golden/vectors.json`, read by the JS tests) are what the
 //! code produces now: the checked-in file is compared byte for byte with `golden_json()`, so it
-//! cannot drift from the core. After an intended change of stream, regenerate it with
-//! `cargo run -p tail-lab-core --example print_vectors -- --write` (or run this test with
-//! `TAIL_LAB_WRITE_GOLDEN=1`), review the diff and commit it.
+//! cannot drift from the core. After an intended change (of a stream, or of a result's fields),
+//! regenerate it by running this test with `TAIL_LAB_WRITE_GOLDEN=1`, review the diff and commit
+//! it.
 
 use crate::common::vectors::{GOLDEN_PATH, GOLDEN_REGENERATE, golden_json};
 use std::path::PathBuf;

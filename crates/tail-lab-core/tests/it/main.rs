@@ -22,6 +22,7 @@ mod graph;
 mod loaded_findings;
 mod loaded_mg1;
 mod omission;
+mod precision;
 mod queue;
 mod queueing;
 mod retries;

@@ -14,6 +14,7 @@ pub mod hedge_idle;
 pub mod loaded;
 pub mod loaded_trace;
 pub mod omission;
+pub mod precision;
 pub mod queue;
 pub mod retries;
 pub mod service;

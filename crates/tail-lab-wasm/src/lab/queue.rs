@@ -4,8 +4,10 @@ use crate::convert::object;
 use crate::convert::{Options, integer, number, seed};
 use crate::describe::js_of;
 use crate::error::range;
+use tail_lab_core::error::CountRange;
+use tail_lab_core::lab::precision::{LengthChoice, run_length};
 use tail_lab_core::lab::queue::{
-    MAX_REQUESTS, MAX_SERVERS, MIN_REQUESTS, QueueConfig, QueueParams, REQUESTS_EXPECTED,
+    MAX_REQUESTS, MAX_SERVERS, MIN_REQUESTS, MODEL, QueueConfig, QueueParams, REQUESTS_EXPECTED,
     SERVERS_EXPECTED, theory,
 };
 use wasm_bindgen::prelude::*;
@@ -18,8 +20,12 @@ export interface QueueOptions {
   servers?: number;
   /** Per-server utilisation ρ, 0.01..=0.99. Default 0.5. */
   load?: number;
-  /** Requests simulated, 1000..=10000000. Default 200000. */
-  requests?: number;
+  /**
+   * Requests simulated, 1000..=10000000 (default 200000); or "auto", as many as the queue's
+   * precision targets need (runLengths()), planned from a pilot on its own seed; or "pilot",
+   * that pilot.
+   */
+  requests?: number | "auto" | "pilot";
   seed?: number | bigint;
 }
 /** The M/M/c closed forms at one point (mean service times; a probability). */
@@ -38,25 +44,25 @@ pub fn simulate_queue(
         integer("servers", v, 1.0, f64::from(MAX_SERVERS), SERVERS_EXPECTED)
     })?;
     let load = o.optional("load", 0.5, |v| number("load", v))?;
-    let requests = o.optional("requests", 200_000.0, |v| {
-        integer(
-            "requests",
-            v,
-            MIN_REQUESTS as f64,
-            MAX_REQUESTS as f64,
-            REQUESTS_EXPECTED,
-        )
+    let rule = run_length(MODEL.key).expect("the queue has a run-length rule");
+    let bounds = CountRange {
+        lo: MIN_REQUESTS,
+        hi: MAX_REQUESTS,
+        expected: REQUESTS_EXPECTED,
+    };
+    let (requests, choice) = o.optional("requests", (200_000, LengthChoice::Fixed), |v| {
+        crate::convert::run_length("requests", v, &bounds, rule)
     })?;
     let seed = o.optional("seed", 1, |v| seed("seed", v))?;
     let config = QueueConfig::new(QueueParams {
         servers: servers as u32,
         load,
-        requests: requests as u64,
+        requests,
         seed,
     })
     .map_err(range)?;
     crate::convert::check_work("requests × (28 + 0.55 a server)", config.work_units())?;
-    Ok(js_of(&config.run()))
+    Ok(js_of(&config.run_by(choice)))
 }
 
 /// The M/M/c closed forms at `servers` (1..=64) and per-server utilisation `load`

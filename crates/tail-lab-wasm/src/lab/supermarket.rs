@@ -4,8 +4,9 @@
 use crate::convert::{Options, count, number, seed, string};
 use crate::describe::js_of;
 use crate::error::range;
+use tail_lab_core::lab::precision::{LengthChoice, run_length};
 use tail_lab_core::lab::supermarket::{
-    ARRIVALS, CHOICES, FIXED_POINT_D, FIXED_POINT_LEVEL, SERVERS, SupermarketConfig,
+    ARRIVALS, CHOICES, FIXED_POINT_D, FIXED_POINT_LEVEL, MODEL, SERVERS, SupermarketConfig,
     SupermarketParams, choices,
 };
 use wasm_bindgen::prelude::*;
@@ -22,8 +23,12 @@ export interface BalanceOptions {
   d?: number;
   /** Servers, 1..=100000. Default 100. */
   servers?: number;
-  /** Arrivals simulated, 1000..=1e9. Default 1000000. */
-  arrivals?: number;
+  /**
+   * Arrivals simulated, 1000..=1e9 (default 1000000); or "auto", as many as the balance's
+   * precision targets need (runLengths()), planned from a pilot on its own seed; or "pilot",
+   * that pilot.
+   */
+  arrivals?: number | "auto" | "pilot";
   seed?: number | bigint;
 }
 "#;
@@ -55,9 +60,11 @@ pub fn simulate_balance(
     let servers = o.optional("servers", defaults.servers, |v| {
         count("servers", v, &SERVERS).map(|n| n as u32)
     })?;
-    let arrivals = o.optional("arrivals", defaults.arrivals, |v| {
-        count("arrivals", v, &ARRIVALS)
-    })?;
+    let rule = run_length(MODEL.key).expect("the balance has a run-length rule");
+    let (arrivals, choice) =
+        o.optional("arrivals", (defaults.arrivals, LengthChoice::Fixed), |v| {
+            crate::convert::run_length("arrivals", v, &ARRIVALS, rule)
+        })?;
     let seed = o.optional("seed", defaults.seed, |v| seed("seed", v))?;
     let config = SupermarketConfig::new(SupermarketParams {
         servers,
@@ -71,7 +78,7 @@ pub fn simulate_balance(
         "arrivals × (8 + 3 a server drawn, or 8 above 16384 servers)",
         config.work_units(),
     )?;
-    Ok(js_of(&config.run()))
+    Ok(js_of(&config.run_by(choice)))
 }
 
 /// Mitzenmacher's fixed point `Σ_{i≥1} λ^((d^i − d)/(d − 1))` for the mean time in system

@@ -20,7 +20,10 @@ import {
   slider,
   runSweep,
   SweepResults,
-  INTERVAL_NOTE,
+  INTERVAL_NOTE_PLANNED,
+  plannedNote,
+  precisionText,
+  runLengthMeta,
   sectionContext,
 } from "../../section.js";
 
@@ -58,7 +61,8 @@ export function formatShare(x) {
   const power = superscript(Number(exponent));
   return `${mantissa} × 10${power}`;
 }
-const ARRIVALS = 1_000_000;
+/** Each dot runs as long as its precision needs (the core's run-length rule for "balance"). */
+const ARRIVALS = "auto";
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
@@ -104,6 +108,11 @@ export function mount(root, context) {
   const r = {
     mean: readout(ui.readouts, { name: "mean-time", label: "mean time, simulated" }),
     theory: readout(ui.readouts, { name: "theory", label: "fixed point (N → ∞)" }),
+    precision: readout(ui.readouts, {
+      name: "balance-precision",
+      label: "its bars reached",
+      theory: true,
+    }),
   };
   const shares = shareTable(ui.note, CHOICES, servers, prefix);
   const results = new SweepResults();
@@ -178,6 +187,8 @@ export function mount(root, context) {
     const theory = api.fixedPointMeanTime(l, k);
     r.theory.set(formatNumber(theory));
     r.mean.set(x ? formatNumber(x.meanTime) : failure ? "—" : "…");
+    const reached = x?.stable && precisionText(x, x.precision.length, "arrivals");
+    r.precision.set(reached ? reached.value : failure ? "—" : "…", reached ? reached.detail : "");
     shares.show(
       l,
       (dd, i) => api.fixedPointShare(l, dd, i),
@@ -257,7 +268,8 @@ export function mount(root, context) {
     redraw: perFrame(draw),
   });
 
-  ui.note.textContent = `${formatCount(ARRIVALS)} arrivals per dot on ${servers} servers with exponential service; the first tenth are warm-up. Random assignment makes every server an M/M/1 queue whatever their number, so its line is exact; for two and three choices the fixed point is the limit of infinitely many servers, and at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle), so at the top of the slider a run of ${formatCount(ARRIVALS)} arrivals falls well short of 1/(1 − λ). In the table, the shares of long queues for two and three choices on ${servers} servers sit above the limit too, the more so the longer the queue. ${INTERVAL_NOTE} A bar narrower than its marker shows as the two caps either side of it.`;
+  const rule = api.runLengths().find((rl) => rl.model === "balance");
+  ui.note.textContent = `${servers} servers with exponential service; the first tenth of each run is warm-up. ${plannedNote(api, "balance", "arrivals")} Random assignment makes every server an M/M/1 queue whatever their number, so its line is exact; for two and three choices the fixed point is the limit of infinitely many servers, and at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle), so at the top of the slider even a run at the cap of ${formatCount(rule.cap)} arrivals falls well short of 1/(1 − λ). In the table, the shares of long queues for two and three choices on ${servers} servers sit above the limit too, the more so the longer the queue. ${INTERVAL_NOTE_PLANNED} A bar narrower than its marker shows as the two caps either side of it.`;
   exportBar(ui.tools, {
     link,
     name: "balance",
@@ -267,15 +279,32 @@ export function mount(root, context) {
     meta: () => ({
       seed: seed.value,
       servers,
-      arrivals_per_dot: ARRIVALS,
+      arrivals_per_dot: "planned per dot to the run-length rule (columns arrivals, length_by)",
+      ...runLengthMeta(api, "balance"),
       time_unit: "mean service time",
     }),
     table: () => ({
-      header: ["lambda", "d", "sim_mean_time", "sim_p99", "fixed_point_mean_time"],
+      header: [
+        "lambda",
+        "d",
+        "sim_mean_time",
+        "sim_p99",
+        "fixed_point_mean_time",
+        "arrivals",
+        "length_by",
+      ],
       rows: results
         .finals()
         .sort((a, b) => a.lambda - b.lambda || a.d - b.d)
-        .map((x) => [x.lambda, x.d, x.meanTime, x.p99, x.theory]),
+        .map((x) => [
+          x.lambda,
+          x.d,
+          x.meanTime,
+          x.p99,
+          x.theory,
+          x.precision.length,
+          x.precision.lengthBy,
+        ]),
     }),
   });
   lambda.input.addEventListener("input", perFrame(update));

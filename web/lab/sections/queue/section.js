@@ -2,7 +2,7 @@
 // simulated in the workers, beside the closed forms (Erlang C), with M/M/1 for reference.
 
 import { exportBar } from "../../../export.js";
-import { formatCount, formatNumber, formatPct } from "../../../format.js";
+import { formatNumber, formatPct } from "../../../format.js";
 import { chart } from "../../plot.js";
 import { touchChart } from "../../../touch.js";
 import {
@@ -16,7 +16,10 @@ import {
   slider,
   runSweep,
   SweepResults,
-  INTERVAL_NOTE,
+  INTERVAL_NOTE_PLANNED,
+  plannedNote,
+  precisionText,
+  runLengthMeta,
   sectionContext,
 } from "../../section.js";
 
@@ -24,7 +27,8 @@ import {
 const DOT_LOADS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
 /** Server counts a reader can pick. */
 const SERVER_CHOICES = ["1", "2", "4", "8", "16", "64"];
-const REQUESTS = 200_000;
+/** Each dot runs as long as its precision needs (the core's run-length rule for "queue"). */
+const REQUESTS = "auto";
 
 /** The section's settings, as URL parameters and embed attributes. */
 export const params = [
@@ -65,6 +69,11 @@ export function mount(root, context) {
     waited: readout(ui.readouts, {
       name: "queue-waited",
       label: "requests that waited",
+      theory: true,
+    }),
+    precision: readout(ui.readouts, {
+      name: "queue-precision",
+      label: "its bars reached",
       theory: true,
     }),
   };
@@ -150,6 +159,8 @@ export function mount(root, context) {
       x ? formatPct(x.waitProbability) : pending,
       `Erlang C ${formatPct(exact.waitProbability)}`,
     );
+    const reached = x && precisionText(x, x.requests, "requests");
+    r.precision.set(reached ? reached.value : pending, reached ? reached.detail : "");
     ui.canvas.setAttribute(
       "aria-label",
       `Mean and p99 time in system against utilisation for ${k} server${k === 1 ? "" : "s"} sharing one queue. At ρ = ${rho.toFixed(2)}: mean ${x ? formatNumber(x.mean) : "pending"} simulated, ${formatNumber(exact.mean)} exact; p99 ${x ? formatNumber(x.p99) : "pending"} simulated, ${formatNumber(exact.p99)} exact.`,
@@ -219,7 +230,7 @@ export function mount(root, context) {
     redraw: perFrame(draw),
   });
 
-  ui.note.textContent = `${formatCount(REQUESTS)} requests per dot, Poisson arrivals and exponential service; the first tenth are warm-up. Times are in mean service times: with a 1 ms service, read them as milliseconds. The dotted lines are one server at the same utilisation. ${INTERVAL_NOTE} A bar narrower than its dot shows as the two caps either side of it.`;
+  ui.note.textContent = `Poisson arrivals and exponential service; the first tenth of each run is warm-up. ${plannedNote(api, "queue", "requests")} Times are in mean service times: with a 1 ms service, read them as milliseconds. The dotted lines are one server at the same utilisation. ${INTERVAL_NOTE_PLANNED} A bar narrower than its dot shows as the two caps either side of it.`;
   exportBar(ui.tools, {
     link,
     name: "queue",
@@ -228,7 +239,8 @@ export function mount(root, context) {
     draw,
     meta: () => ({
       seed: seed.value,
-      requests_per_dot: REQUESTS,
+      requests_per_dot: "planned per dot to the run-length rule (columns requests, length_by)",
+      ...runLengthMeta(api, "queue"),
       servers: chosenServers(),
       time_unit: "mean service time",
     }),
@@ -242,6 +254,8 @@ export function mount(root, context) {
         "theory_p99",
         "sim_wait_probability",
         "theory_wait_probability",
+        "requests",
+        "length_by",
       ],
       rows: results
         .finals()
@@ -255,6 +269,8 @@ export function mount(root, context) {
           x.theoryP99,
           x.waitProbability,
           x.theoryWaitProbability,
+          x.requests,
+          x.precision.lengthBy,
         ]),
     }),
   });

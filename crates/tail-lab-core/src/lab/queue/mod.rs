@@ -26,6 +26,7 @@ pub mod theory;
 pub use model::MODEL;
 
 use crate::error::{ParamError, check_count, check_range};
+use crate::lab::precision::{self, LengthChoice, Planned, Reached};
 use crate::sampling::address::Stream;
 use crate::sampling::batch::{BatchHistogram, RunIntervals};
 use crate::sampling::histogram::shared_bins;
@@ -152,6 +153,9 @@ pub struct QueueResult {
     /// 95% batch-means intervals (mean service times) of the mean sojourn, its median and its
     /// p99, from 5 batches of consecutive departures; `None` if a batch is empty.
     pub intervals: Option<RunIntervals>,
+    /// How the run's length was chosen when it was planned ([`QueueConfig::run_by`]); `None`
+    /// for a caller's fixed length.
+    pub planned: Option<Planned>,
 }
 
 /// One batch of a run cut into consecutive pieces by arrival ([`QueueConfig::run_batched`]):
@@ -222,6 +226,27 @@ impl QueueConfig {
         self.requests as f64 * (28.0 + 0.55 * f64::from(self.servers))
     }
 
+    /// Runs for the length `choice` says (the queue's row of
+    /// [`crate::lab::precision::RUN_LENGTHS`]; [`LengthChoice::Fixed`] is [`QueueConfig::run`]).
+    pub fn run_by(&self, choice: LengthChoice) -> QueueResult {
+        let rule = precision::run_length(MODEL.key).expect("the queue has a run-length rule");
+        precision::run_by_choice(
+            rule,
+            choice,
+            (self.seed, self.requests),
+            |seed, requests| {
+                QueueConfig {
+                    seed,
+                    requests,
+                    ..*self
+                }
+                .run()
+            },
+            |r| Reached::of(r.mean, r.p99, r.intervals.as_ref()),
+            |r, planned| r.planned = Some(planned),
+        )
+    }
+
     /// Simulates the run.
     pub fn run(&self) -> QueueResult {
         let (all, _, by_departure) = engine::simulate(self, 0);
@@ -249,6 +274,7 @@ impl QueueConfig {
     fn result(&self, all: &engine::Tally, by_departure: &BatchHistogram) -> QueueResult {
         QueueResult {
             intervals: Some(by_departure.intervals(shared_bins(), &by_departure.merged())),
+            planned: None,
             servers: self.servers,
             load: self.load,
             requests: self.requests,

@@ -4,6 +4,7 @@
 use super::{MAX_REQUESTS, MIN_REQUESTS, QueueResult, STREAM, SWEEP_POINTS, sweep_point};
 use crate::describe::{Describe, Field, Unit, Value, interval_fields};
 use crate::error::ParamError;
+use crate::lab::precision::{Reached, precision_field};
 use crate::model::{Model, RunOutput, each_described};
 
 impl Describe for QueueResult {
@@ -51,6 +52,10 @@ impl Describe for QueueResult {
         ]
         .into_iter()
         .chain(interval_fields(self.intervals, Unit::ServiceTimes))
+        .chain([precision_field(
+            Reached::of(self.mean, self.p99, self.intervals.as_ref()),
+            self.planned.as_ref(),
+        )])
         .collect()
     }
 }

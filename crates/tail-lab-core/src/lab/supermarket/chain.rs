@@ -393,6 +393,7 @@ impl<'a, C: Choose, R: Recorder> Chain<'a, C, R> {
             measured,
             share_at_least: self.shares,
             intervals: Some(self.tally.intervals(shared_bins(), &histogram)),
+            planned: None,
         };
         (result, self.recorder)
     }

@@ -30,6 +30,7 @@
 
 use crate::describe::{Describe, Field, Unit, Value, interval_fields};
 use crate::error::{CountRange, ParamError, check_range};
+use crate::lab::precision::{self, LengthChoice, Planned, Reached};
 use crate::model::{Model, RunOutput, each_described};
 use crate::sampling::address::Stream;
 use crate::sampling::batch::RunIntervals;
@@ -155,6 +156,9 @@ pub struct SupermarketResult {
     /// 95% batch-means intervals (units of mean service time) of the mean time in system, its
     /// median and its p99, from 5 batches of consecutive departures; `None` when λ ≥ 1.
     pub intervals: Option<RunIntervals>,
+    /// How the run's length was chosen when it was planned ([`SupermarketConfig::run_by`]);
+    /// `None` for a caller's fixed length.
+    pub planned: Option<Planned>,
 }
 
 /// [`fixed_point_mean_time`] for arguments from outside: `lambda` must be a finite rate > 0
@@ -319,7 +323,36 @@ impl SupermarketConfig {
             measured: 0,
             share_at_least: None,
             intervals: None,
+            planned: None,
         }
+    }
+
+    /// Runs for the length `choice` says (the balance's row of
+    /// [`crate::lab::precision::RUN_LENGTHS`]; [`LengthChoice::Fixed`] is
+    /// [`SupermarketConfig::run`]).
+    pub fn run_by(&self, choice: LengthChoice) -> SupermarketResult {
+        let rule = precision::run_length(MODEL.key).expect("the balance has a run-length rule");
+        precision::run_by_choice(
+            rule,
+            choice,
+            (self.seed, self.arrivals),
+            |seed, arrivals| {
+                SupermarketConfig {
+                    seed,
+                    arrivals,
+                    ..*self
+                }
+                .run()
+            },
+            |r| {
+                Reached::of(
+                    r.mean_time.unwrap_or(0.0),
+                    r.p99.unwrap_or(0.0),
+                    r.intervals.as_ref(),
+                )
+            },
+            |r, planned| r.planned = Some(planned),
+        )
     }
 }
 
@@ -513,6 +546,14 @@ impl Describe for SupermarketResult {
         ]
         .into_iter()
         .chain(interval_fields(self.intervals, Unit::ServiceTimes))
+        .chain([precision::precision_field(
+            Reached::of(
+                self.mean_time.unwrap_or(0.0),
+                self.p99.unwrap_or(0.0),
+                self.intervals.as_ref(),
+            ),
+            self.planned.as_ref(),
+        )])
         .collect()
     }
 }

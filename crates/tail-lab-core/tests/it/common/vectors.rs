@@ -1,11 +1,10 @@
 //! The pinned value-stability vectors, in one place.
 //!
 //! A module of the integration tests (`tests/it/value_stability.rs` and `golden.rs` use it),
-//! included by `tail-lab-wasm/tests/api.rs` (inside wasm, in node and Chromium) and by
-//! `examples/print_vectors.rs` (which prints what the code produces now at the same addresses,
-//! and with `--write` writes `tests/golden/vectors.json`, the JS tests' copy). An intended
-//! change of stream: run the example, review, update the bits here, and
-//! `cargo run -p tail-lab-core --example print_vectors -- --write`.
+//! included by `tail-lab-wasm/tests/api.rs` (inside wasm, in node and Chromium). An intended
+//! change of stream: the failing assertions print what the code produces now; review, update
+//! the bits here, and regenerate `tests/golden/vectors.json` (the JS tests' copy) with
+//! [`GOLDEN_REGENERATE`].
 #![allow(dead_code)]
 
 /// `(seed, request, leaf, attempt)` addresses the leaf vectors are taken at.
@@ -280,10 +279,12 @@ pub fn model_digests_now() -> Vec<(&'static str, u64)> {
         // beside the pinned numbers (no draw, no event of their own), left out of the text the
         // digest was taken of and pinned on their own in
         // [`ADDED_FIELD_DIGESTS`].
-        // `intervals` likewise (batch means of the same measured times).
+        // `intervals` likewise (batch means of the same measured times), and `planned` (how a
+        // run's length was chosen: `None` for a fixed one).
         format!("{r:?}")
             .replace(&format!(", share_at_least: {:?}", r.share_at_least), "")
             .replace(&format!(", intervals: {:?}", r.intervals), "")
+            .replace(", planned: None", "")
     };
     let idle = IdleHedge::new(ServiceModel::default(), 0.95, 7)
         .unwrap()
@@ -364,7 +365,8 @@ pub fn added_field_digests_now() -> Vec<(&'static str, u64)> {
 pub const GOLDEN_PATH: &str = "tests/golden/vectors.json";
 
 /// The command that rewrites [`GOLDEN_PATH`] from what the code produces now.
-pub const GOLDEN_REGENERATE: &str = "cargo run -p tail-lab-core --example print_vectors -- --write";
+pub const GOLDEN_REGENERATE: &str =
+    "TAIL_LAB_WRITE_GOLDEN=1 cargo test --release -p tail-lab-core --test it golden";
 
 /// The golden vectors as JSON, computed now (not copied from the constants above): every f64
 /// as its bits in hex (`"bits"`, exact) beside its shortest round-trip decimal (`"value"`, a

@@ -1,6 +1,7 @@
 // The numbers the budget section's prose states, each computed through the API from the
 // section's default run (and one at a higher load; see web/claims.js).
 
+import { overSeeds, SEEDS } from "../../../claims.js";
 import { SEED_PARAM } from "../../seed.js";
 import { outageMultiplier, outageP99 } from "./derive.js";
 import { defaultOf, optionsOf, params } from "./section.js";
@@ -13,73 +14,49 @@ export const HIGH_LOAD = 0.8;
 
 const DEFAULTS = Object.fromEntries(params.map((p) => [p.name, p.default]));
 
-const runs = new WeakMap();
-/** The section's default run, and the same at `HIGH_LOAD`. */
-function run(core, high = false) {
-  if (!runs.has(core)) runs.set(core, new Map());
-  const cache = runs.get(core);
-  if (!cache.has(high)) {
-    const v = high ? { ...DEFAULTS, "budget-load": HIGH_LOAD } : DEFAULTS;
-    cache.set(high, core.simulateBudget(optionsOf(v, SEED)));
-  }
-  return cache.get(high);
-}
-
 /** A budget sized at the plain hedge's own rate, with no room for one sick replica. */
 const SMALL_RATIO = 0.15;
-const smalls = new WeakMap();
-/** The section's default run with the undersized budget. */
-function small(core) {
-  if (!smalls.has(core))
-    smalls.set(
-      core,
-      core.simulateBudget(optionsOf({ ...DEFAULTS, "budget-ratio": SMALL_RATIO }, SEED)),
-    );
-  return smalls.get(core);
-}
+/** The settings the prose changes from the defaults: the higher load, the undersized budget. */
+const HIGH = { "budget-load": HIGH_LOAD };
+const SMALL = { "budget-ratio": SMALL_RATIO };
 
-/** The seeds the prose's ranges run over: the page's and the next four. */
-const SEEDS = [SEED, SEED + 1, SEED + 2, SEED + 3, SEED + 4];
-const seeded = new WeakMap();
-/** The section's run with settings `change` under each of SEEDS. */
-function overSeeds(core, name, change) {
-  if (!seeded.has(core)) seeded.set(core, new Map());
-  const cache = seeded.get(core);
-  if (!cache.has(name))
-    cache.set(
-      name,
-      SEEDS.map((seed) => core.simulateBudget(optionsOf({ ...DEFAULTS, ...change }, seed))),
-    );
-  return cache.get(name);
-}
-const p99s = (core, name, change, policy) =>
-  overSeeds(core, name, change).map((/** @type {any} */ r) => r[policy].p99);
+/** The section's run with the settings `change` from the defaults, under each of SEEDS. */
+const runs = overSeeds(SEEDS, (core, seed, change) =>
+  core.simulateBudget(optionsOf({ ...DEFAULTS, ...change }, seed)),
+);
+/** The section's default run (`change` from the defaults) at the page's seed. */
+const run = (core, change = {}) => runs.at(core, SEED, change);
+/** The same with the undersized budget. */
+const small = (core) => run(core, SMALL);
+
+const p99s = (core, change, policy) =>
+  runs(core, change).map((/** @type {any} */ r) => r[policy].p99);
 
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
   seeds: { doc: "How many seeds the prose's ranges run over.", value: () => SEEDS.length },
   "budgeted-p99-low-ms": {
     doc: "The least of the budgeted hedge's p99 (ms) over those seeds, at the default settings.",
-    value: (core) => Math.min(...p99s(core, "default", {}, "budgeted")),
+    value: (core) => Math.min(...p99s(core, {}, "budgeted")),
   },
   "budgeted-p99-high-ms": {
     doc: "The greatest of them (ms).",
-    value: (core) => Math.max(...p99s(core, "default", {}, "budgeted")),
+    value: (core) => Math.max(...p99s(core, {}, "budgeted")),
   },
   "small-p99-low-ms": {
     doc: "The least of the undersized budget's p99 (ms) over those seeds.",
-    value: (core) => Math.min(...p99s(core, "small", { "budget-ratio": SMALL_RATIO }, "budgeted")),
+    value: (core) => Math.min(...p99s(core, SMALL, "budgeted")),
   },
   "high-disabled-above-none-seeds": {
     doc: "Of those seeds, how many have the disable switch's p99 above no backups' at the higher load.",
     value: (core) => {
-      const runs = overSeeds(core, "high", { "budget-load": HIGH_LOAD });
-      return runs.filter((/** @type {any} */ r) => r.disabled.p99 > r.none.p99).length;
+      const high = runs(core, HIGH);
+      return high.filter((/** @type {any} */ r) => r.disabled.p99 > r.none.p99).length;
     },
   },
   "high-hedge-p99-high-ms": {
     doc: "The greatest of the plain hedge's p99 (ms) over those seeds at the higher load.",
-    value: (core) => Math.max(...p99s(core, "high", { "budget-load": HIGH_LOAD }, "hedge")),
+    value: (core) => Math.max(...p99s(core, HIGH, "hedge")),
   },
   load: { doc: "The default load (fraction).", value: () => Number(defaultOf("budget-load")) },
   slowdown: {
@@ -149,22 +126,22 @@ export const claims = {
   "high-load": { doc: "The higher load the prose examines (fraction).", value: () => HIGH_LOAD },
   "high-hedge-p99-ms": {
     doc: "The plain hedge's p99 (ms) at the higher load.",
-    value: (core) => run(core, true).hedge.p99,
+    value: (core) => run(core, HIGH).hedge.p99,
   },
   "high-disabled-p99-ms": {
     doc: "The disable switch's p99 (ms) at the higher load.",
-    value: (core) => run(core, true).disabled.p99,
+    value: (core) => run(core, HIGH).disabled.p99,
   },
   "high-disabled-suppressed": {
     doc: "The share of hedges the disable switch refused at the higher load (of those due).",
     value: (core) => {
-      const d = run(core, true).disabled;
+      const d = run(core, HIGH).disabled;
       return d.suppressed / (d.suppressed + d.backups);
     },
   },
   "high-none-p99-ms": {
     doc: "The p99 (ms) without backups at the higher load.",
-    value: (core) => run(core, true).none.p99,
+    value: (core) => run(core, HIGH).none.p99,
   },
 };
 
@@ -180,9 +157,7 @@ export const statements = {
   },
   "the-hedge-wins-at-the-higher-load": {
     doc: "At the higher load the plain hedge's p99 stays far below no backups' at every seed judged.",
-    holds: (c, core) =>
-      overSeeds(core, "high", { "budget-load": HIGH_LOAD }).every(
-        (/** @type {any} */ r) => 10 * r.hedge.p99 < r.none.p99,
-      ),
+    holds: (_c, core) =>
+      runs(core, HIGH).every((/** @type {any} */ r) => 10 * r.hedge.p99 < r.none.p99),
   },
 };

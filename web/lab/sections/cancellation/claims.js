@@ -1,6 +1,7 @@
 // The numbers the cancellation section's prose states, each computed through the API from the
 // section's default runs (see web/claims.js).
 
+import { overSeeds, SEEDS } from "../../../claims.js";
 import { SEED_PARAM } from "../../seed.js";
 import { DELAYS, LATE_MS, params, REQUESTS } from "./section.js";
 
@@ -10,51 +11,35 @@ const LOAD = Number(params.find((s) => s.name === "cancel-load")?.default);
 const RULE = String(params.find((s) => s.name === "cancel-rule")?.default);
 
 /**
- * The section's run at `delay` (ms; Infinity never lands) under `rule` and `seed`.
- * @param {any} core
- * @param {number} delay
- * @param {string} [rule]
- * @param {number | bigint} [seed]
+ * The section's run at `delay` (ms; Infinity never lands) under `rule`, under each of SEEDS.
  */
-const cancelRun = (core, delay, rule = RULE, seed = SEED) =>
+const cancelRuns = overSeeds(SEEDS, (core, seed, delay, rule) =>
   core.simulateCancellation({
     load: LOAD,
     cancellation: rule,
     cancelDelayMs: delay,
     requests: REQUESTS,
     seed,
-  });
-/** `make(key)` once per `core` and `key`. */
-function cached(store, core, key, make) {
-  if (!store.has(core)) store.set(core, new Map());
-  const cache = store.get(core);
-  if (!cache.has(key)) cache.set(key, make());
-  return cache.get(key);
-}
+  }),
+);
 
-const runs = new WeakMap();
 /** The section's default run at `delay` (ms; Infinity never lands), as the page makes it. */
-const at = (core, delay) => cached(runs, core, delay, () => cancelRun(core, delay));
+const at = (core, delay) => cancelRuns.at(core, SEED, delay, RULE);
 const NEVER = DELAYS[DELAYS.length - 1];
 
-const neverRuns = new WeakMap();
-/** The runs with a cancel that never lands over seeds 1 to 5 (one run's spread). */
-const neverSeeds = (core) =>
-  cached(neverRuns, core, NEVER, () =>
-    [1n, 2n, 3n, 4n, 5n].map((seed) => cancelRun(core, NEVER, RULE, seed)),
-  );
-/** Duplicating's extra work when the cancel never lands, over seeds 1 to 5. */
+/** The runs with a cancel that never lands over SEEDS (one run's spread). */
+const neverSeeds = (core) => cancelRuns(core, NEVER, RULE);
+/** Duplicating's extra work when the cancel never lands, over SEEDS. */
 const neverWork = (core) => neverSeeds(core).map((/** @type {any} */ r) => r.duplicateExtraWork);
-/** The crossing loads when the cancel never lands, over seeds 1 to 5 (each must have crossed). */
+/** The crossing loads when the cancel never lands, over SEEDS (each must have crossed). */
 const neverCrossings = (core) =>
   neverSeeds(core).map((/** @type {any} */ r) => {
     if (r.crossingVerdict !== "crossed") throw new Error(`no crossing: ${r.crossingVerdict}`);
     return r.crossingLoad;
   });
 
-const ruleRuns = new WeakMap();
 /** The run with the cancel landing at once under the loaded section's rule `rule`. */
-const ruleAtOnce = (core, rule) => cached(ruleRuns, core, rule, () => cancelRun(core, 0, rule));
+const ruleAtOnce = (core, rule) => cancelRuns.at(core, SEED, 0, rule);
 
 /** The crossing load at `delay`, which must have crossed. */
 function crossing(core, delay) {

@@ -1,6 +1,7 @@
 // The numbers the fairness section's prose states, each computed through the API from the
 // section's default runs (see web/claims.js).
 
+import { overSeeds, SEEDS } from "../../../claims.js";
 import { SEED_PARAM } from "../../seed.js";
 import { params, QUOTED_LOAD, REQUESTS } from "./section.js";
 
@@ -11,38 +12,18 @@ const POLICY = String(params.find((s) => s.name === "fair-policy")?.default);
 /** The load past the quoted one where B's median pays most visibly. */
 const HIGHER = 0.6;
 
-/**
- * The section's default run at `load` under `seed`, as the page makes it.
- * @param {any} core
- * @param {number} load
- * @param {number | bigint} [seed]
- */
-const fairRun = (core, load, seed = SEED) =>
-  core.simulateFairness({ load, shareA: SHARE, policy: POLICY, requests: REQUESTS, seed });
-
-const runs = new WeakMap();
+/** The section's default run at `load` under each of SEEDS, as the page makes it. */
+const fairRuns = overSeeds(SEEDS, (core, seed, load) =>
+  core.simulateFairness({ load, shareA: SHARE, policy: POLICY, requests: REQUESTS, seed }),
+);
 /** The section's default run at `load` (the page's seed). */
-function at(core, load) {
-  if (!runs.has(core)) runs.set(core, new Map());
-  const cache = runs.get(core);
-  if (!cache.has(load)) cache.set(load, fairRun(core, load));
-  return cache.get(load);
-}
+const at = (core, load) => fairRuns.at(core, SEED, load);
 
-/** The seeds whose spread the prose quotes. */
-const SEEDS = [1n, 2n, 3n, 4n, 5n];
 /** Runs with latencies (settled, both tenants measured). */
 const settledOnes = (/** @type {any[]} */ rs) =>
   rs.filter((r) => r.stable && r.bP50 !== null && r.baseBP50 !== null);
-const seeded = new WeakMap();
 /** The settled runs of SEEDS at `load`. */
-function settledOverSeeds(core, load) {
-  if (!seeded.has(core)) seeded.set(core, new Map());
-  const cache = seeded.get(core);
-  if (!cache.has(load))
-    cache.set(load, settledOnes(SEEDS.map((seed) => fairRun(core, load, seed))));
-  return cache.get(load);
-}
+const settledOverSeeds = (core, load) => settledOnes(fairRuns(core, load));
 /** B's median ratio (A duplicating over nobody hedging) at the higher load, for each of SEEDS
  * whose run settles. */
 const higherRatios = (core) =>

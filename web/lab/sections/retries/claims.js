@@ -2,6 +2,7 @@
 // the section makes at its default settings and the page's default seed (see web/claims.js),
 // plus the same clients without the spike, for when retries are safe.
 
+import { overSeeds, SEEDS } from "../../../claims.js";
 import { SEED_PARAM } from "../../seed.js";
 import { CLIENTS, optionsOf } from "./section.js";
 
@@ -21,58 +22,31 @@ function defaults(core, spike) {
 /** Plain retries' client. */
 const RETRY = () => CLIENTS.find(([k]) => k === "retry");
 
-const runs = new WeakMap();
 /** The section's default runs (`retry`, `budget`, `hedge`), `none` beside them, and each
- * without the spike (`calm-…`). */
-function run(core, key) {
-  if (!runs.has(core)) runs.set(core, new Map());
-  const cache = runs.get(core);
-  if (!cache.has(key)) {
-    const values = defaults(core, key.startsWith("calm-") ? 1 : undefined);
-    const name = key.replace(/^calm-/, "");
-    const client = CLIENTS.find(([k]) => k === name) ?? ["none", "", "", { policy: "none" }];
-    cache.set(key, core.simulateRetries(optionsOf(values, client, SEED)));
-  }
-  return cache.get(key);
-}
+ * without the spike (`calm-…`), under each of SEEDS. */
+const clientRuns = overSeeds(SEEDS, (core, seed, key) => {
+  const values = defaults(core, key.startsWith("calm-") ? 1 : undefined);
+  const name = key.replace(/^calm-/, "");
+  const client = CLIENTS.find(([k]) => k === name) ?? ["none", "", "", { policy: "none" }];
+  return core.simulateRetries(optionsOf(values, client, seed));
+});
+/** The same at the page's seed. */
+const run = (core, key) => clientRuns.at(core, SEED, key);
 
 /** The replicas' short queue and the longer timeout (ms) of the prose's other ways out. */
 const SHORT_QUEUE = 50;
 const LONG_TIMEOUT_MS = 2000;
 
-/** Plain retries through the default spike with `change` (`queueLimit`, …) under `seed`. */
-const retryRun = (core, seed, change) =>
-  core.simulateRetries({ ...optionsOf(defaults(core), RETRY(), seed), ...change });
-
-const variants = new WeakMap();
-/** Plain retries through the default spike with one option changed, at the page's seed. */
-function variant(core, name, change) {
-  if (!variants.has(core)) variants.set(core, new Map());
-  const cache = variants.get(core);
-  if (!cache.has(name)) cache.set(name, retryRun(core, SEED, change));
-  return cache.get(name);
-}
-
-/** The seeds the prose's ways out are judged over: the page's and the next four. */
-const SEEDS = [SEED, SEED + 1, SEED + 2, SEED + 3, SEED + 4];
-const seeded = new WeakMap();
-/** The same under each of SEEDS (the page's run is `variant`'s). */
-function variantOverSeeds(core, name, change) {
-  if (!seeded.has(core)) seeded.set(core, new Map());
-  const cache = seeded.get(core);
-  if (!cache.has(name))
-    cache.set(
-      name,
-      SEEDS.map((seed) =>
-        seed === SEED ? variant(core, name, change) : retryRun(core, seed, change),
-      ),
-    );
-  return cache.get(name);
-}
+/** Plain retries through the default spike with `change` (`queueLimit`, …), under each of SEEDS. */
+const retryRuns = overSeeds(SEEDS, (core, seed, change) =>
+  core.simulateRetries({ ...optionsOf(defaults(core), RETRY(), seed), ...change }),
+);
+/** The same at the page's seed. */
+const variant = (core, change) => retryRuns.at(core, SEED, change);
 /** A run recovers when its goodput over the last quarter is back to 90% of before the spike. */
 const RECOVERED = 0.9;
-const recoveries = (core, name, change) =>
-  variantOverSeeds(core, name, change).map((/** @type {any} */ r) => r.recovery);
+const recoveries = (core, change) =>
+  retryRuns(core, change).map((/** @type {any} */ r) => r.recovery);
 
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
@@ -80,21 +54,20 @@ export const claims = {
   "short-queue-recovered-seeds": {
     doc: "Of those seeds, how many recover (goodput back to 90% of before the spike) when the replicas refuse work past the short queue.",
     value: (core) =>
-      recoveries(core, "queue", { queueLimit: SHORT_QUEUE }).filter((x) => x >= RECOVERED).length,
+      recoveries(core, { queueLimit: SHORT_QUEUE }).filter((x) => x >= RECOVERED).length,
   },
   "long-timeout-recovered-seeds": {
     doc: "Of those seeds, how many recover with the longer timeout.",
     value: (core) =>
-      recoveries(core, "timeout", { timeoutMs: LONG_TIMEOUT_MS }).filter((x) => x >= RECOVERED)
-        .length,
+      recoveries(core, { timeoutMs: LONG_TIMEOUT_MS }).filter((x) => x >= RECOVERED).length,
   },
   "long-timeout-recovery-low": {
     doc: "The least goodput recovery over those seeds with the longer timeout.",
-    value: (core) => Math.min(...recoveries(core, "timeout", { timeoutMs: LONG_TIMEOUT_MS })),
+    value: (core) => Math.min(...recoveries(core, { timeoutMs: LONG_TIMEOUT_MS })),
   },
   "backoff-recovery": {
     doc: "Plain retries' goodput over the run's last quarter against before the spike, with exponential backoff.",
-    value: (core) => variant(core, "backoff", { backoff: "exponential" }).recovery,
+    value: (core) => variant(core, { backoff: "exponential" }).recovery,
   },
   "short-queue": {
     doc: "The short queue of the prose: attempts a replica holds queued before it refuses more.",
@@ -102,12 +75,12 @@ export const claims = {
   },
   "short-queue-recovery": {
     doc: "Plain retries' goodput recovery when the replicas refuse work past the short queue.",
-    value: (core) => variant(core, "queue", { queueLimit: SHORT_QUEUE }).recovery,
+    value: (core) => variant(core, { queueLimit: SHORT_QUEUE }).recovery,
   },
   "short-queue-success": {
     doc: "The share of requests answered in that run.",
     value: (core) => {
-      const r = variant(core, "queue", { queueLimit: SHORT_QUEUE });
+      const r = variant(core, { queueLimit: SHORT_QUEUE });
       return r.successes / r.requests;
     },
   },
@@ -117,7 +90,7 @@ export const claims = {
   },
   "long-timeout-recovery": {
     doc: "Plain retries' goodput recovery with the longer timeout.",
-    value: (core) => variant(core, "timeout", { timeoutMs: LONG_TIMEOUT_MS }).recovery,
+    value: (core) => variant(core, { timeoutMs: LONG_TIMEOUT_MS }).recovery,
   },
   load: {
     doc: "Offered load outside the spike (first attempts).",

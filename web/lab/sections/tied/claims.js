@@ -1,6 +1,7 @@
 // The numbers the tied section's prose states, each computed through the API from the
 // section's default settings (see web/claims.js).
 
+import { overSeeds, SEEDS } from "../../../claims.js";
 import { SEED_PARAM } from "../../seed.js";
 import { CHECK_MEAN_MS, DELAYS, REQUESTS, delayMs, params, staggerMs } from "./section.js";
 
@@ -14,54 +15,26 @@ const DELAY = String(setting("tied-delay"));
 /** The heavier load of the prose's example, where a long message delay tips tied requests over. */
 const HEAVY = 0.7;
 
-const cache = new WeakMap();
 /**
- * A run at the default replicas and seed, at `load` (default: the section's): `policy` ("tied"
- * at message delay `stop`, its siblings sent as `stagger` says: "off" or "2x").
+ * Runs at the default replicas under each of SEEDS, at `load`: `policy` ("tied" at message delay
+ * `stop`, its siblings sent as `stagger` says: "off" or "2x").
  */
-function run(core, policy, stop = DELAY, load = LOAD, stagger = "off") {
-  if (!cache.has(core)) cache.set(core, new Map());
-  const runs = cache.get(core);
-  const k = `${policy}@${stop}@${load}@${stagger}`;
-  if (!runs.has(k)) {
-    const base = { load, replicas: REPLICAS, requests: REQUESTS, seed: SEED };
-    const opts =
-      policy === "tied"
-        ? {
-            ...base,
-            tie: TIE,
-            messageDelayMs: delayMs(stop),
-            staggerMs: staggerMs(stagger, stop),
-          }
-        : { ...base, policy };
-    runs.set(k, core.simulateTied(opts));
-  }
-  return runs.get(k);
-}
-
-/** The seeds the prose's ranges run over: the page's and the next four. */
-const SEEDS = [SEED, SEED + 1, SEED + 2, SEED + 3, SEED + 4];
-const spreads = new WeakMap();
+const tiedRuns = overSeeds(SEEDS, (core, seed, policy, stop, load, stagger) => {
+  const base = { load, replicas: REPLICAS, requests: REQUESTS, seed };
+  const opts =
+    policy === "tied"
+      ? { ...base, tie: TIE, messageDelayMs: delayMs(stop), staggerMs: staggerMs(stagger, stop) }
+      : { ...base, policy };
+  return core.simulateTied(opts);
+});
+/** One of them at the page's seed, by default at the section's load and delay, unstaggered. */
+const run = (core, policy, stop = DELAY, load = LOAD, stagger = "off") =>
+  tiedRuns.at(core, SEED, policy, stop, load, stagger);
+/** `policy` at the default settings under each of SEEDS. */
+const overTheSeeds = (core, policy) => tiedRuns(core, policy, DELAY, LOAD, "off");
 /** `policy`'s extra work at the default settings under each of SEEDS. */
-function extraWorkOverSeeds(core, policy) {
-  if (!spreads.has(core)) spreads.set(core, new Map());
-  const m = spreads.get(core);
-  if (!m.has(policy)) {
-    const base = { load: LOAD, replicas: REPLICAS, requests: REQUESTS };
-    m.set(
-      policy,
-      SEEDS.map(
-        (seed) =>
-          core.simulateTied(
-            policy === "tied"
-              ? { ...base, seed, tie: TIE, messageDelayMs: delayMs(DELAY) }
-              : { ...base, seed, policy },
-          ).extraWork,
-      ),
-    );
-  }
-  return m.get(policy);
-}
+const extraWorkOverSeeds = (core, policy) =>
+  overTheSeeds(core, policy).map((/** @type {any} */ r) => r.extraWork);
 
 /**
  * The load of the prose's M/M/c check: where queueing is a sixth of the mean, not 1% as at the

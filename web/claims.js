@@ -102,6 +102,19 @@ export function overSeeds(seeds, run) {
   return runs;
 }
 
+/**
+ * Two claims stating a range: `<name>-low` and `<name>-high`, the least and the greatest of
+ * `values(core)` (one value per seed, say), `doc` saying what the values are.
+ * @param {string} name
+ * @param {string} doc
+ * @param {(core: any) => number[]} values
+ * @returns {Record<string, Claim>}
+ */
+export const claimRange = (name, doc, values) => ({
+  [`${name}-low`]: { doc: `The least of ${doc}`, value: (core) => Math.min(...values(core)) },
+  [`${name}-high`]: { doc: `The greatest of ${doc}`, value: (core) => Math.max(...values(core)) },
+});
+
 /** Every claims.js: one in each Lab section's folder (lab/sections.js's list), and the Tail page's. */
 const claimFiles = () => [
   ...SECTIONS.map((name) => [name, `./lab/sections/${name}/claims.js`]),

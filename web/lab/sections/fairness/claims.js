@@ -47,9 +47,33 @@ export const claims = {
     doc: "A's p99 (ms) with nobody hedging at the quoted load.",
     value: (core) => at(core, QUOTED_LOAD).baseAP99,
   },
+  "base-a-p99-low-ms": {
+    doc: "The low end (ms) of A's p99 95% interval with nobody hedging, at the quoted load.",
+    value: (core) => at(core, QUOTED_LOAD).baseAP99Low,
+  },
+  "base-a-p99-high-ms": {
+    doc: "Its high end (ms).",
+    value: (core) => at(core, QUOTED_LOAD).baseAP99High,
+  },
   "a-p99-ms": {
     doc: "A's p99 (ms) when A duplicates, at the quoted load.",
     value: (core) => at(core, QUOTED_LOAD).aP99,
+  },
+  "a-p99-low-ms": {
+    doc: "The low end (ms) of A's p99 95% interval when A duplicates, at the quoted load.",
+    value: (core) => at(core, QUOTED_LOAD).aP99Low,
+  },
+  "a-p99-high-ms": {
+    doc: "Its high end (ms).",
+    value: (core) => at(core, QUOTED_LOAD).aP99High,
+  },
+  "a-p99-drop-low-ms": {
+    doc: "The least fall (ms) of A's p99 with its backups, paired by seed over the first five seeds, at the quoted load.",
+    value: (core) => Math.min(...quotedDrops(core)),
+  },
+  "a-p99-drop-high-ms": {
+    doc: "The greatest of those falls (ms).",
+    value: (core) => Math.max(...quotedDrops(core)),
   },
   "base-b-p99-ms": {
     doc: "B's p99 (ms) with nobody hedging at the quoted load.",
@@ -78,6 +102,14 @@ export const claims = {
   "b-p50-ms": {
     doc: "B's median (ms) when A duplicates, at the quoted load.",
     value: (core) => at(core, QUOTED_LOAD).bP50,
+  },
+  "b-p50-low-ms": {
+    doc: "The low end (ms) of that median's 95% interval.",
+    value: (core) => at(core, QUOTED_LOAD).bP50Low,
+  },
+  "b-p50-high-ms": {
+    doc: "Its high end (ms).",
+    value: (core) => at(core, QUOTED_LOAD).bP50High,
   },
   seeds: {
     doc: "How many seeds the prose's paired comparisons run over.",
@@ -121,8 +153,16 @@ export const statements = {
     doc: "B's median rises in every paired seed that settles at the quoted load, at least three of the five (one run's own interval cannot show it: at seed 1 it spans both medians).",
     holds: (c, core) => quotedRises(core).length >= 3 && c("b-p50-rise-low-ms") > 0,
   },
+  "one-run-cannot-show-a-gain": {
+    doc: "At the page's seed A's p99 intervals with and without backups overlap, as the prose says: the gain needs the paired seeds.",
+    holds: (c) => c("a-p99-high-ms") >= c("base-a-p99-low-ms"),
+  },
+  "one-run-cannot-show-b-pay": {
+    doc: "At the page's seed B's median interval with A's backups spans both medians, as the prose says.",
+    holds: (c) => c("b-p50-low-ms") <= c("base-b-p50-ms") && c("b-p50-ms") <= c("b-p50-high-ms"),
+  },
   "a-gains": {
     doc: "A's p99 falls in every paired seed that settles at the quoted load, at least three of the five (one run's own p99 interval, over five batches of hiccup-set tails, reaches above the baseline at seed 1).",
-    holds: (_c, core) => quotedDrops(core).length >= 3 && Math.min(...quotedDrops(core)) > 0,
+    holds: (c, core) => quotedDrops(core).length >= 3 && c("a-p99-drop-low-ms") > 0,
   },
 };

@@ -39,6 +39,15 @@ const quotedDrops = (core) =>
     .filter((/** @type {any} */ r) => r.aP99 !== null && r.baseAP99 !== null)
     .map((/** @type {any} */ r) => r.baseAP99 - r.aP99);
 
+/** B's p99 runs `[baseline, with A's backups]`, paired by seed, at the quoted load, for each of
+ * SEEDS whose run settles. */
+const quotedBP99s = (core) =>
+  settledOverSeeds(core, QUOTED_LOAD)
+    .filter((/** @type {any} */ r) => r.bP99 !== null && r.baseBP99 !== null)
+    .map((/** @type {any} */ r) => [r.baseBP99, r.bP99]);
+/** B's p99 loss (ms) with A's backups, paired by seed, for each settled seed. */
+const quotedLosses = (core) => quotedBP99s(core).map(([base, b]) => b - base);
+
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
   share: { doc: "Tenant A's default share of the requests (fraction).", value: () => SHARE },
@@ -86,6 +95,14 @@ export const claims = {
   "b-p99-loss-ms": {
     doc: "How much B's p99 rose (ms) at the quoted load.",
     value: (core) => at(core, QUOTED_LOAD).bP99Loss,
+  },
+  "b-p99-loss-low-ms": {
+    doc: "The least rise (ms) of B's p99 with A's backups, paired by seed over the first five seeds' settled runs, at the quoted load.",
+    value: (core) => Math.min(...quotedLosses(core)),
+  },
+  "b-p99-loss-high-ms": {
+    doc: "The greatest of those rises (ms).",
+    value: (core) => Math.max(...quotedLosses(core)),
   },
   "b-p99-low-ms": {
     doc: "The low end (ms) of B's p99 95% interval with A's backups, at the quoted load.",
@@ -148,6 +165,13 @@ export const statements = {
     doc: "B's p99 with nobody hedging lies inside B's p99 interval with A's backups: no loss this run can see.",
     holds: (c) =>
       c("b-p99-low-ms") <= c("base-b-p99-ms") && c("base-b-p99-ms") <= c("b-p99-high-ms"),
+  },
+  "b-p99-loss-is-real-but-small": {
+    doc: "Paired by seed, B's p99 rises at every settled seed, at least three, and by less than a tenth of its baseline at each.",
+    holds: (c, core) =>
+      quotedBP99s(core).length >= 3 &&
+      c("b-p99-loss-low-ms") > 0 &&
+      quotedBP99s(core).every(([base, b]) => b - base < 0.1 * base),
   },
   "b-pays-in-the-median": {
     doc: "B's median rises in every paired seed that settles at the quoted load, at least three of the five (one run's own interval cannot show it: at seed 1 it spans both medians).",

@@ -14,6 +14,7 @@
 // `followClaims` to make the prose follow the controls: a section's claims.js may export
 // `live(values, api)`, the claims that are closed forms of its settings.
 
+import { SEED_PARAM } from "./lab/seed.js";
 import { SECTIONS } from "./lab/sections.js";
 import { ordinalSuffix } from "./tail/rank.js";
 
@@ -63,6 +64,56 @@ export function formatClaim(value, format, digits = 0) {
     throw new RangeError(`the values read differently at this precision: ${texts.join(", ")}`);
   return texts[0];
 }
+
+/**
+ * The seeds a range over seeds runs over ("over five seeds 6–10×"): the Lab's default seed, the
+ * one every default number is at, and the next four.
+ */
+export const SEEDS = Object.freeze(Array.from({ length: 5 }, (_, i) => SEED_PARAM.default + i));
+
+/** JSON's replacer for a key: a number that is not finite, or a BigInt, as its own text. */
+const plain = (/** @type {string} */ _k, /** @type {any} */ v) =>
+  (typeof v === "number" && !Number.isFinite(v)) || typeof v === "bigint" ? `${v}` : v;
+
+/**
+ * A cached runner over seeds. `overSeeds(seeds, run)` returns `runs(core, ...args)`, the results
+ * of `run(core, seed, ...args)` under each of `seeds` in order, and `runs.at(core, seed, ...args)`,
+ * one of them: each run is made once per core, seed and arguments (keyed by their JSON, so the
+ * arguments are plain values: numbers, strings, objects of them), so a claim of the page's seed and a range over seeds share a run.
+ * @template R
+ * @param {readonly (number | bigint)[]} seeds
+ * @param {(core: any, seed: number | bigint, ...args: any[]) => R} run
+ */
+export function overSeeds(seeds, run) {
+  /** @type {WeakMap<object, Map<string, R>>} */
+  const cache = new WeakMap();
+  /** @type {(core: any, seed: number | bigint, args: any[]) => R} */
+  const one = (core, seed, args) => {
+    if (!cache.has(core)) cache.set(core, new Map());
+    const runs = /** @type {Map<string, R>} */ (cache.get(core));
+    const key = `${seed} ${JSON.stringify(args, plain)}`;
+    if (!runs.has(key)) runs.set(key, run(core, seed, ...args));
+    return /** @type {R} */ (runs.get(key));
+  };
+  /** @type {((core: any, ...args: any[]) => R[]) & { at: (core: any, seed: number | bigint, ...args: any[]) => R }} */
+  const runs = Object.assign((core, ...args) => seeds.map((seed) => one(core, seed, args)), {
+    at: (core, seed, ...args) => one(core, seed, args),
+  });
+  return runs;
+}
+
+/**
+ * Two claims stating a range: `<name>-low` and `<name>-high`, the least and the greatest of
+ * `values(core)` (one value per seed, say), `doc` saying what the values are.
+ * @param {string} name
+ * @param {string} doc
+ * @param {(core: any) => number[]} values
+ * @returns {Record<string, Claim>}
+ */
+export const claimRange = (name, doc, values) => ({
+  [`${name}-low`]: { doc: `The least of ${doc}`, value: (core) => Math.min(...values(core)) },
+  [`${name}-high`]: { doc: `The greatest of ${doc}`, value: (core) => Math.max(...values(core)) },
+});
 
 /** Every claims.js: one in each Lab section's folder (lab/sections.js's list), and the Tail page's. */
 const claimFiles = () => [

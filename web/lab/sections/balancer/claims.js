@@ -1,6 +1,7 @@
 // The numbers the balancer section's prose states, each computed through the API from the
 // section's default runs (see web/claims.js).
 
+import { claimRange, SEEDS } from "../../../claims.js";
 import { SEED_PARAM } from "../../seed.js";
 import { ARRIVALS, LAMBDAS, params, QUOTED_LAMBDA, RUN_ARRIVALS, SERVERS } from "./section.js";
 
@@ -31,12 +32,12 @@ const forget = () => ({
   arrivals: RUN_ARRIVALS[LAMBDAS.indexOf(FORGET.lambda)],
 });
 
-/** Random's mean with the slow server after `arrivals`; it must be flagged unbounded. */
-function unboundedMean(core, arrivals) {
-  const r = at(core, "random", { slowFactor: SLOW, arrivals });
-  if (!r.unbounded) throw new Error("random with the slow server should be unbounded");
-  return r.mean;
-}
+/** Random's means with the slow server after `arrivals`, over SEEDS; each must be flagged unbounded. */
+const unboundedMeans = (core, arrivals) =>
+  over(core, "random", { slowFactor: SLOW, arrivals }, (r) => {
+    if (!r.unbounded) throw new Error("random with the slow server should be unbounded");
+    return r.mean;
+  });
 
 /** The section's run of `signal` at λ = QUOTED_LAMBDA with `extra` options, as the page makes it. */
 function at(core, signal, extra = {}) {
@@ -61,6 +62,42 @@ function at(core, signal, extra = {}) {
   return cache.get(key);
 }
 
+/**
+ * `read(run)` of `signal` at λ = QUOTED_LAMBDA with `extra` options under each of SEEDS (the
+ * page's seed's run is `at`'s own).
+ */
+const over = (core, signal, extra, read) =>
+  SEEDS.map((seed) => at(core, signal, seed === SEED ? extra : { ...extra, seed })).map(read);
+/** The slow server's load under `signal`, over SEEDS (`extra` on top of the slow server). */
+const slowLoads = (core, signal, extra = { slowFactor: SLOW }) =>
+  over(core, signal, extra, (r) => r.slowLoad);
+/** The peak-EWMA's p99 with identical servers and with the slow one, paired by seed. */
+const ewmaP99s = (core) => [
+  over(core, "ewma", {}, (r) => r.p99),
+  over(core, "ewma", { slowFactor: SLOW }, (r) => r.p99),
+];
+/** The peak-EWMA's p99 rise with the slow server, paired by seed (service times). */
+const ewmaRises = (core) => {
+  const [same, slow] = ewmaP99s(core);
+  return slow.map((p, i) => p - same[i]);
+};
+/** Random assignment's p99 at the quoted λ in REPLICAS runs with other seeds (the page's seed + 1
+ * onwards). */
+const replicaP99s = (core) =>
+  Array.from({ length: REPLICAS }, (_, i) => at(core, "random", { seed: SEED + i + 1 }).p99);
+/** The three signals that read the servers. */
+const READERS = ["fresh", "stale", "ewma"];
+/** `run.slowLoad` of the blind-spot example under `signal` with `extra`, over SEEDS; each run
+ * must be `unbounded` as said. */
+const forgetLoads = (core, signal, extra, unbounded) =>
+  over(core, signal, { ...forget(), ...extra }, (r) => {
+    if (r.unbounded !== unbounded)
+      throw new Error(
+        `the blind-spot run of ${signal} should${unbounded ? "" : " not"} be unbounded`,
+      );
+    return r.slowLoad;
+  });
+
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
   servers: { doc: "Servers (the page's and the API's default).", value: () => SERVERS },
@@ -71,6 +108,15 @@ export const claims = {
     doc: "Best of two on fresh queue lengths: mean time in system at the quoted λ.",
     value: (core) => at(core, "fresh").mean,
   },
+  "fresh-mean-low": {
+    doc: "The low end of fresh best of two's mean's 95% interval.",
+    value: (core) => at(core, "fresh").meanLow,
+  },
+  "fresh-mean-high": {
+    doc: "Its high end.",
+    value: (core) => at(core, "fresh").meanHigh,
+  },
+
   "fixed-point": {
     doc: "The supermarket fixed point at the quoted λ, d = 2.",
     value: (core) => at(core, "fresh").fixedPoint,
@@ -79,14 +125,41 @@ export const claims = {
     doc: "Best of two on queue lengths refreshed every default period: mean at the quoted λ.",
     value: (core) => at(core, "stale").mean,
   },
+  "stale-mean-low": {
+    doc: "The low end of the stale lengths' mean's 95% interval.",
+    value: (core) => at(core, "stale").meanLow,
+  },
+  "stale-mean-high": {
+    doc: "Its high end.",
+    value: (core) => at(core, "stale").meanHigh,
+  },
+
   "stale-short-mean": {
     doc: "The same, refreshed every short period.",
     value: (core) => at(core, "stale", { staleness: SHORT }).mean,
   },
+  "stale-short-mean-low": {
+    doc: "The low end of the short refresh's mean's 95% interval.",
+    value: (core) => at(core, "stale", { staleness: SHORT }).meanLow,
+  },
+  "stale-short-mean-high": {
+    doc: "Its high end.",
+    value: (core) => at(core, "stale", { staleness: SHORT }).meanHigh,
+  },
+
   "random-mean": {
     doc: "Random assignment: mean at the quoted λ.",
     value: (core) => at(core, "random").mean,
   },
+  "random-mean-low": {
+    doc: "The low end of random assignment's mean's 95% interval.",
+    value: (core) => at(core, "random").meanLow,
+  },
+  "random-mean-high": {
+    doc: "Its high end.",
+    value: (core) => at(core, "random").meanHigh,
+  },
+
   "random-theory": {
     doc: "Random assignment's closed form at the quoted λ, 1/(1 − λ).",
     value: (core) => at(core, "random").randomTheory,
@@ -95,6 +168,15 @@ export const claims = {
     doc: "Best of two on fresh queue lengths: p99 time in system at the quoted λ.",
     value: (core) => at(core, "fresh").p99,
   },
+  "fresh-p99-low": {
+    doc: "The low end of fresh best of two's p99's 95% interval.",
+    value: (core) => at(core, "fresh").p99Low,
+  },
+  "fresh-p99-high": {
+    doc: "Its high end.",
+    value: (core) => at(core, "fresh").p99High,
+  },
+
   "fixed-point-p99": {
     doc: "The supermarket fixed point's p99 at the quoted λ, d = 2.",
     value: (core) => at(core, "fresh").fixedPointP99,
@@ -119,50 +201,58 @@ export const claims = {
   "random-p99-average": {
     doc: "Random assignment's p99 at the quoted λ, averaged over REPLICAS runs with other seeds (the page's seed + 1 onwards).",
     value: (core) => {
-      let sum = 0;
-      for (let i = 1; i <= REPLICAS; i++) sum += at(core, "random", { seed: SEED + i }).p99;
-      return sum / REPLICAS;
+      const p99s = replicaP99s(core);
+      return p99s.reduce((a, b) => a + b, 0) / p99s.length;
     },
   },
+  ...claimRange(
+    "random-p99-replica",
+    "random assignment's p99s at the quoted λ over those REPLICAS runs.",
+    (core) => replicaP99s(core),
+  ),
   "stale-p99": {
     doc: "Best of two on lengths refreshed every default period: p99 at the quoted λ.",
     value: (core) => at(core, "stale").p99,
   },
+  "stale-p99-low": {
+    doc: "The low end of the stale lengths' p99's 95% interval.",
+    value: (core) => at(core, "stale").p99Low,
+  },
+  "stale-p99-high": {
+    doc: "Its high end.",
+    value: (core) => at(core, "stale").p99High,
+  },
+
   arrivals: { doc: "Arrivals a run at the quoted λ (the page's runs).", value: () => ARRIVALS },
   slow: { doc: "The slow server's factor the prose quotes.", value: () => SLOW },
-  "random-slow-load": {
-    doc: "The load random assignment offers the slow server.",
-    value: (core) => at(core, "random", { slowFactor: SLOW }).slowLoad,
-  },
+  ...claimRange(
+    "random-slow-load",
+    "the loads random assignment offers the slow server, over SEEDS.",
+    (core) => slowLoads(core, "random"),
+  ),
+
   "short-arrivals": {
     doc: "The shorter run the prose quotes random's growing mean at.",
     value: () => SHORT_ARRIVALS,
   },
-  "random-slow-mean-short": {
-    doc: "Random assignment's mean with the slow server after the shorter run: the run is unbounded (the claim fails if it is not).",
-    value: (core) => unboundedMean(core, SHORT_ARRIVALS),
-  },
-  "random-slow-mean": {
-    doc: "Random assignment's mean with the slow server after the page's run, unbounded too: it must exceed the shorter run's by half or more, or the claim fails.",
-    value: (core) => {
-      const long = unboundedMean(core, ARRIVALS);
-      if (!(long > 1.5 * unboundedMean(core, SHORT_ARRIVALS)))
-        throw new Error("random's mean should grow with the run");
-      return long;
-    },
-  },
-  "ewma-p99": {
-    doc: "Peak-EWMA's p99 on identical servers at the quoted λ.",
-    value: (core) => at(core, "ewma").p99,
-  },
-  "ewma-p99-low": {
-    doc: "The low end of that p99's 95% interval.",
-    value: (core) => at(core, "ewma").p99Low,
-  },
-  "ewma-p99-high": {
-    doc: "Its high end.",
-    value: (core) => at(core, "ewma").p99High,
-  },
+  ...claimRange(
+    "random-slow-mean-short",
+    "random's means (service times) with the slow server after the shorter run, over SEEDS.",
+    (core) => unboundedMeans(core, SHORT_ARRIVALS),
+  ),
+
+  ...claimRange(
+    "random-slow-mean",
+    "random's means (service times) with the slow server after the page's run, over SEEDS, unbounded too.",
+    (core) => unboundedMeans(core, ARRIVALS),
+  ),
+
+  ...claimRange(
+    "ewma-p99",
+    "the peak-EWMA's p99s (service times) with identical servers, over SEEDS.",
+    (core) => ewmaP99s(core)[0],
+  ),
+
   tau: {
     doc: "The peak-EWMA's decay time the runs use (the API's default).",
     value: (core) => at(core, "ewma").tau,
@@ -173,22 +263,18 @@ export const claims = {
     value: () => FORGET.slowFactor,
   },
   "forget-lambda": { doc: "λ in the blind-spot example.", value: () => FORGET.lambda },
-  "forget-load": {
-    doc: "The load the peak-EWMA balancers send the slow server in the blind-spot example, at the page's run length for that λ; the run must be flagged unbounded.",
-    value: (core) => {
-      const r = at(core, "ewma", forget());
-      if (!r.unbounded) throw new Error("the forgetful peak-EWMA run should be unbounded");
-      return r.slowLoad;
-    },
-  },
-  "forget-fresh-load": {
-    doc: "The load fresh best of two sends the slow server in the blind-spot example; not unbounded.",
-    value: (core) => {
-      const r = at(core, "fresh", forget());
-      if (r.unbounded) throw new Error("fresh best of two should settle");
-      return r.slowLoad;
-    },
-  },
+  ...claimRange(
+    "forget-load",
+    "the loads the peak-EWMA balancers send the slow server in the blind-spot example, at the page's run length for that λ, over SEEDS; each run must be flagged unbounded.",
+    (core) => forgetLoads(core, "ewma", {}, true),
+  ),
+
+  ...claimRange(
+    "forget-fresh-load",
+    "the loads fresh best of two sends the slow server in the blind-spot example, over SEEDS; none unbounded.",
+    (core) => forgetLoads(core, "fresh", {}, false),
+  ),
+
   "finagle-decay-s": {
     doc: "Finagle's default peak-EWMA decay time, in seconds (Balancers.p2cPeakEwma's decayTime).",
     value: () => FINAGLE_DECAY_MS / 1000,
@@ -201,38 +287,61 @@ export const claims = {
     doc: "Finagle's default decay in service times of that service.",
     value: () => FINAGLE_DECAY_MS / FINAGLE_SERVICE_MS,
   },
-  "forget-long-tau-load": {
-    doc: "The load the peak-EWMA balancers send the slow server in the blind-spot example with Finagle's decay in service times; the run settles.",
-    value: (core) => {
-      const r = at(core, "ewma", { ...forget(), tau: FINAGLE_DECAY_MS / FINAGLE_SERVICE_MS });
-      if (r.unbounded) throw new Error("the long-memory peak-EWMA run should settle");
-      return r.slowLoad;
-    },
-  },
+  ...claimRange(
+    "forget-long-tau-load",
+    "the loads the peak-EWMA balancers send the slow server in the blind-spot example with Finagle's decay in service times, over SEEDS; each run settles.",
+    (core) => forgetLoads(core, "ewma", { tau: FINAGLE_DECAY_MS / FINAGLE_SERVICE_MS }, false),
+  ),
+
   "rr-slow-load": {
-    doc: "The load round robin offers the slow server.",
-    value: (core) => at(core, "round-robin", { slowFactor: SLOW }).slowLoad,
+    doc: "The load round robin offers the slow server, under each of SEEDS (the prose states one: every seed's).",
+    value: (core) => slowLoads(core, "round-robin"),
   },
-  "ewma-slow-load": {
-    doc: "The load peak-EWMA offers the slow server.",
-    value: (core) => at(core, "ewma", { slowFactor: SLOW }).slowLoad,
-  },
-  "ewma-slow-p99": {
-    doc: "Peak-EWMA's p99 with the slow server (service times).",
-    value: (core) => at(core, "ewma", { slowFactor: SLOW }).p99,
-  },
-  "fresh-slow-load": {
-    doc: "The load fresh best of two offers the slow server.",
-    value: (core) => at(core, "fresh", { slowFactor: SLOW }).slowLoad,
-  },
-  "stale-slow-load": {
-    doc: "The load stale best of two offers the slow server.",
-    value: (core) => at(core, "stale", { slowFactor: SLOW }).slowLoad,
-  },
+
+  ...claimRange("ewma-slow-load", "the loads ewma offers the slow server, over SEEDS.", (core) =>
+    slowLoads(core, "ewma"),
+  ),
+
+  ...claimRange(
+    "ewma-slow-p99",
+    "the peak-EWMA's p99s (service times) with the slow server, over SEEDS.",
+    (core) => ewmaP99s(core)[1],
+  ),
+  ...claimRange(
+    "ewma-p99-rise",
+    "the peak-EWMA's p99 rises (service times) with the slow server, paired by seed over SEEDS.",
+    ewmaRises,
+  ),
+
+  ...claimRange("fresh-slow-load", "the loads fresh offers the slow server, over SEEDS.", (core) =>
+    slowLoads(core, "fresh"),
+  ),
+
+  ...claimRange("stale-slow-load", "the loads stale offers the slow server, over SEEDS.", (core) =>
+    slowLoads(core, "stale"),
+  ),
 };
 
 /** @type {Record<string, import("../../../claims.js").Statement>} */
 export const statements = {
+  "random-mean-bar-holds-m-m-1": {
+    doc: "Random assignment's mean interval holds M/M/1's mean.",
+    holds: (c) =>
+      c("random-mean-low") <= c("random-theory") && c("random-theory") <= c("random-mean-high"),
+  },
+  "short-refresh-still-helps": {
+    doc: "Refreshed every short period, the stale lengths' mean interval lies wholly below random's.",
+    holds: (c) => c("stale-short-mean-high") < c("random-mean-low"),
+  },
+  "long-refresh-is-worse-than-random": {
+    doc: "Refreshed every default period, the stale lengths' mean interval lies wholly above random's.",
+    holds: (c) => c("stale-mean-low") > c("random-mean-high"),
+  },
+  "the-herd-p99-is-random-assignments": {
+    doc: "The herd's p99 interval holds M/M/1's p99 (random assignment's in theory).",
+    holds: (c) =>
+      c("stale-p99-low") <= c("random-theory-p99") && c("random-theory-p99") <= c("stale-p99-high"),
+  },
   "fresh-near-the-fixed-point": {
     doc: "The fixed point's mean and p99 lie inside fresh best of two's intervals.",
     holds: (_c, core) => {
@@ -251,17 +360,31 @@ export const statements = {
       c("random-p99-low") <= c("random-theory-p99") &&
       c("random-theory-p99") <= c("random-p99-high"),
   },
-  "ewma-p99-barely-moves": {
-    doc: "Peak-EWMA's p99 with the slow server lies inside its identical-server interval.",
-    holds: (c) =>
-      c("ewma-p99-low") <= c("ewma-slow-p99") && c("ewma-slow-p99") <= c("ewma-p99-high"),
+  "ewma-p99-moves-little": {
+    doc: "The peak-EWMA's p99 rises with the slow server by less than one service time at every seed judged.",
+    holds: (c) => c("ewma-p99-rise-high") < 1,
   },
   "readers-serve-the-slow-server-what-it-can": {
-    doc: "Every signal that reads the servers offers the slow one a load below 1, and none of those runs is unbounded.",
+    doc: "At every seed judged, every signal that reads the servers offers the slow one about its capacity (a load within 15% of 1, where random offers it over four times), and none of those runs is unbounded.",
     holds: (_c, core) =>
-      ["fresh", "stale", "ewma"].every((s) => {
-        const r = at(core, s, { slowFactor: SLOW });
-        return !r.unbounded && r.slowLoad < 1;
-      }),
+      READERS.every((s) =>
+        over(
+          core,
+          s,
+          { slowFactor: SLOW },
+          (r) => !r.unbounded && Math.abs(r.slowLoad - 1) < 0.15,
+        ).every(Boolean),
+      ),
+  },
+  "random-grows-with-the-run": {
+    doc: "At every seed judged random's mean with the slow server after the page's run exceeds the shorter run's by half or more: it measures the run.",
+    holds: (_c, core) => {
+      const short = unboundedMeans(core, SHORT_ARRIVALS);
+      return unboundedMeans(core, ARRIVALS).every((m, i) => m > 1.5 * short[i]);
+    },
+  },
+  "forgetting-overloads-the-slow-server": {
+    doc: "At every seed judged the forgetful peak-EWMA sends the slow server several times what it can serve, and the long memory well under it.",
+    holds: (c) => c("forget-load-low") > 2 && c("forget-long-tau-load-high") < 0.5,
   },
 };

@@ -1,86 +1,38 @@
 // The numbers the budget section's prose states, each computed through the API from the
-// section's default run (and one at a higher load; see web/claims.js).
+// section's default run, one at a higher load and one with an undersized budget, each at the
+// page's default seed and the next four (SEEDS; see web/claims.js).
 
-import { SEED_PARAM } from "../../seed.js";
+import { claimRange, overSeeds, SEEDS } from "../../../claims.js";
 import { outageMultiplier, outageP99 } from "./derive.js";
 import { defaultOf, optionsOf, params } from "./section.js";
-
-/** The seed the page runs at until a reader changes it. */
-const SEED = SEED_PARAM.default;
 
 /** The higher load (fraction) at which the prose shows the disable switch's utilisation rule. */
 export const HIGH_LOAD = 0.8;
 
 const DEFAULTS = Object.fromEntries(params.map((p) => [p.name, p.default]));
 
-const runs = new WeakMap();
-/** The section's default run, and the same at `HIGH_LOAD`. */
-function run(core, high = false) {
-  if (!runs.has(core)) runs.set(core, new Map());
-  const cache = runs.get(core);
-  if (!cache.has(high)) {
-    const v = high ? { ...DEFAULTS, "budget-load": HIGH_LOAD } : DEFAULTS;
-    cache.set(high, core.simulateBudget(optionsOf(v, SEED)));
-  }
-  return cache.get(high);
-}
-
 /** A budget sized at the plain hedge's own rate, with no room for one sick replica. */
 const SMALL_RATIO = 0.15;
-const smalls = new WeakMap();
-/** The section's default run with the undersized budget. */
-function small(core) {
-  if (!smalls.has(core))
-    smalls.set(
-      core,
-      core.simulateBudget(optionsOf({ ...DEFAULTS, "budget-ratio": SMALL_RATIO }, SEED)),
-    );
-  return smalls.get(core);
-}
+/** The settings the prose changes from the defaults: the higher load, the undersized budget. */
+const HIGH = { "budget-load": HIGH_LOAD };
+const SMALL = { "budget-ratio": SMALL_RATIO };
 
-/** The seeds the prose's ranges run over: the page's and the next four. */
-const SEEDS = [SEED, SEED + 1, SEED + 2, SEED + 3, SEED + 4];
-const seeded = new WeakMap();
-/** The section's run with settings `change` under each of SEEDS. */
-function overSeeds(core, name, change) {
-  if (!seeded.has(core)) seeded.set(core, new Map());
-  const cache = seeded.get(core);
-  if (!cache.has(name))
-    cache.set(
-      name,
-      SEEDS.map((seed) => core.simulateBudget(optionsOf({ ...DEFAULTS, ...change }, seed))),
-    );
-  return cache.get(name);
-}
-const p99s = (core, name, change, policy) =>
-  overSeeds(core, name, change).map((/** @type {any} */ r) => r[policy].p99);
+/** The section's run with the settings `change` from the defaults, under each of SEEDS. */
+const runs = overSeeds(SEEDS, (core, seed, change) =>
+  core.simulateBudget(optionsOf({ ...DEFAULTS, ...change }, seed)),
+);
+
+const p99s = (core, change, policy) =>
+  runs(core, change).map((/** @type {any} */ r) => r[policy].p99);
+
+/** `read(run)` of the run with `change` from the defaults, under each of SEEDS. */
+const over = (core, change, read) => runs(core, change).map(read);
+/** `read(run, run[policy])` of the run with `change` from the defaults, under each of SEEDS. */
+const ofPolicy = (core, change, policy, read) => over(core, change, (r) => read(r, r[policy]));
 
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
   seeds: { doc: "How many seeds the prose's ranges run over.", value: () => SEEDS.length },
-  "budgeted-p99-low-ms": {
-    doc: "The least of the budgeted hedge's p99 (ms) over those seeds, at the default settings.",
-    value: (core) => Math.min(...p99s(core, "default", {}, "budgeted")),
-  },
-  "budgeted-p99-high-ms": {
-    doc: "The greatest of them (ms).",
-    value: (core) => Math.max(...p99s(core, "default", {}, "budgeted")),
-  },
-  "small-p99-low-ms": {
-    doc: "The least of the undersized budget's p99 (ms) over those seeds.",
-    value: (core) => Math.min(...p99s(core, "small", { "budget-ratio": SMALL_RATIO }, "budgeted")),
-  },
-  "high-disabled-above-none-seeds": {
-    doc: "Of those seeds, how many have the disable switch's p99 above no backups' at the higher load.",
-    value: (core) => {
-      const runs = overSeeds(core, "high", { "budget-load": HIGH_LOAD });
-      return runs.filter((/** @type {any} */ r) => r.disabled.p99 > r.none.p99).length;
-    },
-  },
-  "high-hedge-p99-high-ms": {
-    doc: "The greatest of the plain hedge's p99 (ms) over those seeds at the higher load.",
-    value: (core) => Math.max(...p99s(core, "high", { "budget-load": HIGH_LOAD }, "hedge")),
-  },
   load: { doc: "The default load (fraction).", value: () => Number(defaultOf("budget-load")) },
   slowdown: {
     doc: "How many times slower the sick replica serves in the default outage.",
@@ -90,81 +42,98 @@ export const claims = {
     doc: "Tokens each request adds to the bucket (the default token ratio).",
     value: () => Number(defaultOf("budget-ratio")),
   },
-  "none-outage-p99-ms": {
-    doc: "The worst window p99 (ms) in the outage without backups.",
-    value: (core) => outageP99(run(core), run(core).none),
+  ...claimRange(
+    "none-outage-p99-ms",
+    "the worst window p99s (ms) in the outage without backups, over SEEDS.",
+    (core) => ofPolicy(core, {}, "none", outageP99),
+  ),
+  ...claimRange(
+    "hedge-outage-p99-ms",
+    "the worst window p99s (ms) in the outage with the plain hedge, over SEEDS.",
+    (core) => ofPolicy(core, {}, "hedge", outageP99),
+  ),
+  ...claimRange(
+    "hedge-multiplier",
+    "the copies sent per request in the outage's windows with the plain hedge (mean), over SEEDS.",
+    (core) => ofPolicy(core, {}, "hedge", outageMultiplier),
+  ),
+  ...claimRange(
+    "hedge-fraction",
+    "the plain hedge's share of requests that sent a backup over the whole run, over SEEDS.",
+    (core) => over(core, {}, (r) => r.hedge.hedgeFraction),
+  ),
+  ...claimRange(
+    "budgeted-fraction",
+    "the budgeted hedge's share of requests that sent a backup over the whole run, over SEEDS.",
+    (core) => over(core, {}, (r) => r.budgeted.hedgeFraction),
+  ),
+  bound: {
+    doc: "The bucket's bound on that share, the ratio plus half a bucket over the requests, under each of SEEDS (the prose states one: every seed's).",
+    value: (core) => over(core, {}, (r) => r.hedgeFractionBound),
   },
-  "hedge-outage-p99-ms": {
-    doc: "The worst window p99 (ms) in the outage with the plain hedge.",
-    value: (core) => outageP99(run(core), run(core).hedge),
-  },
-  "budgeted-outage-p99-ms": {
-    doc: "The worst window p99 (ms) in the outage with the budgeted hedge.",
-    value: (core) => outageP99(run(core), run(core).budgeted),
-  },
-  "hedge-multiplier": {
-    doc: "Copies sent per request in the outage's windows with the plain hedge (mean).",
-    value: (core) => outageMultiplier(run(core), run(core).hedge),
-  },
+  ...claimRange(
+    "budgeted-outage-p99-ms",
+    "the worst window p99s (ms) in the outage with the budgeted hedge, over SEEDS.",
+    (core) => ofPolicy(core, {}, "budgeted", outageP99),
+  ),
+  ...claimRange(
+    "budgeted-p99-ms",
+    "the budgeted hedge's p99s (ms) over the whole run, over SEEDS, at the default settings.",
+    (core) => p99s(core, {}, "budgeted"),
+  ),
+  ...claimRange(
+    "hedge-p99-ms",
+    "the plain hedge's p99s (ms) over the whole run, over SEEDS.",
+    (core) => p99s(core, {}, "hedge"),
+  ),
   "small-ratio": {
     doc: "The undersized budget's token ratio: the plain hedge's own rate, with no room for a failure domain.",
     value: () => SMALL_RATIO,
   },
   "small-multiplier": {
-    doc: "Copies sent per request in the outage's windows with the undersized budget (mean).",
-    value: (core) => outageMultiplier(small(core), small(core).budgeted),
+    doc: "Copies sent per request in the outage's windows with the undersized budget (mean), under each of SEEDS (the prose states one: every seed's).",
+    value: (core) => ofPolicy(core, SMALL, "budgeted", outageMultiplier),
   },
-  "small-outage-p99-ms": {
-    doc: "The worst window p99 (ms) in the outage with the undersized budget.",
-    value: (core) => outageP99(small(core), small(core).budgeted),
-  },
-  "small-p99-ms": {
-    doc: "The undersized budget's p99 (ms) over the whole run.",
-    value: (core) => small(core).budgeted.p99,
-  },
-  "hedge-fraction": {
-    doc: "The plain hedge's share of requests that sent a backup, over the whole run.",
-    value: (core) => run(core).hedge.hedgeFraction,
-  },
-  "budgeted-fraction": {
-    doc: "The budgeted hedge's share of requests that sent a backup, over the whole run.",
-    value: (core) => run(core).budgeted.hedgeFraction,
-  },
-  bound: {
-    doc: "The bucket's bound on that share: the ratio plus half a bucket over the requests.",
-    value: (core) => run(core).hedgeFractionBound,
-  },
-  "hedge-p99-ms": {
-    doc: "The plain hedge's p99 (ms) over the whole run.",
-    value: (core) => run(core).hedge.p99,
-  },
-  "budgeted-p99-ms": {
-    doc: "The budgeted hedge's p99 (ms) over the whole run.",
-    value: (core) => run(core).budgeted.p99,
-  },
-  "hedge-extra-work": {
-    doc: "The plain hedge's backups' server time over the primaries' (fraction).",
-    value: (core) => run(core).hedge.extraWork,
-  },
+  ...claimRange(
+    "small-outage-p99-ms",
+    "the worst window p99s (ms) in the outage with the undersized budget, over SEEDS.",
+    (core) => ofPolicy(core, SMALL, "budgeted", outageP99),
+  ),
+  ...claimRange(
+    "small-p99-ms",
+    "the undersized budget's p99s (ms) over the whole run, over SEEDS.",
+    (core) => p99s(core, SMALL, "budgeted"),
+  ),
+  ...claimRange(
+    "hedge-extra-work",
+    "the plain hedge's backups' server time over the primaries' (fraction), over SEEDS.",
+    (core) => over(core, {}, (r) => r.hedge.extraWork),
+  ),
   "high-load": { doc: "The higher load the prose examines (fraction).", value: () => HIGH_LOAD },
-  "high-hedge-p99-ms": {
-    doc: "The plain hedge's p99 (ms) at the higher load.",
-    value: (core) => run(core, true).hedge.p99,
-  },
-  "high-disabled-p99-ms": {
-    doc: "The disable switch's p99 (ms) at the higher load.",
-    value: (core) => run(core, true).disabled.p99,
-  },
-  "high-disabled-suppressed": {
-    doc: "The share of hedges the disable switch refused at the higher load (of those due).",
-    value: (core) => {
-      const d = run(core, true).disabled;
-      return d.suppressed / (d.suppressed + d.backups);
-    },
-  },
-  "high-none-p99-ms": {
-    doc: "The p99 (ms) without backups at the higher load.",
-    value: (core) => run(core, true).none.p99,
+  ...claimRange(
+    "high-disabled-suppressed",
+    "the shares of hedges the disable switch refused at the higher load (of those due), over SEEDS.",
+    (core) =>
+      over(core, HIGH, (r) => r.disabled.suppressed / (r.disabled.suppressed + r.disabled.backups)),
+  ),
+  ...claimRange(
+    "high-hedge-p99-ms",
+    "the plain hedge's p99s (ms) at the higher load, over SEEDS.",
+    (core) => p99s(core, HIGH, "hedge"),
+  ),
+  ...claimRange(
+    "high-disabled-p99-ms",
+    "the disable switch's p99s (ms) at the higher load, over SEEDS.",
+    (core) => p99s(core, HIGH, "disabled"),
+  ),
+  ...claimRange(
+    "high-none-p99-ms",
+    "the p99s (ms) without backups at the higher load, over SEEDS.",
+    (core) => p99s(core, HIGH, "none"),
+  ),
+  "high-disabled-above-none-seeds": {
+    doc: "Of SEEDS, how many have the disable switch's p99 above no backups' at the higher load.",
+    value: (core) => over(core, HIGH, (r) => r.disabled.p99 > r.none.p99).filter(Boolean).length,
   },
 };
 
@@ -172,17 +141,24 @@ export const claims = {
 export const statements = {
   "sizing-matters-at-every-seed": {
     doc: "At every seed judged the default budget's p99 stays below the undersized budget's least.",
-    holds: (c) => c("budgeted-p99-high-ms") < c("small-p99-low-ms"),
+    holds: (c) => c("budgeted-p99-ms-high") < c("small-p99-ms-low"),
   },
   "the-budget-holds-its-bound": {
-    doc: "The budgeted hedge sends no more copies than its bound.",
-    holds: (c) => c("budgeted-fraction") <= c("bound"),
+    doc: "At every seed judged the budgeted hedge sends no more copies than its bound.",
+    holds: (_c, core) =>
+      over(core, {}, (r) => r.budgeted.hedgeFraction <= r.hedgeFractionBound).every(Boolean),
+  },
+  "the-hedge-rescues-the-outage": {
+    doc: "At every seed judged the plain hedge's worst outage window stays far below no backups': its highest under a tenth of their lowest.",
+    holds: (c) => 10 * c("hedge-outage-p99-ms-high") < c("none-outage-p99-ms-low"),
+  },
+  "the-undersized-budget-holds-the-copies": {
+    doc: "The undersized budget sends fewer copies through the outage than the plain hedge, at every seed judged.",
+    holds: (c) => Math.max(...c("small-multiplier")) < c("hedge-multiplier-low"),
   },
   "the-hedge-wins-at-the-higher-load": {
     doc: "At the higher load the plain hedge's p99 stays far below no backups' at every seed judged.",
-    holds: (c, core) =>
-      overSeeds(core, "high", { "budget-load": HIGH_LOAD }).every(
-        (/** @type {any} */ r) => 10 * r.hedge.p99 < r.none.p99,
-      ),
+    holds: (_c, core) =>
+      runs(core, HIGH).every((/** @type {any} */ r) => 10 * r.hedge.p99 < r.none.p99),
   },
 };

@@ -1,18 +1,19 @@
 // The numbers the coordinated-omission section's prose states, each computed through the API
 // from the call's defaults (the classic worked example, and the probe of a replica at load 0.5)
-// at the page's default seed (see web/claims.js).
+// at the page's default seed, and the probe's p99s over it and the next four (see web/claims.js).
 
+import { claimRange, overSeeds, SEEDS } from "../../../claims.js";
 import { SEED_PARAM } from "../../seed.js";
 
 /** The seed the page runs at until a reader changes it. */
 const SEED = SEED_PARAM.default;
 
-const runs = new WeakMap();
-/** The classic worked example and the default probe. */
-function run(core) {
-  if (!runs.has(core)) runs.set(core, core.simulateOmission({ seed: SEED }));
-  return runs.get(core);
-}
+/** The classic worked example and the default probe, under each of SEEDS. */
+const runs = overSeeds(SEEDS, (core, seed) => core.simulateOmission({ seed }));
+/** The same at the page's seed. */
+const run = (core) => runs.at(core, SEED);
+/** `read(run)` under each of SEEDS. */
+const over = (core, read) => runs(core).map(read);
 
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
@@ -52,18 +53,19 @@ export const claims = {
     doc: "How often the probe client means to probe (ms).",
     value: (core) => run(core).probeMs,
   },
-  "probe-open-p99": {
-    doc: "The replica's p99 (ms) probed on schedule (the truth).",
-    value: (core) => run(core).probeOpenP99,
-  },
-  "probe-raw-p99": {
-    doc: "The replica's p99 (ms) probed closed loop.",
-    value: (core) => run(core).probeRawP99,
-  },
-  "probe-corrected-p99": {
-    doc: "The closed-loop probe's p99 (ms) with HdrHistogram's fills.",
-    value: (core) => run(core).probeCorrectedP99,
-  },
+  ...claimRange(
+    "probe-open-p99",
+    "the replica's p99 (ms) probed on schedule (the truth), over SEEDS.",
+    (core) => over(core, (r) => r.probeOpenP99),
+  ),
+  ...claimRange("probe-raw-p99", "the replica's p99 (ms) probed closed loop, over SEEDS.", (core) =>
+    over(core, (r) => r.probeRawP99),
+  ),
+  ...claimRange(
+    "probe-corrected-p99",
+    "the closed-loop probe's p99 (ms) with HdrHistogram's fills, over SEEDS.",
+    (core) => over(core, (r) => r.probeCorrectedP99),
+  ),
   "probe-theory-mean": {
     doc: "Pollaczek–Khinchine's mean latency (ms) of the replica.",
     value: (core) => run(core).probeTheoryMean,
@@ -73,9 +75,9 @@ export const claims = {
 /** @type {Record<string, import("../../../claims.js").Statement>} */
 export const statements = {
   "the-correction-does-not-reach-the-truth": {
-    doc: "The closed loop's raw p99 lies below its corrected p99, which lies below the open loop's.",
+    doc: "Over the seeds judged, the closed loop's raw p99 lies wholly below its corrected p99, which lies wholly below the open loop's.",
     holds: (c) =>
-      c("probe-raw-p99") < c("probe-corrected-p99") &&
-      c("probe-corrected-p99") < c("probe-open-p99"),
+      c("probe-raw-p99-high") < c("probe-corrected-p99-low") &&
+      c("probe-corrected-p99-high") < c("probe-open-p99-low"),
   },
 };

@@ -1,7 +1,8 @@
 // The numbers the retries section's prose states, each computed through the API from the runs
-// the section makes at its default settings and the page's default seed (see web/claims.js),
-// plus the same clients without the spike, for when retries are safe.
+// the section makes at its default settings, at the page's default seed and the next four (see
+// web/claims.js), plus the same clients without the spike, for when retries are safe.
 
+import { claimRange, overSeeds, SEEDS } from "../../../claims.js";
 import { SEED_PARAM } from "../../seed.js";
 import { CLIENTS, optionsOf } from "./section.js";
 
@@ -21,104 +22,162 @@ function defaults(core, spike) {
 /** Plain retries' client. */
 const RETRY = () => CLIENTS.find(([k]) => k === "retry");
 
-const runs = new WeakMap();
 /** The section's default runs (`retry`, `budget`, `hedge`), `none` beside them, and each
- * without the spike (`calm-…`). */
-function run(core, key) {
-  if (!runs.has(core)) runs.set(core, new Map());
-  const cache = runs.get(core);
-  if (!cache.has(key)) {
-    const values = defaults(core, key.startsWith("calm-") ? 1 : undefined);
-    const name = key.replace(/^calm-/, "");
-    const client = CLIENTS.find(([k]) => k === name) ?? ["none", "", "", { policy: "none" }];
-    cache.set(key, core.simulateRetries(optionsOf(values, client, SEED)));
-  }
-  return cache.get(key);
-}
+ * without the spike (`calm-…`), under each of SEEDS. */
+const clientRuns = overSeeds(SEEDS, (core, seed, key) => {
+  const values = defaults(core, key.startsWith("calm-") ? 1 : undefined);
+  const name = key.replace(/^calm-/, "");
+  const client = CLIENTS.find(([k]) => k === name) ?? ["none", "", "", { policy: "none" }];
+  return core.simulateRetries(optionsOf(values, client, seed));
+});
+/** The same at the page's seed. */
+const run = (core, key) => clientRuns.at(core, SEED, key);
 
 /** The replicas' short queue and the longer timeout (ms) of the prose's other ways out. */
 const SHORT_QUEUE = 50;
 const LONG_TIMEOUT_MS = 2000;
 
-/** Plain retries through the default spike with `change` (`queueLimit`, …) under `seed`. */
-const retryRun = (core, seed, change) =>
-  core.simulateRetries({ ...optionsOf(defaults(core), RETRY(), seed), ...change });
-
-const variants = new WeakMap();
-/** Plain retries through the default spike with one option changed, at the page's seed. */
-function variant(core, name, change) {
-  if (!variants.has(core)) variants.set(core, new Map());
-  const cache = variants.get(core);
-  if (!cache.has(name)) cache.set(name, retryRun(core, SEED, change));
-  return cache.get(name);
-}
-
-/** The seeds the prose's ways out are judged over: the page's and the next four. */
-const SEEDS = [SEED, SEED + 1, SEED + 2, SEED + 3, SEED + 4];
-const seeded = new WeakMap();
-/** The same under each of SEEDS (the page's run is `variant`'s). */
-function variantOverSeeds(core, name, change) {
-  if (!seeded.has(core)) seeded.set(core, new Map());
-  const cache = seeded.get(core);
-  if (!cache.has(name))
-    cache.set(
-      name,
-      SEEDS.map((seed) =>
-        seed === SEED ? variant(core, name, change) : retryRun(core, seed, change),
-      ),
-    );
-  return cache.get(name);
-}
+/** Plain retries through the default spike with `change` (`queueLimit`, …), under each of SEEDS. */
+const retryRuns = overSeeds(SEEDS, (core, seed, change) =>
+  core.simulateRetries({ ...optionsOf(defaults(core), RETRY(), seed), ...change }),
+);
 /** A run recovers when its goodput over the last quarter is back to 90% of before the spike. */
 const RECOVERED = 0.9;
-const recoveries = (core, name, change) =>
-  variantOverSeeds(core, name, change).map((/** @type {any} */ r) => r.recovery);
+const recoveries = (core, change) =>
+  retryRuns(core, change).map((/** @type {any} */ r) => r.recovery);
+/** `read(run)` of the client `key`'s default run under each of SEEDS. */
+const over = (core, key, read) => clientRuns(core, key).map(read);
+/** `read(run)` of plain retries with `change` under each of SEEDS. */
+const overRetries = (core, change, read) => retryRuns(core, change).map(read);
+const SHORT = { queueLimit: SHORT_QUEUE };
+const LONG = { timeoutMs: LONG_TIMEOUT_MS };
+/** The share of requests answered, by the hedge less by budgeted retries, paired by seed. */
+const successGaps = (core) => {
+  const budget = over(core, "budget", (r) => r.successShare);
+  return over(core, "hedge", (r) => r.successShare).map((h, i) => h - budget[i]);
+};
 
 /** @type {Record<string, import("../../../claims.js").Claim>} */
 export const claims = {
+  "backoff-recovery": {
+    doc: "Plain retries' goodput over the run's last quarter against before the spike, with exponential backoff, under each of SEEDS (the prose states one: every seed's).",
+    value: (core) => recoveries(core, { backoff: "exponential" }),
+  },
+  ...claimRange(
+    "short-queue-recovery",
+    "plain retries' goodput recovery over SEEDS when the replicas refuse work past the short queue.",
+    (core) => recoveries(core, SHORT),
+  ),
+  ...claimRange("short-queue-success", "the share of requests answered in those runs.", (core) =>
+    overRetries(core, SHORT, (r) => r.successes / r.requests),
+  ),
+  ...claimRange(
+    "long-timeout-recovered",
+    "plain retries' goodput recovery with the longer timeout, over the seeds where it recovers.",
+    (core) => recoveries(core, LONG).filter((x) => x >= RECOVERED),
+  ),
+  ...claimRange(
+    "calm-none-success",
+    "the share of requests answered without the spike and without retries, over SEEDS.",
+    (core) => over(core, "calm-none", (r) => r.successShare),
+  ),
+  ...claimRange(
+    "calm-retry-success",
+    "the share of requests answered without the spike, with retries, over SEEDS.",
+    (core) => over(core, "calm-retry", (r) => r.successShare),
+  ),
+  ...claimRange(
+    "calm-retry-amplification",
+    "attempts per request without the spike, with retries, over SEEDS.",
+    (core) => over(core, "calm-retry", (r) => r.amplification),
+  ),
+  "retry-recovery": {
+    doc: "Goodput over the last quarter of the run over goodput before the spike, retries without a budget, under each of SEEDS (the prose states one: every seed's).",
+    value: (core) => over(core, "retry", (r) => r.recovery),
+  },
+  ...claimRange(
+    "retry-amplification",
+    "attempts per request over the spiked run, retries without a budget, over SEEDS.",
+    (core) => over(core, "retry", (r) => r.amplification),
+  ),
+  ...claimRange(
+    "retry-wasted",
+    "the share of server time spent on answers nobody used, retries without a budget, over SEEDS.",
+    (core) => over(core, "retry", (r) => r.wastedWork),
+  ),
+  ...claimRange(
+    "budget-recovery",
+    "goodput at the end over goodput before the spike, retries with the budget, over SEEDS.",
+    (core) => over(core, "budget", (r) => r.recovery),
+  ),
+  ...claimRange(
+    "budget-amplification",
+    "attempts per request over the spiked run, retries with the budget, over SEEDS.",
+    (core) => over(core, "budget", (r) => r.amplification),
+  ),
+  "budget-bound": {
+    doc: "The budget's cap on amplification over the run, 1 + ⌊burst + ratio × requests⌋ / requests, under each of SEEDS (the prose states one: every seed's).",
+    value: (core) => over(core, "budget", (r) => r.budgetBound),
+  },
+  ...claimRange(
+    "budget-p99",
+    "the p99 (ms) of answered requests over the spiked run, retries with the budget, over SEEDS.",
+    (core) => over(core, "budget", (r) => r.p99),
+  ),
+  "hedge-amplification": {
+    doc: "Attempts per request over the spiked run, the hedge with the budget, under each of SEEDS (the prose states one: every seed's).",
+    value: (core) => over(core, "hedge", (r) => r.amplification),
+  },
+  ...claimRange(
+    "hedge-recovery",
+    "goodput at the end over goodput before the spike, the hedge with the budget, over SEEDS.",
+    (core) => over(core, "hedge", (r) => r.recovery),
+  ),
+  ...claimRange(
+    "hedge-success",
+    "the share of requests answered over the spiked run, the hedge with the budget, over SEEDS.",
+    (core) => over(core, "hedge", (r) => r.successShare),
+  ),
+  ...claimRange(
+    "budget-success",
+    "the share of requests answered over the spiked run, retries with the budget, over SEEDS.",
+    (core) => over(core, "budget", (r) => r.successShare),
+  ),
+  "success-gap": {
+    doc: "The most, over SEEDS, by which the hedge's share of requests answered and budgeted retries' differ at one seed (fraction of requests).",
+    value: (core) => Math.max(...successGaps(core).map(Math.abs)),
+  },
+  ...claimRange(
+    "hedge-p99",
+    "the p99 (ms) of answered requests over the spiked run, the hedge with the budget, over SEEDS.",
+    (core) => over(core, "hedge", (r) => r.p99),
+  ),
   seeds: { doc: "How many seeds the prose's ways out are judged over.", value: () => SEEDS.length },
   "short-queue-recovered-seeds": {
     doc: "Of those seeds, how many recover (goodput back to 90% of before the spike) when the replicas refuse work past the short queue.",
     value: (core) =>
-      recoveries(core, "queue", { queueLimit: SHORT_QUEUE }).filter((x) => x >= RECOVERED).length,
+      recoveries(core, { queueLimit: SHORT_QUEUE }).filter((x) => x >= RECOVERED).length,
   },
   "long-timeout-recovered-seeds": {
     doc: "Of those seeds, how many recover with the longer timeout.",
     value: (core) =>
-      recoveries(core, "timeout", { timeoutMs: LONG_TIMEOUT_MS }).filter((x) => x >= RECOVERED)
-        .length,
+      recoveries(core, { timeoutMs: LONG_TIMEOUT_MS }).filter((x) => x >= RECOVERED).length,
   },
   "long-timeout-recovery-low": {
     doc: "The least goodput recovery over those seeds with the longer timeout.",
-    value: (core) => Math.min(...recoveries(core, "timeout", { timeoutMs: LONG_TIMEOUT_MS })),
+    value: (core) => Math.min(...recoveries(core, { timeoutMs: LONG_TIMEOUT_MS })),
   },
-  "backoff-recovery": {
-    doc: "Plain retries' goodput over the run's last quarter against before the spike, with exponential backoff.",
-    value: (core) => variant(core, "backoff", { backoff: "exponential" }).recovery,
-  },
+
   "short-queue": {
     doc: "The short queue of the prose: attempts a replica holds queued before it refuses more.",
     value: () => SHORT_QUEUE,
   },
-  "short-queue-recovery": {
-    doc: "Plain retries' goodput recovery when the replicas refuse work past the short queue.",
-    value: (core) => variant(core, "queue", { queueLimit: SHORT_QUEUE }).recovery,
-  },
-  "short-queue-success": {
-    doc: "The share of requests answered in that run.",
-    value: (core) => {
-      const r = variant(core, "queue", { queueLimit: SHORT_QUEUE });
-      return r.successes / r.requests;
-    },
-  },
+
   "long-timeout": {
     doc: "The longer timeout of the prose, in seconds.",
     value: () => LONG_TIMEOUT_MS / 1000,
   },
-  "long-timeout-recovery": {
-    doc: "Plain retries' goodput recovery with the longer timeout.",
-    value: (core) => variant(core, "timeout", { timeoutMs: LONG_TIMEOUT_MS }).recovery,
-  },
+
   load: {
     doc: "Offered load outside the spike (first attempts).",
     value: (core) => run(core, "retry").load,
@@ -162,66 +221,6 @@ export const claims = {
         .budgetStormLoad;
     },
   },
-  "calm-none-success": {
-    doc: "Share of requests answered without the spike and without retries.",
-    value: (core) => run(core, "calm-none").successShare,
-  },
-  "calm-retry-success": {
-    doc: "Share of requests answered without the spike, with retries.",
-    value: (core) => run(core, "calm-retry").successShare,
-  },
-  "calm-retry-amplification": {
-    doc: "Attempts per request without the spike, with retries.",
-    value: (core) => run(core, "calm-retry").amplification,
-  },
-  "retry-recovery": {
-    doc: "Goodput over the last quarter of the run over goodput before the spike, retries without a budget.",
-    value: (core) => run(core, "retry").recovery,
-  },
-  "retry-amplification": {
-    doc: "Attempts per request over the spiked run, retries without a budget.",
-    value: (core) => run(core, "retry").amplification,
-  },
-  "retry-wasted": {
-    doc: "Share of server time spent on answers nobody used, retries without a budget.",
-    value: (core) => run(core, "retry").wastedWork,
-  },
-  "budget-recovery": {
-    doc: "Goodput at the end over goodput before the spike, retries with the budget.",
-    value: (core) => run(core, "budget").recovery,
-  },
-  "budget-amplification": {
-    doc: "Attempts per request over the spiked run, retries with the budget.",
-    value: (core) => run(core, "budget").amplification,
-  },
-  "budget-bound": {
-    doc: "The budget's cap on amplification over that run: 1 + ⌊burst + ratio × requests⌋ / requests.",
-    value: (core) => run(core, "budget").budgetBound,
-  },
-  "budget-p99": {
-    doc: "p99 of answered requests over the spiked run, retries with the budget (ms).",
-    value: (core) => run(core, "budget").p99,
-  },
-  "hedge-amplification": {
-    doc: "Attempts per request over the spiked run, the hedge with the budget.",
-    value: (core) => run(core, "hedge").amplification,
-  },
-  "hedge-recovery": {
-    doc: "Goodput at the end over goodput before the spike, the hedge with the budget.",
-    value: (core) => run(core, "hedge").recovery,
-  },
-  "hedge-success": {
-    doc: "Share of requests answered over the spiked run, the hedge with the budget.",
-    value: (core) => run(core, "hedge").successShare,
-  },
-  "budget-success": {
-    doc: "Share of requests answered over the spiked run, retries with the budget.",
-    value: (core) => run(core, "budget").successShare,
-  },
-  "hedge-p99": {
-    doc: "p99 of answered requests over the spiked run, the hedge with the budget (ms).",
-    value: (core) => run(core, "hedge").p99,
-  },
 };
 
 /** @type {Record<string, import("../../../claims.js").Statement>} */
@@ -236,15 +235,26 @@ export const statements = {
       c("long-timeout-recovered-seeds") > 0 && c("long-timeout-recovered-seeds") < c("seeds"),
   },
   "the-budget-bounds-the-storm": {
-    doc: "With the budget, copies stay within its bound and goodput recovers.",
-    holds: (c) => c("budget-amplification") <= c("budget-bound") && c("budget-recovery") > 0.9,
+    doc: "At every seed judged, with the budget, copies stay within its bound and goodput recovers.",
+    holds: (_c, core) =>
+      clientRuns(core, "budget").every(
+        (/** @type {any} */ r) => r.amplification <= r.budgetBound && r.recovery >= RECOVERED,
+      ),
+  },
+  "the-budgeted-hedge-recovers": {
+    doc: "At every seed judged, the budgeted hedge's goodput recovers.",
+    holds: (c) => c("hedge-recovery-low") >= RECOVERED,
   },
   "calm-retries-help": {
-    doc: "With headroom, retries answer more requests than no retries.",
-    holds: (c) => c("calm-retry-success") > c("calm-none-success"),
+    doc: "With headroom, retries answer more requests than no retries at every seed judged: the least share with them above the most without.",
+    holds: (c) => c("calm-retry-success-low") > c("calm-none-success-high"),
   },
   "backoff-alone-does-not": {
-    doc: "Exponential backoff alone leaves goodput under a tenth at the page's seed.",
-    holds: (c) => c("backoff-recovery") < 0.1,
+    doc: "Exponential backoff alone leaves goodput under a tenth at every seed judged.",
+    holds: (c) => c("backoff-recovery").every((/** @type {number} */ x) => x < 0.1),
+  },
+  "hedge-and-budgeted-retries-answer-alike": {
+    doc: "The hedge and budgeted retries answer about the same share: within three points of each other at every seed judged.",
+    holds: (c) => c("success-gap") < 0.03,
   },
 };

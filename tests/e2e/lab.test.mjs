@@ -179,11 +179,13 @@ test("every section shows its simulation beside its closed form, as the API comp
   const pct = (v) => `±${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`;
   assert.equal(
     await text("queue", "queue-precision"),
-    `mean ${pct(q.precision.mean)}, p99 ${pct(q.precision.p99)}`,
+    `${pct(q.precision.mean)} · ${pct(q.precision.p99)}`,
   );
   assert.match(
     await text("queue", "queue-precision", "theory"),
-    new RegExp(`^${q.requests.toLocaleString("en-US")} requests, planned: `),
+    new RegExp(
+      `^${q.requests.toLocaleString("en-US")} requests, (targets met|short of targets|the floor|stopped at the cap)$`,
+    ),
   );
   // Loaded, default settings (load 0.6, hedge).
   const l = pkg.simulateLoaded({ load: 0.6, policy: "hedge" });

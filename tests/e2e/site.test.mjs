@@ -279,12 +279,27 @@ test("each chart downloads as CSV that matches its readouts, SVG and opaque PNG"
   assert.match(lines[0], /^# Mean time in system/);
   assert.ok(lines.some((l) => l === "# seed=1"));
   const header = lines.find((l) => !l.startsWith("#")).split(",");
-  assert.deepEqual(header, ["lambda", "d", "sim_mean_time", "sim_p99", "fixed_point_mean_time"]);
+  assert.deepEqual(header, [
+    "lambda",
+    "d",
+    "sim_mean_time",
+    "sim_p99",
+    "fixed_point_mean_time",
+    "arrivals",
+    "length_by",
+  ]);
+  // The run-length rule the dots were planned by, and each dot's planned length.
+  assert.ok(
+    lines.some((l) => l === "# cap=2500000"),
+    lines.slice(0, 12).join("\n"),
+  );
   const row = lines.map((l) => l.split(",")).find((r) => r[0] === "0.9" && r[1] === "2");
   assert.equal(
     Number(row[2]).toPrecision(3),
     await page.textContent('[data-section=balance] [data-readout="mean-time"]'),
   );
+  assert.ok(Number(row[5]) >= 100_000 && Number(row[5]) <= 2_500_000, row.join(","));
+  assert.match(row[6], /^(target|floor|cap)$/);
   const svg = (await grab("loaded", "svg")).toString();
   assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   assert.match(svg, /duplicate all: unstable/);

@@ -98,3 +98,13 @@ test("the section's runs last five relaxation times of random's queues", () => {
     assert.ok(lasts >= 5 * relaxation, `λ=${lambda}: ${lasts} vs 5 × ${relaxation.toFixed(0)}`);
   }
 });
+
+test("the section's runs have bars up to λ = 0.9 and none at 0.95, as the note says", () => {
+  // The core gives intervals only to a run of seventeen relaxation times (BAR_RELAXATIONS).
+  for (const [i, lambda] of LAMBDAS.entries()) {
+    const r = pkg.simulateBalancerSignals({ signal: "random", lambda, arrivals: RUN_ARRIVALS[i] });
+    const barred = lambda <= 0.9;
+    assert.equal(r.meanLow !== null && r.p99Low !== null, barred, `λ=${lambda}`);
+    assert.equal(r.relaxationTimes >= 17, barred, `λ=${lambda}: ${r.relaxationTimes}`);
+  }
+});

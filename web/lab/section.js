@@ -341,25 +341,25 @@ export function runLengthMeta(api, model) {
 
 /**
  * A point's precision in words, from its result's `precision` record (the core's): the
- * half-widths its bars reached and what chose its length, as a readout shows it.
+ * half-widths its bars reached (mean · p99) and what chose its length, as a readout shows it.
  * @param {{ precision: any }} x
  * @param {number} length the run's length
  * @param {string} unit
  */
 export function precisionText(x, length, unit) {
   const p = x.precision;
-  const pct = (v) => (v === null ? "no bar" : `±${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`);
+  const pct = (v) => (v === null ? "none" : `±${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`);
   const met = p.mean !== null && p.p99 !== null && p.mean <= p.targetMean && p.p99 <= p.targetP99;
   const why = {
-    fixed: "a fixed length",
-    pilot: "the pilot (draft)",
-    target: met ? "planned: targets met" : "planned: short of the targets",
-    floor: "planned: the floor",
-    cap: "planned: stopped at the cap",
-    "no-interval": "planned: no bar to aim for",
+    fixed: "fixed length",
+    pilot: "pilot (draft)",
+    target: met ? "targets met" : "short of targets",
+    floor: "the floor",
+    cap: "stopped at the cap",
+    "no-interval": "no bar to aim for",
   }[p.lengthBy];
   return {
-    value: `mean ${pct(p.mean)}, p99 ${pct(p.p99)}`,
+    value: `${pct(p.mean)} · ${pct(p.p99)}`,
     detail: `${length.toLocaleString("en-US")} ${unit}, ${why}`,
   };
 }

@@ -65,7 +65,7 @@ pub const RUN_LENGTHS: &[RunLength] = &[
         p99: 0.04,
         pilot: 100_000,
         floor: 100_000,
-        cap: 3_000_000,
+        cap: 2_500_000,
     },
 ];
 

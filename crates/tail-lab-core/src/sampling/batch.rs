@@ -122,6 +122,15 @@ pub struct RunIntervals {
     pub p99: Option<Interval>,
 }
 
+impl RunIntervals {
+    /// No interval at all: what a run too short for honest ones reports.
+    pub const NONE: RunIntervals = RunIntervals {
+        mean: None,
+        p50: None,
+        p99: None,
+    };
+}
+
 /// Histograms and sums of a run's samples, one per batch of consecutive samples: whole counts
 /// (`u32`, as [`super::histogram::BinTally`] keeps them: a hot loop adds one with one store).
 #[derive(Debug, Clone)]

@@ -442,16 +442,19 @@ fn a_very_short_staleness_approaches_fresh() {
     // Refreshed every 0.001 service times, the view is a thousandth of a service time old:
     // at λ·N = 90 arrivals per service time it differs from the true lengths only when two
     // events fall within that thousandth. The mean must be inside fresh's own 95% batch-means
-    // interval at each of three seeds, and differ from it (the view is not the queue).
+    // interval at each of three seeds, and differ from it (the view is not the queue). The runs
+    // last 600,000 arrivals, long enough for intervals (theory::BAR_RELAXATIONS).
     for seed in [1, 2, 3] {
         let fresh = run(BalancerParams {
             seed,
+            arrivals: 600_000,
             ..Default::default()
         });
         let stale = run(BalancerParams {
             signal: Signal::Stale,
             staleness: 0.001,
             seed,
+            arrivals: 600_000,
             ..Default::default()
         });
         let iv = fresh.intervals.mean.expect("an interval");
@@ -548,11 +551,15 @@ fn a_fixed_share_past_capacity_is_unbounded_and_grows_with_the_run() {
 /// within its noise: an M/M/1 queue at 0.9 carries about 360 sojourns' memory (Whitt's variance
 /// of the mean wait over one sojourn's variance), so 154,000 measured sojourns weigh as about
 /// 430 independent ones, a standard error of 10/√430 = 0.48, allowed 4.5 times. (Its batch-means
-/// interval is another matter: twenty batches of 77 sojourns a server are far shorter than that
-/// memory, and at seed 1 it reads 10.40–11.26; issue 33's item 1.)
+/// interval is another matter: batches of about one relaxation time are correlated, and at seed 1
+/// twenty of them read 10.40–11.26. So intervals wait for theory::BAR_RELAXATIONS, 17
+/// relaxation times, 3.4 times the settling length: there they are given and hold 10.)
 #[test]
 fn a_run_that_has_not_settled_says_so_and_gives_no_interval() {
-    use tail_lab_core::lab::balancer_signals::theory::settling_arrivals;
+    use tail_lab_core::lab::balancer_signals::theory::{
+        BAR_RELAXATIONS, SETTLED_RELAXATIONS, settling_arrivals,
+    };
+    use tail_lab_core::sampling::batch::RunIntervals;
     let need = settling_arrivals(0.9, 100).unwrap();
     assert!((170_000..172_000).contains(&need), "{need}");
     for seed in [1, 2] {
@@ -585,13 +592,24 @@ fn a_run_that_has_not_settled_says_so_and_gives_no_interval() {
             ..base
         });
         assert!(long.settled, "seed {seed}");
-        assert!(long.intervals.mean.is_some(), "seed {seed}");
+        assert_eq!(
+            long.intervals,
+            RunIntervals::NONE,
+            "seed {seed}: settled, too short for bars"
+        );
         let se = 10.0 / (long.measured as f64 / 359.0).sqrt();
         assert!(
             (long.mean - 10.0).abs() <= 4.5 * se,
             "seed {seed}: {} ± {se}",
             long.mean
         );
+        let barred = run(BalancerParams {
+            arrivals: (need as f64 * BAR_RELAXATIONS / SETTLED_RELAXATIONS).ceil() as u64,
+            ..base
+        });
+        let mean = barred.intervals.mean.expect("long enough for bars");
+        assert!(mean.contains(10.0), "seed {seed}: {mean:?}");
+        assert!(barred.intervals.p99.is_some(), "seed {seed}");
     }
 }
 

@@ -44,11 +44,7 @@ fn coverage(run: impl Fn(u64) -> Outcome + Sync) -> (u64, u64, u64, u64) {
         let mut c = (0, 0, 0, 0);
         for seed in range {
             let o = run(seed);
-            let i = o.intervals.unwrap_or(RunIntervals {
-                mean: None,
-                p50: None,
-                p99: None,
-            });
+            let i = o.intervals.unwrap_or(RunIntervals::NONE);
             let (a, b) = held(i.mean, Some(o.mean));
             let (x, y) = held(i.p99, o.p99);
             c = (c.0 + a, c.1 + b, c.2 + x, c.3 + y);
@@ -209,6 +205,35 @@ fn balancer_intervals_cover_random_assignment() {
         };
         assert_covers(&what, coverage(run), true);
     }
+}
+
+/// The balancer section's own run at λ = 0.9 (100 servers, 600,000 arrivals: 17.6 relaxation
+/// times, past `BAR_RELAXATIONS`; measured 189 and 186 of 200. Its 200,000 before, one
+/// relaxation time a batch, held the mean in 177 and the p99 in 173 of these seeds; 500,000,
+/// 2.6 a batch, in 186 and 182).
+#[test]
+#[ignore = "slow: run by cargo xtask ci's slow step"]
+fn the_balancer_page_run_at_lambda_0_9_covers() {
+    let run = |seed| {
+        let r = balancer_signals::simulate(&BalancerParams {
+            lambda: 0.9,
+            signal: Signal::Random,
+            arrivals: 600_000,
+            seed: 60_000 + seed,
+            ..BalancerParams::default()
+        })
+        .unwrap();
+        Outcome {
+            intervals: Some(r.intervals),
+            mean: r.random_theory.unwrap(),
+            p99: r.random_theory_p99,
+        }
+    };
+    assert_covers(
+        "balancer λ = 0.9, 600,000 arrivals on 100 servers",
+        coverage(run),
+        true,
+    );
 }
 
 /// No backups: each of the ten replicas is an M/G/1 queue on the Lab's service model, with

@@ -104,14 +104,24 @@ fn the_default_sweeps_do_no_more_work_than_their_fixed_lengths() {
     let lambdas = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
     let rule = run_length("balance").unwrap();
     for seed in 1..=3 {
-        let mut work = 0;
+        let (mut work, mut units, mut before) = (0, 0.0, 0.0);
         for d in 1..=3 {
             for &l in &lambdas {
-                let r = balance(l, d, seed).run_by(LengthChoice::Planned);
-                work += r.planned.unwrap().plan.unwrap().length + rule.pilot;
+                let config = balance(l, d, seed);
+                // The work units of an arrival at this d (the config's are for 10⁶ arrivals).
+                let per_arrival = config.work_units() / 1e6;
+                let r = config.run_by(LengthChoice::Planned);
+                let length = r.planned.unwrap().plan.unwrap().length + rule.pilot;
+                work += length;
+                units += length as f64 * per_arrival;
+                before += 1_110_000.0 * per_arrival;
             }
         }
-        println!("balance seed {seed}: {work} arrivals with pilots");
+        println!(
+            "balance seed {seed}: {work} arrivals with pilots, {:.0}M work units (before {:.0}M)",
+            units / 1e6,
+            before / 1e6
+        );
         assert!(work <= 33 * 1_110_000, "balance seed {seed}: {work}");
     }
 }

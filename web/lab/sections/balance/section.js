@@ -110,7 +110,7 @@ export function mount(root, context) {
     theory: readout(ui.readouts, { name: "theory", label: "fixed point (N → ∞)" }),
     precision: readout(ui.readouts, {
       name: "balance-precision",
-      label: "its bars reached",
+      label: "bars: mean · p99",
       theory: true,
     }),
   };
@@ -279,7 +279,7 @@ export function mount(root, context) {
     meta: () => ({
       seed: seed.value,
       servers,
-      arrivals_per_dot: "planned per dot to the run-length rule (columns arrivals, length_by)",
+      arrivals_per_dot: "planned per dot by the run-length rule (columns arrivals and length_by)",
       ...runLengthMeta(api, "balance"),
       time_unit: "mean service time",
     }),

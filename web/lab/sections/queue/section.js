@@ -73,7 +73,7 @@ export function mount(root, context) {
     }),
     precision: readout(ui.readouts, {
       name: "queue-precision",
-      label: "its bars reached",
+      label: "bars: mean · p99",
       theory: true,
     }),
   };
@@ -239,7 +239,7 @@ export function mount(root, context) {
     draw,
     meta: () => ({
       seed: seed.value,
-      requests_per_dot: "planned per dot to the run-length rule (columns requests, length_by)",
+      requests_per_dot: "planned per dot by the run-length rule (columns requests and length_by)",
       ...runLengthMeta(api, "queue"),
       servers: chosenServers(),
       time_unit: "mean service time",

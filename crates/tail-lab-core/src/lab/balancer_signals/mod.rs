@@ -72,8 +72,9 @@ pub struct BalancerResult {
     pub p50: f64,
     /// 99th percentile of sojourn time.
     pub p99: f64,
-    /// 95% batch-means intervals of the mean, median and p99; all `None` when the run has not
-    /// settled (`settled`).
+    /// 95% batch-means intervals of the mean, median and p99; all `None` when the run lasted
+    /// fewer than [`theory::BAR_RELAXATIONS`] relaxation times (so always when it has not
+    /// `settled`): its batches would be too short to be independent, and the bars too narrow.
     pub intervals: RunIntervals,
     /// How many of its slowest queue's relaxation times the run lasted
     /// ([`theory::relaxation_time`]; its arrivals over `λ · servers` is its length in service
@@ -133,14 +134,10 @@ pub fn simulate(params: &BalancerParams) -> Result<BalancerResult, ParamError> {
         mean: m.mean,
         p50: m.p50,
         p99: m.p99,
-        intervals: if settled {
+        intervals: if relaxation_times.is_some_and(|r| r >= theory::BAR_RELAXATIONS) {
             m.intervals
         } else {
-            RunIntervals {
-                mean: None,
-                p50: None,
-                p99: None,
-            }
+            RunIntervals::NONE
         },
         relaxation_times,
         settled,

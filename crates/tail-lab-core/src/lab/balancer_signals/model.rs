@@ -200,7 +200,7 @@ pub const MODEL: Model = Model {
            peak-EWMA (τ = 10), round robin and random, at λ = 0.5 and 0.9 on identical servers, \
            then at λ = 0.9 with one server 5× slower (20,000 arrivals a run at most, more where a load \
            needs them to settle: five of random assignment's relaxation times, about 171,000 at \
-           λ = 0.9)",
+           λ = 0.9; intervals only for a run of seventeen, so none at λ = 0.9)",
     call: Some("simulateBalancerSignals"),
     closed_forms: &[],
     result_type: <BalancerResult as Describe>::TYPE_NAME,

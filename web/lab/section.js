@@ -299,7 +299,7 @@ export const DRAFT_FRACTIONS = [1 / 100, 1 / 10];
 
 /** What a queueing section's bars are, in words (the core's batch-means intervals). */
 export const INTERVAL_NOTE_PLANNED =
-  "Each bar is its point's 95% interval by batch means (five batches of consecutive requests, Student's t), so it allows for queues' correlated waits. Measured over 200 seeds against closed forms, such bars held the truth in 90–98% of runs at loads from 20% to 95% (the queue, balance, balancer and loaded models), and the balancer's page runs at 90–95% load, short for a queue's memory there, in 89–90%. They measure a run's noise, not the bias of a run too short to settle.";
+  "Each bar is its point's 95% interval by batch means (five batches of consecutive requests, Student's t), so it allows for queues' correlated waits. Measured over 200 seeds against closed forms, such bars held the truth in 90–98% of runs at loads from 20% to 95% (the queue, balance, balancer and loaded models). They measure a run's noise, not the bias of a run too short to settle.";
 
 /** INTERVAL_NOTE_PLANNED, for a sweep of fixed lengths drafted at DRAFT_FRACTIONS. */
 export const INTERVAL_NOTE = `${INTERVAL_NOTE_PLANNED} Points are drawn first from a hundredth and a tenth of their sample, with wider bars, then refined in place.`;

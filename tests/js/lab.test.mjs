@@ -57,7 +57,12 @@ test("the seed's calls work exactly as written", () => {
   assert.equal(out.hedge.p999After, hedge.p999After);
   // Its busy-replicas call is the loaded section's default, a hedge (issue 20).
   assert.deepEqual(out.loaded, pkg.simulateLoaded({ load: 0.6, policy: "hedge" }));
-  assert.deepEqual(out.balance, balance);
+  // Its queue and balance run as long as their precision needs, as the sections' dots do.
+  assert.deepEqual(out.balance, pkg.simulateBalance({ lambda: 0.9, d: 2, arrivals: "auto" }));
+  const rule = pkg.runLengths().find((r) => r.model === "balance");
+  const length = out.balance.precision.length;
+  assert.ok(length >= rule.floor && length <= rule.cap, `${length}`);
+  assert.notEqual(out.balance.precision.lengthBy, "fixed");
 });
 
 test("the code section has a readout for each section above it, from a call of the snippet", async () => {

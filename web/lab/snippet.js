@@ -36,6 +36,6 @@ export function snippet() {
     correlated: simulateCorrelated({ c: 0.3, drop: 0.05 }), // leaves share slow episodes
     data: simulateEmpirical(), //              the bundled example, sampled and fanned out
     omission: simulateOmission(), //            a 100 s stall, measured closed and open loop
-    balancer: simulateBalancerSignals({ signal: "stale" }), // best of two on lengths 50 old
+    balancer: simulateBalancerSignals({ signal: "stale", arrivals: 600_000 }), // lengths 50 old
   };
 }

@@ -51,8 +51,8 @@ pub struct Model {
     pub example: fn() -> Vec<Field>,
 }
 
-/// Every model, in the report's order: the Lab's ([`crate::lab::MODELS`], in page order), then
-/// the Tail piece.
+/// Every model, in the report's order: the Lab's ([`crate::lab::MODELS`], in their
+/// registration order), then the Tail piece.
 pub const MODELS: &[&Model] = &ALL;
 
 const COUNT: usize = crate::lab::MODELS.len() + 1;

@@ -5,12 +5,14 @@
 pub mod precision;
 pub mod service;
 
-/// Declares each Lab model's module and lists the models, in the Lab page's order: adding a
-/// model is its folder (or file) here and its name in this one line.
+/// Declares each Lab model's module and lists the models, in the report's order (the page's
+/// order is `SECTIONS` in web/lab/sections.js): a model's folder (or file) and its name in this
+/// one line.
 macro_rules! lab_models {
     ($($model:ident),* $(,)?) => {
         $(pub mod $model;)*
-        /// The Lab's registered models, in page order ([`crate::model::MODELS`] holds them all).
+        /// The Lab's registered models, in the report's order ([`crate::model::MODELS`] holds
+        /// them all).
         pub const MODELS: &[&crate::model::Model] = &[$(&$model::MODEL),*];
     };
 }

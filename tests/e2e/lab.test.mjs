@@ -184,7 +184,7 @@ test("every section shows its simulation beside its closed form, as the API comp
   assert.match(
     await text("queue", "queue-precision", "theory"),
     new RegExp(
-      `^${q.requests.toLocaleString("en-US")} requests, (targets met|short of targets|the floor|stopped at the cap)$`,
+      `^${q.requests.toLocaleString("en-US")} requests, planned(: the floor|: the cap)?, ${q.precision.met ? "targets met" : "short of targets"}$`,
     ),
   );
   // Loaded, default settings (load 0.6, hedge).

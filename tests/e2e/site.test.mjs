@@ -287,6 +287,9 @@ test("each chart downloads as CSV that matches its readouts, SVG and opaque PNG"
     "fixed_point_mean_time",
     "arrivals",
     "length_by",
+    "mean_half_width",
+    "p99_half_width",
+    "targets_met",
   ]);
   // The run-length rule the dots were planned by, and each dot's planned length.
   assert.ok(

@@ -317,7 +317,7 @@ export function plannedNote(api, model, unit) {
   if (!rule) return "";
   const pct = (v) => `${(v * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
   const count = (v) => v.toLocaleString("en-US");
-  return `Each point runs as long as its bars need to reach ±${pct(rule.mean)} of the mean and ±${pct(rule.p99)} of the p99, from ${count(rule.floor)} to ${count(rule.cap)} ${unit}. The length is planned from a pilot of ${count(rule.pilot)} ${unit} on a seed of its own, drawn first as the point's draft, so a run's own noise never decides when it stops (stopping once the bars look narrow would pick the runs that happen to read narrow, and their bars would cover less than they claim). Points near saturation stop at the cap, short of the targets; the readout says what the chosen point reached.`;
+  return `Each point's length is planned for bars of ±${pct(rule.mean)} of the mean and ±${pct(rule.p99)} of the p99, from ${count(rule.floor)} to ${count(rule.cap)} ${unit}, from a pilot of ${count(rule.pilot)} ${unit} on a seed of its own, drawn first as the point's draft. So a run's own noise never decides when it stops (stopping once the bars look narrow would pick the runs that happen to read narrow, and their bars would cover less than they claim). A pilot only estimates the noise, so a planned point can fall a little short of its targets, and points near saturation stop at the cap, well short; the readout says what the chosen point reached.`;
 }
 
 /**
@@ -349,15 +349,17 @@ export function runLengthMeta(api, model) {
 export function precisionText(x, length, unit) {
   const p = x.precision;
   const pct = (v) => (v === null ? "none" : `±${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`);
-  const met = p.mean !== null && p.p99 !== null && p.mean <= p.targetMean && p.p99 <= p.targetP99;
-  const why = {
+  const how = {
     fixed: "fixed length",
     pilot: "pilot (draft)",
-    target: met ? "targets met" : "short of targets",
-    floor: "the floor",
-    cap: "stopped at the cap",
-    "no-interval": "no bar to aim for",
+    target: "planned",
+    floor: "planned: the floor",
+    cap: "planned: the cap",
+    "no-interval": "planned: no bar to aim for",
   }[p.lengthBy];
+  // Whether the targets were met is the core's (`met`); a fixed length has none.
+  const why =
+    p.lengthBy === "fixed" ? how : `${how}, ${p.met ? "targets met" : "short of targets"}`;
   return {
     value: `${pct(p.mean)} · ${pct(p.p99)}`,
     detail: `${length.toLocaleString("en-US")} ${unit}, ${why}`,
@@ -455,7 +457,10 @@ export function runSweep(
 ) {
   // A sweep whose calls ask for "auto" lengths (the core plans each from a pilot on its own
   // seed) drafts with that pilot; any other sweep with a size drafts at DRAFT_FRACTIONS of it.
-  const planned = Boolean(size) && calls.some((c) => c.args[0]?.[size] === "auto");
+  const auto = calls.filter((c) => size && c.args[0]?.[size] === "auto").length;
+  if (auto > 0 && auto < calls.length)
+    throw new RangeError(`a sweep's calls must all or none ask for "auto" ${size}`);
+  const planned = auto > 0;
   const drafts = !size ? 0 : planned ? 1 : DRAFT_FRACTIONS.length;
   const tiers = drafts + 1;
   /** Every call to run: `[point, tier]` for each. */

@@ -98,31 +98,45 @@ pub fn seed(param: &'static str, v: &JsValue) -> Result<u64, JsValue> {
 /// A run-length option (`requests`, `arrivals`): a whole number in `range`, run as given, or
 /// `"auto"` (as long as the model's precision targets need, planned from a pilot) or `"pilot"`
 /// (that pilot itself), under the model's `rule` ([`tail_lab_core::lab::precision`]). Returns
-/// the length to validate the call's config with (for a named choice, the rule's cap: the work
-/// bound is checked at the longest the run may be) and the choice.
+/// the length the call's work is bounded by (the number given; for `"pilot"` the pilot's; for
+/// `"auto"` its pilot's and its cap's together, the most it may run) and the choice.
 pub fn run_length(
     param: &'static str,
     v: &JsValue,
     range: &CountRange,
     rule: &RunLength,
 ) -> Result<(u64, LengthChoice), JsValue> {
+    let refuse = |got: String| -> JsValue {
+        js_sys::RangeError::new(&format!(
+            "{param} must be a whole number in {}..={}, \"auto\" or \"pilot\" (got {got})",
+            range.lo, range.hi
+        ))
+        .into()
+    };
     if let Some(name) = v.as_string() {
-        return LengthChoice::from_name(&name)
-            .map(|choice| (rule.cap, choice))
-            .ok_or_else(|| {
-                js_sys::RangeError::new(&format!(
-                    "{param} must be a whole number in {}..={}, \"auto\" or \"pilot\" (got {})",
-                    range.lo,
-                    range.hi,
-                    tail_lab_core::error::echoed(&name)
-                ))
-                .into()
-            });
+        return match LengthChoice::from_name(&name) {
+            Some(LengthChoice::Pilot) => Ok((rule.pilot, LengthChoice::Pilot)),
+            Some(choice) => Ok((rule.pilot + rule.cap, choice)),
+            None => Err(refuse(tail_lab_core::error::echoed(&name))),
+        };
     }
-    if v.as_f64().is_none() {
+    let Some(x) = v.as_f64() else {
         return Err(wrong_type(param, "a number, \"auto\" or \"pilot\"", v));
+    };
+    range
+        .check_number(param, x)
+        .map(|n| (n, LengthChoice::Fixed))
+        .map_err(|_| refuse(tail_lab_core::error::readable(x)))
+}
+
+/// How a call's work bound names its length: `param` itself for a fixed length, or what a named
+/// choice counts (`requests ("auto": a pilot and the cap, 320,000)`).
+pub fn length_words(param: &str, choice: LengthChoice, length: u64) -> String {
+    match choice {
+        LengthChoice::Fixed => param.to_string(),
+        LengthChoice::Pilot => format!("{param} (\"pilot\": {length})"),
+        LengthChoice::Planned => format!("{param} (\"auto\": a pilot and the cap, {length})"),
     }
-    count(param, v, range).map(|n| (n, LengthChoice::Fixed))
 }
 
 /// A string.

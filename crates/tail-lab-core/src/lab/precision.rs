@@ -63,9 +63,9 @@ pub const RUN_LENGTHS: &[RunLength] = &[
         size: "arrivals",
         mean: 0.02,
         p99: 0.04,
-        pilot: 100_000,
+        pilot: 50_000,
         floor: 100_000,
-        cap: 2_500_000,
+        cap: 2_000_000,
     },
 ];
 
@@ -300,8 +300,8 @@ pub fn precision_field(reached: Reached, planned: Option<&Planned>) -> Field {
                 relative("p99", "The p99's, likewise.", reached.p99),
                 relative(
                     "target_mean",
-                    "The half-width the run was planned to reach for the mean; null unless \
-                     planned.",
+                    "The half-width the run was planned for, for the mean; null for a caller's \
+                     fixed length.",
                     rule.map(|r| r.mean),
                 ),
                 relative("target_p99", "Likewise for the p99.", rule.map(|r| r.p99)),
@@ -313,6 +313,13 @@ pub fn precision_field(reached: Reached, planned: Option<&Planned>) -> Field {
                     Value::MaybeNumber(
                         planned.map(|p| p.plan.map_or(p.rule.pilot, |plan| plan.length) as f64),
                     ),
+                ),
+                Field::flag(
+                    "met",
+                    "Whether both half-widths are within their targets. A plan aims at them \
+                     from a pilot's estimate of the noise, so a planned run can fall short \
+                     (false for a caller's fixed length).",
+                    rule.is_some_and(|r| r.met(&reached)),
                 ),
                 Field::new(
                     "length_by",
@@ -445,7 +452,11 @@ mod tests {
     fn every_row_names_a_registered_model_and_sane_bounds() {
         for rule in RUN_LENGTHS {
             assert!(crate::model::find(rule.model).is_some(), "{}", rule.model);
-            assert!(rule.floor <= rule.pilot.max(rule.floor) && rule.floor <= rule.cap);
+            assert!(
+                rule.floor <= rule.cap && rule.pilot <= rule.cap,
+                "{}",
+                rule.model
+            );
             assert!(rule.mean > 0.0 && rule.p99 > 0.0);
         }
     }

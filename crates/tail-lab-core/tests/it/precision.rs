@@ -72,8 +72,56 @@ fn a_planned_run_is_a_fixed_run_at_the_length_its_pilot_planned() {
     }
 }
 
+/// The balance's planned run is its fixed run at the planned length too, its bars withheld
+/// alike when that run is short for them (BAR_RELAXATIONS); and every rule's pilot, floor and
+/// cap are lengths its model accepts.
+#[test]
+fn a_planned_balance_run_is_its_fixed_run_and_every_rule_is_a_valid_length() {
+    for (lambda, d, seed) in [(0.5, 2, 1), (0.9, 1, 2), (0.95, 3, 3)] {
+        let planned = balance(lambda, d, seed).run_by(LengthChoice::Planned);
+        let length = planned.planned.unwrap().plan.unwrap().length;
+        let mut fixed = SupermarketConfig::new(SupermarketParams {
+            servers: 100,
+            lambda,
+            d,
+            arrivals: length,
+            seed,
+        })
+        .unwrap()
+        .run();
+        fixed.planned = planned.planned;
+        assert_eq!(planned, fixed, "λ = {lambda}, d = {d}");
+    }
+    for rule in tail_lab_core::lab::precision::RUN_LENGTHS {
+        for length in [rule.pilot, rule.floor, rule.cap, rule.pilot + rule.cap] {
+            match rule.model {
+                "queue" => {
+                    QueueConfig::new(QueueParams {
+                        servers: 1,
+                        load: 0.5,
+                        requests: length,
+                        seed: 0,
+                    })
+                    .unwrap();
+                }
+                "balance" => {
+                    SupermarketConfig::new(SupermarketParams {
+                        servers: 100,
+                        lambda: 0.5,
+                        d: 2,
+                        arrivals: length,
+                        seed: 0,
+                    })
+                    .unwrap();
+                }
+                other => panic!("no length check for {other}"),
+            }
+        }
+    }
+}
+
 /// The queue section's default sweep (four servers, its ten dots, seeds 1–5; and one server) and the balance
-/// section's (d = 1, 2, 3 at its eleven λ, seeds 1–3), pilots included, do no more work than
+/// section's (d = 1, 2, 3 at its eleven λ, seeds 1–3), each pilot counted twice (the draft, and again inside the "auto" call), do no more work than
 /// their fixed lengths did with their drafts at a hundredth and a tenth (200,000 requests a
 /// dot, 1,000,000 arrivals): work here is requests or arrivals, which each model's work units
 /// are proportional to. Low loads stop early and the loads near saturation run to the cap.
@@ -92,8 +140,9 @@ fn the_default_sweeps_do_no_more_work_than_their_fixed_lengths() {
                         .requests
                 })
                 .collect();
-            let work: u64 = lengths.iter().map(|n| n + rule.pilot).sum();
-            println!("queue c = {servers}, seed {seed}: {lengths:?}, {work} with pilots");
+            // The page runs each pilot twice: as the dot's draft, and inside the "auto" call.
+            let work: u64 = lengths.iter().map(|n| n + 2 * rule.pilot).sum();
+            println!("queue c = {servers}, seed {seed}: {lengths:?}, {work} with both pilots");
             assert!(
                 work <= 10 * 222_000,
                 "queue c = {servers} seed {seed}: {work}"
@@ -111,14 +160,14 @@ fn the_default_sweeps_do_no_more_work_than_their_fixed_lengths() {
                 // The work units of an arrival at this d (the config's are for 10⁶ arrivals).
                 let per_arrival = config.work_units() / 1e6;
                 let r = config.run_by(LengthChoice::Planned);
-                let length = r.planned.unwrap().plan.unwrap().length + rule.pilot;
+                let length = r.planned.unwrap().plan.unwrap().length + 2 * rule.pilot;
                 work += length;
                 units += length as f64 * per_arrival;
                 before += 1_110_000.0 * per_arrival;
             }
         }
         println!(
-            "balance seed {seed}: {work} arrivals with pilots, {:.0}M work units (before {:.0}M)",
+            "balance seed {seed}: {work} arrivals with both pilots, {:.0}M units (before {:.0}M)",
             units / 1e6,
             before / 1e6
         );

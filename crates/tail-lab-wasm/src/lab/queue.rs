@@ -61,7 +61,13 @@ pub fn simulate_queue(
         seed,
     })
     .map_err(range)?;
-    crate::convert::check_work("requests × (28 + 0.55 a server)", config.work_units())?;
+    crate::convert::check_work(
+        &format!(
+            "{} × (28 + 0.55 a server)",
+            crate::convert::length_words("requests", choice, requests)
+        ),
+        config.work_units(),
+    )?;
     Ok(js_of(&config.run_by(choice)))
 }
 

@@ -75,7 +75,10 @@ pub fn simulate_balance(
     })
     .map_err(range)?;
     crate::convert::check_work(
-        "arrivals × (8 + 3 a server drawn, or 8 above 16384 servers)",
+        &format!(
+            "{} × (8 + 3 a server drawn, or 8 above 16384 servers)",
+            crate::convert::length_words("arrivals", choice, arrivals)
+        ),
         config.work_units(),
     )?;
     Ok(js_of(&config.run_by(choice)))

@@ -61,7 +61,7 @@ export function formatShare(x) {
   const power = superscript(Number(exponent));
   return `${mantissa} × 10${power}`;
 }
-/** Each dot runs as long as its precision needs (the core's run-length rule for "balance"). */
+/** Each dot's length is planned for a precision (the core's run-length rule for "balance"). */
 const ARRIVALS = "auto";
 
 /** The section's settings, as URL parameters and embed attributes. */
@@ -269,7 +269,7 @@ export function mount(root, context) {
   });
 
   const rule = api.runLengths().find((rl) => rl.model === "balance");
-  ui.note.textContent = `${servers} servers with exponential service; the first tenth of each run is warm-up. ${plannedNote(api, "balance", "arrivals")} Random assignment makes every server an M/M/1 queue whatever their number, so its line is exact; for two and three choices the fixed point is the limit of infinitely many servers, and at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle), so at the top of the slider even a run at the cap of ${formatCount(rule.cap)} arrivals falls well short of 1/(1 − λ). In the table, the shares of long queues for two and three choices on ${servers} servers sit above the limit too, the more so the longer the queue. ${INTERVAL_NOTE_PLANNED} A bar narrower than its marker shows as the two caps either side of it.`;
+  ui.note.textContent = `${servers} servers with exponential service; the first tenth of each run is warm-up. ${plannedNote(api, "balance", "arrivals")} Random assignment makes every server an M/M/1 queue whatever their number, so its line is exact; for two and three choices the fixed point is the limit of infinitely many servers, and at ${servers} the dots sit slightly above it. Near λ = 1 random assignment relaxes slowly (its queues need of order 1/(1 − √λ)² service times to settle), so at the top of the slider even a run at the cap of ${formatCount(rule.cap)} arrivals falls well short of 1/(1 − λ). A run shorter than seventeen of those times has no bars (its batches would be correlated and the bars too narrow), such as every dot from λ = 0.95 up: there the dot alone is shown. In the table, the shares of long queues for two and three choices on ${servers} servers sit above the limit too, the more so the longer the queue. ${INTERVAL_NOTE_PLANNED} A bar narrower than its marker shows as the two caps either side of it.`;
   exportBar(ui.tools, {
     link,
     name: "balance",
@@ -292,6 +292,9 @@ export function mount(root, context) {
         "fixed_point_mean_time",
         "arrivals",
         "length_by",
+        "mean_half_width",
+        "p99_half_width",
+        "targets_met",
       ],
       rows: results
         .finals()
@@ -304,6 +307,9 @@ export function mount(root, context) {
           x.theory,
           x.precision.length,
           x.precision.lengthBy,
+          x.precision.mean,
+          x.precision.p99,
+          x.precision.met,
         ]),
     }),
   });

@@ -27,7 +27,7 @@ import {
 const DOT_LOADS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
 /** Server counts a reader can pick. */
 const SERVER_CHOICES = ["1", "2", "4", "8", "16", "64"];
-/** Each dot runs as long as its precision needs (the core's run-length rule for "queue"). */
+/** Each dot's length is planned for a precision (the core's run-length rule for "queue"). */
 const REQUESTS = "auto";
 
 /** The section's settings, as URL parameters and embed attributes. */
@@ -256,6 +256,9 @@ export function mount(root, context) {
         "theory_wait_probability",
         "requests",
         "length_by",
+        "mean_half_width",
+        "p99_half_width",
+        "targets_met",
       ],
       rows: results
         .finals()
@@ -271,6 +274,9 @@ export function mount(root, context) {
           x.theoryWaitProbability,
           x.requests,
           x.precision.lengthBy,
+          x.precision.mean,
+          x.precision.p99,
+          x.precision.met,
         ]),
     }),
   });

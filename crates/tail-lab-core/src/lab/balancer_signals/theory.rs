@@ -23,14 +23,7 @@ pub fn random_mean(lambda: f64, servers: u32, slow_factor: f64) -> Option<f64> {
 /// settled from an empty start: the rule the page's run lengths follow, and the report's.
 pub const SETTLED_RELAXATIONS: f64 = 5.0;
 
-/// How many relaxation times a run must last for its intervals to be given: about 3 for each of
-/// the five interval batches, after the warm-up tenth (17 · 0.9 / 5 = 3.06). Batch means a
-/// relaxation time apart are correlated, and the interval then claims more than it holds.
-/// Measured on random assignment at λ = 0.9 on 100 servers, 200 seeds (the share of runs whose
-/// interval held the closed form, mean / p99): one relaxation time a batch (200,000 arrivals,
-/// the page's length before) 88.5% / 86.5%; 2.1 (400,000) 94% / 92%; 2.6 (500,000) 93% / 91%;
-/// 3.2 (600,000) 94.5% / 93%.
-pub const BAR_RELAXATIONS: f64 = 17.0;
+pub use crate::sampling::batch::BAR_RELAXATIONS;
 
 /// The relaxation time (mean service times) of the slowest queue in a run: an M/M/1 queue at
 /// load ρ with mean service `m` forgets its start over about `m/(1 − √ρ)²` (the spectral gap of

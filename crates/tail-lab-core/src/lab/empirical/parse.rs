@@ -1106,11 +1106,14 @@ fn percentile_items(line: &str) -> Option<Vec<(f64, f64, Option<TimeUnit>, Strin
         .map(str::trim)
         .filter(|p| !p.is_empty())
     {
-        let lower = part.to_lowercase();
-        let (label, rest) = match lower.find(|c: char| c.is_whitespace() || c == ':' || c == '=') {
-            Some(i) => (&lower[..i], &part[i..]),
+        // The label is cut from the line itself and lowercased on its own: lowercasing can
+        // change a character's length in bytes (Ⱥ is two, ⱥ three), so an index found in the
+        // lowercased line may not be one in the line.
+        let (label, rest) = match part.find(|c: char| c.is_whitespace() || c == ':' || c == '=') {
+            Some(i) => (part[..i].to_lowercase(), &part[i..]),
             None => return None,
         };
+        let label = label.as_str();
         // "99.9" per cent is read as the decimal 99.9e-2, so p99.9 is exactly the f64 0.999.
         let percent = |p: &str| {
             (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
@@ -1508,6 +1511,16 @@ http_request_duration_seconds_count{handler="/"} 100
         let e = read(&text).unwrap_err();
         assert_eq!(e.line, 5001, "{e}");
         assert!(e.message.contains("also on line 1234"), "{e}");
+    }
+
+    #[test]
+    fn a_label_whose_lowercase_is_longer_is_refused_not_a_panic() {
+        // Ⱥ is two bytes and ⱥ three: the fuzz test found "ȺȺ:" cut the line at an index of
+        // its lowercased copy, past its end.
+        for text in ["ȺȺ:", "ȺȺ: 5ms", "İİİ 4", "pȺ 3"] {
+            let e = read(text).expect_err(text);
+            assert_eq!(e.line, 1, "{text}: {e}");
+        }
     }
 
     #[test]

@@ -196,7 +196,9 @@ pub fn trace(params: SupermarketTraceParams) -> Result<SupermarketTrace, ParamEr
         sampled: Vec::with_capacity(arrivals as usize * d as usize),
         lengths: Vec::with_capacity(2 * arrivals as usize * n),
     };
-    let (summary, r) = config.simulate_with(recorder);
+    let (mut summary, r) = config.simulate_with(recorder);
+    // The run's own summary, bars withheld as `run` withholds them.
+    config.withhold_short_intervals(&mut summary);
     Ok(SupermarketTrace {
         servers,
         d,

@@ -7,8 +7,23 @@
 //! minimum requests or arrivals each model accepts) so a case costs milliseconds. CI runs the
 //! default 256 cases per property; a longer search on demand:
 //! `PROPTEST_CASES=20000 cargo test --release -p tail-lab-core --test it fuzz_configs`.
+//!
+//! The cases are drawn from a fixed seed, so every run of CI tries the same inputs (a random
+//! one found the parser's panic on "ȺȺ:" only on the run that happened to draw it). Another
+//! search: `PROPTEST_RNG_SEED=<any u64>` with the command above.
 
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
+
+/// Proptest's configuration (its environment overrides included) with a fixed seed unless
+/// `PROPTEST_RNG_SEED` names another.
+fn seeded(config: ProptestConfig) -> ProptestConfig {
+    let rng_seed = match config.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(33),
+        chosen => chosen,
+    };
+    ProptestConfig { rng_seed, ..config }
+}
 use tail_lab_core::lab::fanout::simulate_slow_share;
 use tail_lab_core::lab::fanout_latency::{self, FanoutLatencyParams};
 use tail_lab_core::lab::hedge_idle::IdleHedge;
@@ -81,6 +96,7 @@ fn small_count(max: u32) -> impl Strategy<Value = u32> {
 }
 
 proptest! {
+    #![proptest_config(seeded(ProptestConfig::default()))]
     #[test]
     fn tail_runs(
         fanout in small_count(1100),
@@ -321,7 +337,7 @@ fn latency_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(seeded(ProptestConfig { cases: 64, ..ProptestConfig::default() }))]
 
     /// Any text: read or refused with a short message naming a line of the text, never a
     /// panic; what is read and accepted has a link summary that reads back.

@@ -26,6 +26,16 @@ pub enum ParamError {
         /// The known names, comma separated.
         expected: &'static str,
     },
+    /// A value none of an argument's forms accepts (a run length that is neither a whole
+    /// number in range nor one of its names).
+    NotAccepted {
+        /// The argument's name.
+        param: &'static str,
+        /// What was passed, as a reader should see it (`"5.5"`, `"\"often\""`).
+        got: String,
+        /// Every form accepted, in words.
+        expected: String,
+    },
     /// Two arguments that name the same setting, given and disagreeing (a policy name and the
     /// number it stands for).
     Conflict {
@@ -42,6 +52,7 @@ impl ParamError {
         match self {
             ParamError::OutOfRange { param, .. }
             | ParamError::UnknownName { param, .. }
+            | ParamError::NotAccepted { param, .. }
             | ParamError::Conflict { param, .. } => param,
         }
     }
@@ -60,6 +71,11 @@ impl fmt::Display for ParamError {
                 got,
                 expected,
             } => write!(f, "{param} must be one of {expected} (got {})", echoed(got)),
+            ParamError::NotAccepted {
+                param,
+                got,
+                expected,
+            } => write!(f, "{param} must be {expected} (got {got})"),
             ParamError::Conflict { param, reason } => write!(f, "{param} {reason}"),
         }
     }
@@ -145,6 +161,43 @@ pub(crate) fn check_half_open(
     expected: &'static str,
 ) -> Result<f64, ParamError> {
     accept(param, value, lo < value && value <= hi, expected)
+}
+
+/// Which ends of a [`NumberRange`] belong to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ends {
+    /// `lo..=hi`: both ends in.
+    Closed,
+    /// `(lo, hi)`: both ends out.
+    Open,
+    /// `(lo, hi]`: above `lo`, at most `hi`.
+    AboveLow,
+}
+
+/// A range of finite numbers and the words an error states it in, written once: the core
+/// checks with it, and a binding's option reader checks with the same bounds and words.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NumberRange {
+    /// The low end.
+    pub lo: f64,
+    /// The high end (`f64::INFINITY` for none: the value must still be finite).
+    pub hi: f64,
+    /// Which ends are in.
+    pub ends: Ends,
+    /// The range in words, e.g. `"a per-server utilisation in 0.01..=0.99"`.
+    pub expected: &'static str,
+}
+
+impl NumberRange {
+    /// `value` when it is finite and in range; otherwise the error naming `param`.
+    pub fn check(&self, param: &'static str, value: f64) -> Result<f64, ParamError> {
+        let inside = match self.ends {
+            Ends::Closed => self.lo <= value && value <= self.hi,
+            Ends::Open => self.lo < value && value < self.hi,
+            Ends::AboveLow => self.lo < value && value <= self.hi,
+        };
+        accept(param, value, inside, self.expected)
+    }
 }
 
 /// Checks a quantile level: finite and strictly inside `(0, 1)`.

@@ -17,6 +17,7 @@
 //!   models run on.
 //! - [`theory`] — the closed forms everything is tested against.
 //! - [`model`] — the one list of models; [`describe`] — each result's fields, written once.
+//! - [`api`] — each call's options, declared once: a binding reads and documents them from here.
 //! - [`report`] — the headline report, over every registered model.
 //! - [`error`] — the typed parameter error every validating constructor returns.
 //!
@@ -26,6 +27,7 @@
 #![deny(clippy::disallowed_methods)]
 #![warn(missing_docs)]
 
+pub mod api;
 pub mod des;
 pub mod describe;
 pub mod error;

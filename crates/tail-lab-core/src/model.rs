@@ -30,6 +30,9 @@ pub struct Model {
     /// The wasm API function that runs one configuration (`"simulateHedge"`); `None` when the
     /// model is reached another way (the Tail piece is a class, `TailRun`).
     pub call: Option<&'static str>,
+    /// That call's options and how they become a run ([`crate::api`]); `None` while the call
+    /// still reads its options in the binding.
+    pub api: Option<&'static crate::api::Call>,
     /// The JS names of the API's closed forms that belong to this model (`"slowShare"`): the
     /// Lab's sections may call these on the main thread, and nothing else of it.
     pub closed_forms: &'static [&'static str],

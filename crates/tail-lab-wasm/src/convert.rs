@@ -197,7 +197,7 @@ impl Options {
     pub fn read(
         param: &'static str,
         v: &JsValue,
-        known: &'static [&'static str],
+        known: &[&'static str],
     ) -> Result<Options, JsValue> {
         if v.is_undefined() || v.is_null() {
             return Ok(Options { values: Vec::new() });

@@ -19,6 +19,7 @@
 #![deny(clippy::disallowed_methods)]
 #![warn(missing_docs)]
 
+mod api;
 mod convert;
 mod describe;
 mod error;

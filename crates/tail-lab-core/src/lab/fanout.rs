@@ -179,6 +179,7 @@ pub const MODEL: Model = Model {
     title: "Fan-out",
     note: "",
     call: Some("simulateFanout"),
+    api: None,
     closed_forms: &["slowShare"],
     result_type: <FanoutResult as Describe>::TYPE_NAME,
     result_doc: <FanoutResult as Describe>::DOC,

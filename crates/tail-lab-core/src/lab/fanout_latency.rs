@@ -422,6 +422,7 @@ pub const MODEL: Model = Model {
            falls in the gap between the modes, where almost no mass lies, so its simulated \
            value may land anywhere in the gap",
     call: Some("simulateFanoutLatency"),
+    api: None,
     closed_forms: &["fanoutLatencyTheory"],
     result_type: <FanoutLatencyResult as Describe>::TYPE_NAME,
     result_doc: <FanoutLatencyResult as Describe>::DOC,

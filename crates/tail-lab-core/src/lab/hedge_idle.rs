@@ -381,6 +381,7 @@ pub const MODEL: Model = Model {
     title: "Hedge on idle replicas (delay = the calibrated p95)",
     note: "",
     call: Some("simulateHedge"),
+    api: None,
     closed_forms: &[],
     result_type: <(IdleHedgeResult, SurvivalCurves) as Describe>::TYPE_NAME,
     result_doc: <(IdleHedgeResult, SurvivalCurves) as Describe>::DOC,

@@ -48,26 +48,29 @@ pub struct RunLength {
 /// Chosen so that the default sweeps do no more work than their fixed lengths did
 /// (BENCHMARKS.md, issue 33): the targets are what the budget buys at the middle loads, and the
 /// caps are where the points near saturation stop, with the precision they reached shown.
-pub const RUN_LENGTHS: &[RunLength] = &[
-    RunLength {
-        model: "queue",
-        size: "requests",
-        mean: 0.05,
-        p99: 0.10,
-        pilot: 20_000,
-        floor: 20_000,
-        cap: 300_000,
-    },
-    RunLength {
-        model: "balance",
-        size: "arrivals",
-        mean: 0.02,
-        p99: 0.04,
-        pilot: 50_000,
-        floor: 100_000,
-        cap: 2_000_000,
-    },
-];
+pub const RUN_LENGTHS: &[RunLength] = &[QUEUE_RUN, BALANCE_RUN];
+
+/// The queue's rule: ±5% of the mean, ±10% of the p99.
+pub const QUEUE_RUN: RunLength = RunLength {
+    model: "queue",
+    size: "requests",
+    mean: 0.05,
+    p99: 0.10,
+    pilot: 20_000,
+    floor: 20_000,
+    cap: 300_000,
+};
+
+/// The balance's rule: ±2% of the mean, ±4% of the p99.
+pub const BALANCE_RUN: RunLength = RunLength {
+    model: "balance",
+    size: "arrivals",
+    mean: 0.02,
+    p99: 0.04,
+    pilot: 50_000,
+    floor: 100_000,
+    cap: 2_000_000,
+};
 
 /// The run-length rule of the model with report key `model`, if its sweep plans lengths.
 pub fn run_length(model: &str) -> Option<&'static RunLength> {

@@ -240,6 +240,7 @@ pub const MODEL: Model = Model {
     title: "Tail, fan-out 100 (theory: F(t)^n on measured leaves)",
     note: "",
     call: None,
+    api: None,
     closed_forms: &["crossover", "parentLevel"],
     result_type: <TailSection as Describe>::TYPE_NAME,
     result_doc: <TailSection as Describe>::DOC,

@@ -84,6 +84,15 @@ fn renamed(e: ParamError, names: &[(&str, &'static str)]) -> JsValue {
             got,
             expected,
         },
+        ParamError::NotAccepted {
+            param,
+            got,
+            expected,
+        } => ParamError::NotAccepted {
+            param: as_written(param),
+            got,
+            expected,
+        },
         ParamError::Conflict { param, reason } => ParamError::Conflict {
             param: as_written(param),
             reason,

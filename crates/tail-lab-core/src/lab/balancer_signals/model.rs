@@ -202,6 +202,7 @@ pub const MODEL: Model = Model {
            needs them to settle: five of random assignment's relaxation times, about 171,000 at \
            λ = 0.9; intervals only for a run of seventeen, so none at λ = 0.9)",
     call: Some("simulateBalancerSignals"),
+    api: None,
     closed_forms: &[],
     result_type: <BalancerResult as Describe>::TYPE_NAME,
     result_doc: <BalancerResult as Describe>::DOC,

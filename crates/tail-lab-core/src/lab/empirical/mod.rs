@@ -418,6 +418,7 @@ pub const MODEL: Model = Model {
            interpolated empirical CDF, and a fan-out of 100 on it has the parent quantiles \
            F⁻¹(q^(1/100)) of the closed form",
     call: Some("simulateEmpirical"),
+    api: None,
     closed_forms: &[],
     result_type: <EmpiricalResult as Describe>::TYPE_NAME,
     result_doc: <EmpiricalResult as Describe>::DOC,

@@ -72,6 +72,7 @@ pub const MODEL: Model = Model {
            together as the deadline does; the theory is the binomial order-statistic law per \
            stage, convolved across stages within the stated bound",
     call: Some("simulateGraph"),
+    api: None,
     closed_forms: &["graphTheory", "graphPresets"],
     result_type: <GraphResult as Describe>::TYPE_NAME,
     result_doc: <GraphResult as Describe>::DOC,

@@ -23,7 +23,7 @@ mod engine;
 mod model;
 pub mod theory;
 
-pub use model::MODEL;
+pub use model::{CALL, MODEL};
 
 use crate::error::{ParamError, check_count, check_range};
 use crate::lab::precision::{self, LengthChoice, Planned, Reached};

@@ -1,9 +1,14 @@
 //! The single queue as a registered model: its result described field by field, and its part
 //! of the report (the standard sweep, simulation beside closed form at every point).
 
-use super::{MAX_REQUESTS, MIN_REQUESTS, QueueResult, STREAM, SWEEP_POINTS, sweep_point};
+use super::{
+    LOAD_EXPECTED, MAX_LOAD, MAX_REQUESTS, MAX_SERVERS, MIN_LOAD, MIN_REQUESTS, QueueConfig,
+    QueueParams, QueueResult, REQUESTS_EXPECTED, SERVERS_EXPECTED, STREAM, SWEEP_POINTS,
+    sweep_point,
+};
+use crate::api::{Call, Kind, OptionSpec, OptionValues, Prepared, Work, length_words};
 use crate::describe::{Describe, Field, Unit, Value, interval_fields};
-use crate::error::ParamError;
+use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::lab::precision::{Reached, precision_field};
 use crate::model::{Model, RunOutput, each_described};
 
@@ -72,6 +77,7 @@ pub const MODEL: Model = Model {
     note: "latency against utilisation: the mean and p99 climb as 1/(1 − ρ); four servers \
            sharing one queue wait far less at the same utilisation",
     call: Some("simulateQueue"),
+    api: Some(&CALL),
     closed_forms: &["queueTheory"],
     result_type: <QueueResult as Describe>::TYPE_NAME,
     result_doc: <QueueResult as Describe>::DOC,
@@ -81,4 +87,83 @@ pub const MODEL: Model = Model {
     run,
     entries: each_described::<QueueResult>,
     example: || sweep_point(0, MIN_REQUESTS, 1).expect("valid").describe(),
+};
+
+/// `simulateQueue`: one M/M/c queue at one load.
+pub const CALL: Call = Call {
+    name: "simulateQueue",
+    doc: "One M/M/c queue: `servers` servers share a FIFO queue at per-server utilisation \
+          `load`; the mean, p99 and share that waited, beside their closed forms.",
+    options_type: "QueueOptions",
+    options_doc: "Options of `simulateQueue`: an M/M/c queue, times in mean service times.",
+    options: &[
+        OptionSpec {
+            name: "servers",
+            doc: "Servers sharing the one queue.",
+            unit: Unit::Count,
+            kind: Kind::Count {
+                range: CountRange {
+                    lo: 1,
+                    hi: MAX_SERVERS as u64,
+                    expected: SERVERS_EXPECTED,
+                },
+                default: Some(1),
+            },
+        },
+        OptionSpec {
+            name: "load",
+            doc: "Per-server utilisation ρ = λ/(cμ).",
+            unit: Unit::Fraction,
+            kind: Kind::Number {
+                range: NumberRange {
+                    lo: MIN_LOAD,
+                    hi: MAX_LOAD,
+                    ends: Ends::Closed,
+                    expected: LOAD_EXPECTED,
+                },
+                default: Some(0.5),
+            },
+        },
+        OptionSpec {
+            name: "requests",
+            doc: "Requests simulated, the first tenth warm-up.",
+            unit: Unit::Count,
+            kind: Kind::RunLength {
+                range: CountRange {
+                    lo: MIN_REQUESTS,
+                    hi: MAX_REQUESTS,
+                    expected: REQUESTS_EXPECTED,
+                },
+                default: 200_000,
+                rule: &crate::lab::precision::QUEUE_RUN,
+            },
+        },
+        OptionSpec {
+            name: "seed",
+            doc: "The seed of every draw.",
+            unit: Unit::None,
+            kind: Kind::Seed { default: 1 },
+        },
+    ],
+    exclusive: &[],
+    result_type: <QueueResult as Describe>::TYPE_NAME,
+    prepare: |o: &OptionValues| {
+        let (requests, choice) = o.length("requests");
+        let config = QueueConfig::new(QueueParams {
+            servers: o.count("servers") as u32,
+            load: o.number("load").expect("load has a default"),
+            requests,
+            seed: o.seed("seed"),
+        })?;
+        let work = Work {
+            units: config.work_units(),
+            counted_as: format!(
+                "{} × (28 + 0.55 a server)",
+                length_words("requests", choice, requests)
+            ),
+        };
+        Ok(Prepared::new(work, move || {
+            Ok(config.run_by(choice).describe())
+        }))
+    },
 };

@@ -609,6 +609,7 @@ pub const MODEL: Model = Model {
     title: "Power of d choices, 100 servers",
     note: "seed: λ = 0.9, random 10.0, best of two 2.63 vs the fixed point's 2.61",
     call: Some("simulateBalance"),
+    api: None,
     closed_forms: &["fixedPointMeanTime", "fixedPointShare"],
     result_type: <SupermarketResult as Describe>::TYPE_NAME,
     result_doc: <SupermarketResult as Describe>::DOC,

@@ -1,0 +1,674 @@
+//! The API's calls, each declared once beside its model: its name, its options (name, type,
+//! unit, valid range, default, one sentence each, and which may not be given together), the
+//! work it may do, and how its options become a run.
+//!
+//! A binding reads a call's options by walking [`Call::options`]: it converts each value from
+//! its own types (a JS number, string, bigint) and hands it to the option's [`Kind`], which
+//! checks it and says what is wrong in the core's words. Its option interfaces, its defaults
+//! and the options page of the docs are rendered from the same declarations
+//! ([`Call::typescript`], [`Call::defaults`], [`markdown`]), so no binding holds a model's
+//! default, range or message of its own.
+//!
+//! ```
+//! use tail_lab_core::api::{OptionValue, OptionValues};
+//! use tail_lab_core::lab::queue;
+//!
+//! let call = &queue::CALL;
+//! // What a binding does: every given value checked by its option, the rest defaulted.
+//! let load = call.option("load").unwrap().kind.number("load", 0.8).unwrap();
+//! let values = OptionValues::complete(call, vec![("load", load)]);
+//! let prepared = (call.prepare)(&values).unwrap();
+//! assert!(prepared.work.check().is_ok());
+//! let fields = prepared.run().unwrap();
+//! assert!(fields.iter().any(|f| f.key == "p99"));
+//! // Out of range: refused by name, in the same words as the model's constructor.
+//! let bad = call.option("load").unwrap().kind.number("load", 1.5).unwrap_err();
+//! assert_eq!(bad.to_string(), "load must be a per-server utilisation in 0.01..=0.99 (got 1.5)");
+//! # let _ = OptionValue::Flag(true);
+//! ```
+
+#[cfg(test)]
+use crate::describe::camel_case;
+use crate::describe::{Field, Unit};
+use crate::error::{CountRange, NumberRange, ParamError, readable};
+use crate::lab::precision::{LengthChoice, RunLength};
+use crate::lab::service::ServiceModel;
+
+/// The most work one call may do, in work units of about 10 ns of wasm in Chromium on a
+/// 2-core machine (one Tail leaf draw is one unit; each model counts its events): about 2 s,
+/// so no single call freezes a tab for long.
+pub const WORK_LIMIT: f64 = 150_000_000.0;
+
+/// One call of the API that runs a model (`simulateQueue`).
+pub struct Call {
+    /// The call's name in the API (`"simulateQueue"`).
+    pub name: &'static str,
+    /// One sentence on what the call runs.
+    pub doc: &'static str,
+    /// The name of its options' interface (`"QueueOptions"`).
+    pub options_type: &'static str,
+    /// One sentence on the options as a whole (their time unit, say).
+    pub options_doc: &'static str,
+    /// Its options, in the order they are read and documented.
+    pub options: &'static [OptionSpec],
+    /// Pairs of options that say the same thing two ways: at most one of each may be given.
+    pub exclusive: &'static [[&'static str; 2]],
+    /// The name of its result's interface (`"QueueResult"`).
+    pub result_type: &'static str,
+    /// Builds the run from complete, checked options ([`OptionValues::complete`]): the
+    /// model's own checks (those that involve more than one option) happen here.
+    pub prepare: fn(&OptionValues) -> Result<Prepared, ParamError>,
+}
+
+impl std::fmt::Debug for Call {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Call").field("name", &self.name).finish()
+    }
+}
+
+/// One option of a call.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionSpec {
+    /// Its key as the API spells it (`"delayMs"`).
+    pub name: &'static str,
+    /// One sentence: what it sets.
+    pub doc: &'static str,
+    /// Its unit.
+    pub unit: Unit,
+    /// Its type, valid values and default.
+    pub kind: Kind,
+}
+
+/// An option's type, the values it accepts and its default (`None`: absent means the model
+/// decides, and the option's sentence says how).
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// A number in a range.
+    Number {
+        /// The values accepted.
+        range: NumberRange,
+        /// Used when the option is absent.
+        default: Option<f64>,
+    },
+    /// A whole number in a range.
+    Count {
+        /// The values accepted.
+        range: CountRange,
+        /// Used when the option is absent.
+        default: Option<u64>,
+    },
+    /// One of a list of names.
+    Name {
+        /// The names accepted, the default first when there is one.
+        names: &'static [&'static str],
+        /// The names in an error's words (`"none, hedge, duplicate"`).
+        expected: &'static str,
+        /// Used when the option is absent.
+        default: Option<&'static str>,
+    },
+    /// True or false.
+    Flag {
+        /// Used when the option is absent.
+        default: bool,
+    },
+    /// The seed of every draw: a whole number in `0..2^64`.
+    Seed {
+        /// Used when the option is absent.
+        default: u64,
+    },
+    /// A run's length: a whole number in `range`, or `"auto"` (planned for the model's
+    /// precision targets, [`crate::lab::precision`]) or `"pilot"`.
+    RunLength {
+        /// The lengths accepted.
+        range: CountRange,
+        /// Used when the option is absent.
+        default: u64,
+        /// The model's run-length rule.
+        rule: &'static RunLength,
+    },
+    /// A service-time model (the Lab's mixture or an empirical distribution); absent means
+    /// the Lab's ([`ServiceModel::default`]).
+    Service,
+}
+
+impl Kind {
+    /// A given number, checked.
+    pub fn number(&self, param: &'static str, x: f64) -> Result<OptionValue, ParamError> {
+        match self {
+            Kind::Number { range, .. } => range.check(param, x).map(OptionValue::Number),
+            Kind::Count { range, .. } => range.check_number(param, x).map(OptionValue::Count),
+            Kind::RunLength { range, .. } => range
+                .check_number(param, x)
+                .map(|n| OptionValue::Length(n, LengthChoice::Fixed))
+                .map_err(|_| self.length_refused(param, readable(x))),
+            _ => unreachable!("{param} is not a number option"),
+        }
+    }
+
+    /// A given name, checked: one of the option's names, or a run length's `"auto"` or
+    /// `"pilot"`.
+    pub fn name(&self, param: &'static str, text: &str) -> Result<OptionValue, ParamError> {
+        match self {
+            Kind::Name {
+                names, expected, ..
+            } => names
+                .iter()
+                .find(|n| **n == text)
+                .map(|n| OptionValue::Name(n))
+                .ok_or_else(|| ParamError::UnknownName {
+                    param,
+                    got: text.to_string(),
+                    expected,
+                }),
+            Kind::RunLength { rule, .. } => match LengthChoice::from_name(text) {
+                Some(LengthChoice::Pilot) => {
+                    Ok(OptionValue::Length(rule.pilot, LengthChoice::Pilot))
+                }
+                Some(choice) => Ok(OptionValue::Length(rule.pilot + rule.cap, choice)),
+                None => Err(self.length_refused(param, crate::error::echoed(text))),
+            },
+            _ => unreachable!("{param} is not a name option"),
+        }
+    }
+
+    /// A run length neither in range nor named: the error says every form it may take.
+    fn length_refused(&self, param: &'static str, got: String) -> ParamError {
+        let Kind::RunLength { range, .. } = self else {
+            unreachable!("{param} is not a run length")
+        };
+        ParamError::NotAccepted {
+            param,
+            got,
+            expected: format!(
+                "a whole number in {}..={}, \"auto\" or \"pilot\"",
+                range.lo, range.hi
+            ),
+        }
+    }
+
+    /// The JS types accepted, in words, for a value of the wrong type (`"a number"`).
+    pub fn type_words(&self) -> &'static str {
+        match self {
+            Kind::Number { .. } | Kind::Count { .. } => "a number",
+            Kind::Name { .. } => "a string",
+            Kind::Flag { .. } => "true or false",
+            Kind::Seed { .. } => "a number or a bigint",
+            Kind::RunLength { .. } => "a number, \"auto\" or \"pilot\"",
+            Kind::Service => "a service model object",
+        }
+    }
+
+    /// The value used when the option is absent, if any.
+    pub fn default_value(&self) -> Option<OptionValue> {
+        match *self {
+            Kind::Number { default, .. } => default.map(OptionValue::Number),
+            Kind::Count { default, .. } => default.map(OptionValue::Count),
+            Kind::Name { default, .. } => default.map(OptionValue::Name),
+            Kind::Flag { default } => Some(OptionValue::Flag(default)),
+            Kind::Seed { default } => Some(OptionValue::Seed(default)),
+            Kind::RunLength { default, .. } => {
+                Some(OptionValue::Length(default, LengthChoice::Fixed))
+            }
+            Kind::Service => Some(OptionValue::Service(ServiceModel::default())),
+        }
+    }
+
+    /// The option's TypeScript type.
+    pub fn typescript(&self) -> String {
+        match self {
+            Kind::Number { .. } | Kind::Count { .. } => "number".into(),
+            Kind::Name { names, .. } => names
+                .iter()
+                .map(|n| format!("{n:?}"))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            Kind::Flag { .. } => "boolean".into(),
+            Kind::Seed { .. } => "number | bigint".into(),
+            Kind::RunLength { .. } => "number | \"auto\" | \"pilot\"".into(),
+            Kind::Service => "ServiceOptions".into(),
+        }
+    }
+
+    /// The values accepted, in words (`"an integer in 1..=64"`).
+    pub fn accepted(&self) -> String {
+        match self {
+            Kind::Number { range, .. } => range.expected.into(),
+            Kind::Count { range, .. } => range.expected.into(),
+            Kind::Name { expected, .. } => format!("one of {expected}"),
+            Kind::Flag { .. } => "true or false".into(),
+            Kind::Seed { .. } => "an integer in 0..=2^53-1, or a bigint below 2^64".into(),
+            Kind::RunLength { range, .. } => format!(
+                "{}, \"auto\" (as long as the precision targets need, planned from a pilot on \
+                 its own seed: runLengths()) or \"pilot\" (that pilot)",
+                range.expected
+            ),
+            Kind::Service => "a service model: the Lab's mixture, or your own latencies".into(),
+        }
+    }
+
+    /// The default in words, for the documentation (`None` when the model decides).
+    pub fn default_words(&self) -> Option<String> {
+        match self.default_value()? {
+            OptionValue::Number(x) => Some(readable(x)),
+            OptionValue::Count(n) | OptionValue::Seed(n) | OptionValue::Length(n, _) => {
+                Some(n.to_string())
+            }
+            OptionValue::Name(n) => Some(format!("{n:?}")),
+            OptionValue::Flag(b) => Some(b.to_string()),
+            OptionValue::Service(_) => Some("the Lab's service model".into()),
+        }
+    }
+}
+
+/// One checked option value.
+#[derive(Debug, Clone)]
+pub enum OptionValue {
+    /// A number.
+    Number(f64),
+    /// A whole number.
+    Count(u64),
+    /// One of the option's names.
+    Name(&'static str),
+    /// True or false.
+    Flag(bool),
+    /// A seed.
+    Seed(u64),
+    /// A run length: the length the call's work is bounded by (the number given; the pilot's
+    /// for `"pilot"`; the pilot's and the cap's together for `"auto"`, the most it may run)
+    /// and the choice.
+    Length(u64, LengthChoice),
+    /// A service model.
+    Service(ServiceModel),
+}
+
+/// A call's options after reading: every given value checked, every absent one with a
+/// default filled in.
+#[derive(Debug, Clone)]
+pub struct OptionValues {
+    values: Vec<(&'static str, OptionValue)>,
+}
+
+impl OptionValues {
+    /// The given values (each checked by its option's [`Kind`]) completed with the defaults
+    /// of the options not given.
+    pub fn complete(call: &Call, given: Vec<(&'static str, OptionValue)>) -> OptionValues {
+        let mut values = given;
+        for spec in call.options {
+            if !values.iter().any(|(k, _)| *k == spec.name)
+                && let Some(v) = spec.kind.default_value()
+            {
+                values.push((spec.name, v));
+            }
+        }
+        OptionValues { values }
+    }
+
+    /// Whether `name` was given or has a default.
+    pub fn has(&self, name: &str) -> bool {
+        self.values.iter().any(|(k, _)| *k == name)
+    }
+
+    fn get(&self, name: &str) -> Option<&OptionValue> {
+        self.values.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// A number option's value, if given or defaulted.
+    pub fn number(&self, name: &str) -> Option<f64> {
+        match self.get(name)? {
+            OptionValue::Number(x) => Some(*x),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A whole-number option's value (the model declares a default for it).
+    pub fn count(&self, name: &str) -> u64 {
+        match self.get(name) {
+            Some(OptionValue::Count(n)) => *n,
+            other => wrong_kind(name, other),
+        }
+    }
+
+    /// A name option's value, if given or defaulted.
+    pub fn name(&self, name: &str) -> Option<&'static str> {
+        match self.get(name)? {
+            OptionValue::Name(n) => Some(n),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A flag's value.
+    pub fn flag(&self, name: &str) -> bool {
+        match self.get(name) {
+            Some(OptionValue::Flag(b)) => *b,
+            other => wrong_kind(name, other),
+        }
+    }
+
+    /// The seed.
+    pub fn seed(&self, name: &str) -> u64 {
+        match self.get(name) {
+            Some(OptionValue::Seed(s)) => *s,
+            other => wrong_kind(name, other),
+        }
+    }
+
+    /// A run length and its choice.
+    pub fn length(&self, name: &str) -> (u64, LengthChoice) {
+        match self.get(name) {
+            Some(OptionValue::Length(n, c)) => (*n, *c),
+            other => wrong_kind(name, other),
+        }
+    }
+
+    /// The service model.
+    pub fn service(&self, name: &str) -> ServiceModel {
+        match self.get(name) {
+            Some(OptionValue::Service(m)) => m.clone(),
+            other => wrong_kind(name, other),
+        }
+    }
+}
+
+/// A model's `prepare` asked for an option its call does not declare with that kind: a fault
+/// of the declarations, which the core's tests find (every call is prepared from its defaults
+/// and from every option given), never a reader's input.
+fn wrong_kind(name: &str, got: Option<&OptionValue>) -> ! {
+    panic!("the call declares no option {name:?} of this kind (holds {got:?})")
+}
+
+impl Call {
+    /// The option named `name`.
+    pub fn option(&self, name: &str) -> Option<&'static OptionSpec> {
+        self.options.iter().find(|o| o.name == name)
+    }
+
+    /// The option names, in order.
+    pub fn option_names(&self) -> Vec<&'static str> {
+        self.options.iter().map(|o| o.name).collect()
+    }
+
+    /// The first pair of [`Call::exclusive`] options both given, as the error that says so.
+    pub fn check_exclusive(&self, given: &[&str]) -> Result<(), ExclusiveError> {
+        match self
+            .exclusive
+            .iter()
+            .find(|[a, b]| given.contains(a) && given.contains(b))
+        {
+            Some([a, b]) => Err(ExclusiveError {
+                first: a,
+                second: b,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Its options' TypeScript interface, each option's sentence, unit, accepted values and
+    /// default in its doc comment.
+    pub fn typescript(&self) -> String {
+        let mut doc = self.options_doc.to_string();
+        for [a, b] in self.exclusive {
+            doc.push_str(&format!(" Give `{a}` or `{b}`, not both."));
+        }
+        let mut out = format!("/** {doc} */\nexport interface {} {{\n", self.options_type);
+        for o in self.options {
+            out.push_str(&format!(
+                "  /** {} */\n  {}?: {};\n",
+                o.sentence(),
+                o.name,
+                o.kind.typescript()
+            ));
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// The defaults as described fields (options with no default are left out): what
+    /// `labDefaults().calls` holds for this call.
+    pub fn defaults(&self) -> Vec<Field> {
+        use crate::describe::Value;
+        self.options
+            .iter()
+            .filter_map(|o| {
+                let value = match o.kind.default_value()? {
+                    OptionValue::Number(x) => Value::Number(x),
+                    OptionValue::Count(n) | OptionValue::Seed(n) | OptionValue::Length(n, _) => {
+                        Value::Integer(n)
+                    }
+                    OptionValue::Name(n) => Value::Name {
+                        value: n,
+                        choices: match o.kind {
+                            Kind::Name { names, .. } => names,
+                            _ => &[],
+                        },
+                    },
+                    OptionValue::Flag(b) => Value::Flag(b),
+                    // The service model's default is `labDefaults().service`.
+                    OptionValue::Service(_) => return None,
+                };
+                // The option's name is already camelCase, which the rendering keeps as is.
+                Some(Field::new(o.name, o.unit, o.doc, value))
+            })
+            .collect()
+    }
+}
+
+impl OptionSpec {
+    /// Its documentation sentence: what it sets, its unit, the values accepted and the default.
+    pub fn sentence(&self) -> String {
+        let unit = self.unit.describe();
+        let unit = if unit.is_empty() {
+            String::new()
+        } else {
+            format!(" ({unit})")
+        };
+        let default = self
+            .kind
+            .default_words()
+            .map_or(String::new(), |d| format!(" Default {d}."));
+        format!(
+            "{}{unit}: {}.{default}",
+            self.doc.trim_end_matches('.'),
+            self.kind.accepted()
+        )
+    }
+}
+
+/// Two options given that say the same thing two ways.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExclusiveError {
+    /// The first of the pair, as declared.
+    pub first: &'static str,
+    /// The second.
+    pub second: &'static str,
+}
+
+impl std::fmt::Display for ExclusiveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "give {} or {}, not both", self.first, self.second)
+    }
+}
+
+/// The work a prepared call will do, and how it is counted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Work {
+    /// The most work units the run may take.
+    pub units: f64,
+    /// How they are counted, in the options' names (`"requests × (28 + 0.55 a server)"`).
+    pub counted_as: String,
+}
+
+impl Work {
+    /// `Ok` when the work is at most [`WORK_LIMIT`]; otherwise the message that refuses it,
+    /// with the bound and how to stay under it.
+    pub fn check(&self) -> Result<(), String> {
+        if self.units <= WORK_LIMIT {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} must be at most {} work units per call, about 2 s (got {}); split the work \
+                 over several calls",
+                self.counted_as,
+                WORK_LIMIT as u64,
+                readable(self.units)
+            ))
+        }
+    }
+}
+
+/// A run made from checked options, not yet run: its work is known first, so a caller can
+/// refuse it before any of it is done.
+pub struct Prepared {
+    /// What the run will cost.
+    pub work: Work,
+    run: Box<dyn FnOnce() -> Result<Vec<Field>, ParamError>>,
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("work", &self.work)
+            .finish()
+    }
+}
+
+impl Prepared {
+    /// A run of `work`.
+    pub fn new(work: Work, run: impl FnOnce() -> Result<Vec<Field>, ParamError> + 'static) -> Self {
+        Prepared {
+            work,
+            run: Box::new(run),
+        }
+    }
+
+    /// Runs it: the result's described fields.
+    pub fn run(self) -> Result<Vec<Field>, ParamError> {
+        (self.run)()
+    }
+}
+
+/// How a work bound names a run-length option: the option itself for a fixed length, or what
+/// a named choice counts (`requests ("auto": a pilot and the cap, 320000)`).
+pub fn length_words(param: &str, choice: LengthChoice, length: u64) -> String {
+    match choice {
+        LengthChoice::Fixed => param.to_string(),
+        LengthChoice::Pilot => format!("{param} (\"pilot\": {length})"),
+        LengthChoice::Planned => format!("{param} (\"auto\": a pilot and the cap, {length})"),
+    }
+}
+
+/// Every registered call ([`crate::model::Model::api`]), in model order.
+pub fn calls() -> impl Iterator<Item = &'static Call> {
+    crate::model::MODELS.iter().filter_map(|m| m.api)
+}
+
+/// The options reference (`docs/options.md`): every registered call's options as a table.
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "# Options of the API's calls\n\n\
+         Generated from the core's declarations (`tail_lab_core::api`, each model's `CALL`): \
+         do not edit by hand. `cargo test -p tail-lab-core --test it options_page` checks this \
+         file; `TAIL_LAB_WRITE_GOLDEN=1` rewrites it. Every option may be left out; a call \
+         refuses an unknown key, a value of the wrong type (`TypeError`) or out of range \
+         (`RangeError`), naming the option and what it accepts, and any call whose work is \
+         over the limit (about 2 s).\n",
+    );
+    for call in calls() {
+        out.push_str(&format!(
+            "\n## `{}(options?: {}): {}`\n\n{}",
+            call.name, call.options_type, call.result_type, call.doc
+        ));
+        if !call.options_doc.is_empty() {
+            out.push_str(&format!(" {}", call.options_doc));
+        }
+        for [a, b] in call.exclusive {
+            out.push_str(&format!(" Give `{a}` or `{b}`, not both."));
+        }
+        out.push_str("\n\n| option | type | what | accepts | default |\n|---|---|---|---|---|\n");
+        for o in call.options {
+            let unit = o.unit.describe();
+            let what = if unit.is_empty() {
+                o.doc.to_string()
+            } else {
+                format!("{} ({unit})", o.doc)
+            };
+            out.push_str(&format!(
+                "| `{}` | `{}` | {} | {} | {} |\n",
+                o.name,
+                o.kind.typescript().replace('|', "\\|"),
+                what,
+                o.kind.accepted(),
+                o.kind
+                    .default_words()
+                    .unwrap_or_else(|| "the model decides (see what)".into())
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_call_is_prepared_from_its_defaults_and_names_its_options_once() {
+        for call in calls() {
+            let names = call.option_names();
+            for (i, n) in names.iter().enumerate() {
+                assert!(!names[i + 1..].contains(n), "{}: {n} twice", call.name);
+                assert_eq!(
+                    camel_case(n),
+                    *n,
+                    "{}: option names are camelCase",
+                    call.name
+                );
+            }
+            for [a, b] in call.exclusive {
+                assert!(names.contains(a) && names.contains(b), "{}", call.name);
+            }
+            let values = OptionValues::complete(call, Vec::new());
+            let prepared = (call.prepare)(&values)
+                .unwrap_or_else(|e| panic!("{}: defaults refused: {e}", call.name));
+            assert!(prepared.work.units > 0.0, "{}", call.name);
+        }
+    }
+
+    #[test]
+    fn work_over_the_limit_is_refused_in_the_options_words() {
+        let over = Work {
+            units: 2.0 * WORK_LIMIT,
+            counted_as: "requests × n".into(),
+        };
+        assert_eq!(
+            over.check().unwrap_err(),
+            "requests × n must be at most 150000000 work units per call, about 2 s (got \
+             300000000); split the work over several calls"
+        );
+        let at = Work {
+            units: WORK_LIMIT,
+            counted_as: String::new(),
+        };
+        assert!(at.check().is_ok());
+    }
+
+    #[test]
+    fn exclusive_options_are_refused_together_only() {
+        let call = Call {
+            name: "x",
+            doc: "",
+            options_type: "X",
+            options_doc: "",
+            options: &[],
+            exclusive: &[["delayQ", "delayMs"]],
+            result_type: "R",
+            prepare: |_| unreachable!(),
+        };
+        assert!(call.check_exclusive(&["delayQ", "seed"]).is_ok());
+        assert_eq!(
+            call.check_exclusive(&["delayMs", "delayQ"])
+                .unwrap_err()
+                .to_string(),
+            "give delayQ or delayMs, not both"
+        );
+    }
+}

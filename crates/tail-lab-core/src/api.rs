@@ -79,6 +79,81 @@ pub struct OptionSpec {
     pub kind: Kind,
 }
 
+impl OptionSpec {
+    /// A whole-number option.
+    pub const fn count(
+        name: &'static str,
+        doc: &'static str,
+        unit: Unit,
+        range: CountRange,
+        default: u64,
+    ) -> Self {
+        OptionSpec {
+            name,
+            doc,
+            unit,
+            kind: Kind::Count {
+                range,
+                default: Some(default),
+            },
+        }
+    }
+
+    /// A number option.
+    pub const fn number(
+        name: &'static str,
+        doc: &'static str,
+        unit: Unit,
+        range: NumberRange,
+        default: f64,
+    ) -> Self {
+        OptionSpec {
+            name,
+            doc,
+            unit,
+            kind: Kind::Number {
+                range,
+                default: Some(default),
+            },
+        }
+    }
+
+    /// A name option; `names` holds the default first.
+    pub const fn choice(
+        name: &'static str,
+        doc: &'static str,
+        names: &'static [&'static str],
+        expected: &'static str,
+    ) -> Self {
+        OptionSpec {
+            name,
+            doc,
+            unit: Unit::None,
+            kind: Kind::Name {
+                names,
+                expected,
+                default: Some(names[0]),
+            },
+        }
+    }
+}
+
+/// The `seed` option every call has: the seed of every draw, 1 unless told.
+pub const SEED_OPTION: OptionSpec = OptionSpec {
+    name: "seed",
+    doc: "The seed of every draw.",
+    unit: Unit::None,
+    kind: Kind::Seed { default: 1 },
+};
+
+/// The `service` option of the calls that take a service model.
+pub const SERVICE_OPTION: OptionSpec = OptionSpec {
+    name: "service",
+    doc: "Your own service-time model; absent, the Lab's.",
+    unit: Unit::None,
+    kind: Kind::Service,
+};
+
 /// An option's type, the values it accepts and its default (`None`: absent means the model
 /// decides, and the option's sentence says how).
 #[derive(Debug, Clone, Copy)]
@@ -209,7 +284,8 @@ impl Kind {
             Kind::RunLength { default, .. } => {
                 Some(OptionValue::Length(default, LengthChoice::Fixed))
             }
-            Kind::Service => Some(OptionValue::Service(ServiceModel::default())),
+            // Absent, a call runs the Lab's model or its own default (`OptionValues::service`).
+            Kind::Service => None,
         }
     }
 
@@ -255,7 +331,7 @@ impl Kind {
             }
             OptionValue::Name(n) => Some(format!("{n:?}")),
             OptionValue::Flag(b) => Some(b.to_string()),
-            OptionValue::Service(_) => Some("the Lab's service model".into()),
+            OptionValue::Service(_) => None,
         }
     }
 }
@@ -360,11 +436,16 @@ impl OptionValues {
         }
     }
 
-    /// The service model.
+    /// The service model given, or the Lab's ([`ServiceModel::default`]).
     pub fn service(&self, name: &str) -> ServiceModel {
-        match self.get(name) {
-            Some(OptionValue::Service(m)) => m.clone(),
-            other => wrong_kind(name, other),
+        self.given_service(name).unwrap_or_default()
+    }
+
+    /// The service model given, if one was.
+    pub fn given_service(&self, name: &str) -> Option<ServiceModel> {
+        match self.get(name)? {
+            OptionValue::Service(m) => Some(m.clone()),
+            other => wrong_kind(name, Some(other)),
         }
     }
 }
@@ -442,7 +523,6 @@ impl Call {
                         },
                     },
                     OptionValue::Flag(b) => Value::Flag(b),
-                    // The service model's default is `labDefaults().service`.
                     OptionValue::Service(_) => return None,
                 };
                 // The option's name is already camelCase, which the rendering keeps as is.

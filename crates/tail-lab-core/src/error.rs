@@ -200,9 +200,25 @@ impl NumberRange {
     }
 }
 
+/// A probability: `0..=1`.
+pub const PROBABILITY: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: 1.0,
+    ends: Ends::Closed,
+    expected: "a probability in 0..=1",
+};
+
+/// A quantile level strictly inside `(0, 1)`.
+pub const LEVEL: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: 1.0,
+    ends: Ends::Open,
+    expected: "a quantile level in (0, 1)",
+};
+
 /// Checks a quantile level: finite and strictly inside `(0, 1)`.
 pub(crate) fn check_level(param: &'static str, q: f64) -> Result<f64, ParamError> {
-    check_open(param, q, 0.0, 1.0, "a quantile level in (0, 1)")
+    LEVEL.check(param, q)
 }
 
 /// An inclusive range of integers and the words an error states it in, written once: the

@@ -33,9 +33,7 @@ mod theory;
 mod typescript;
 
 pub use describe::models;
-pub use lab::fanout::simulate_fanout;
-pub use lab::fanout_latency::{fanout_latency_theory, simulate_fanout_latency};
-pub use lab::hedge_idle::simulate_hedge;
+pub use lab::fanout_latency::fanout_latency_theory;
 pub use lab::lab_defaults;
 pub use lab::loaded::simulate_loaded;
 pub use lab::supermarket::{fixed_point, simulate_balance};

@@ -4,8 +4,9 @@
 //! stream — in the Lab's service model that is "hit the slow mode"); a parent over `n` leaves is
 //! slow when any leaf is. Checked against [`crate::theory::slow_share`], `1 − (1 − p)^n`.
 
+use crate::api::{Call, OptionSpec, OptionValues, Prepared, SEED_OPTION, Work};
 use crate::describe::{Describe, Field, Unit, Value};
-use crate::error::{ParamError, check_range, check_requests};
+use crate::error::{PROBABILITY, ParamError, check_requests};
 use crate::model::{Model, RunOutput, each_described};
 use crate::report::seed_figures;
 use crate::sampling::address::{RequestKey, Stream, probability_threshold};
@@ -23,7 +24,7 @@ const ONLY_ATTEMPT: u32 = 0;
 /// The simulated fraction (0..1) of `requests` parents (1..=10^9) over `n` leaves (1..=1024)
 /// that meet at least one leaf slow with probability `p` (0..=1), under `seed`.
 pub fn simulate_slow_share(p: f64, n: u32, requests: u64, seed: u64) -> Result<f64, ParamError> {
-    check_range("p", p, 0.0, 1.0, "a probability in 0..=1")?;
+    PROBABILITY.check("p", p)?;
     check_fanout("n", n)?;
     check_requests(requests)?;
     let threshold = probability_threshold(p);
@@ -179,7 +180,7 @@ pub const MODEL: Model = Model {
     title: "Fan-out",
     note: "",
     call: Some("simulateFanout"),
-    api: None,
+    api: Some(&CALL),
     closed_forms: &["slowShare"],
     result_type: <FanoutResult as Describe>::TYPE_NAME,
     result_doc: <FanoutResult as Describe>::DOC,
@@ -247,3 +248,48 @@ mod tests {
         assert_eq!(all.ci_high, 1.0);
     }
 }
+
+/// `simulateFanout`: the share of parents that meet a slow leaf.
+pub const CALL: Call = Call {
+    name: "simulateFanout",
+    doc: "The share of `requests` simulated parents over `n` leaves that meet a slow leaf, \
+          beside `1 − (1 − p)^n`.",
+    options_type: "FanoutOptions",
+    options_doc: "Options of `simulateFanout`.",
+    options: &[
+        OptionSpec::number(
+            "p",
+            "Probability that one leaf is slow.",
+            Unit::Fraction,
+            PROBABILITY,
+            0.01,
+        ),
+        OptionSpec::count("n", "Leaves per request.", Unit::Count, theory::FANOUT, 100),
+        OptionSpec::count(
+            "requests",
+            "Requests simulated.",
+            Unit::Count,
+            REQUESTS_PER_CALL,
+            100_000,
+        ),
+        SEED_OPTION,
+    ],
+    exclusive: &[],
+    result_type: <FanoutResult as Describe>::TYPE_NAME,
+    prepare: |o: &OptionValues| {
+        let params = FanoutParams {
+            p: o.number("p").expect("p has a default"),
+            n: o.count("n") as u32,
+            requests: o.count("requests"),
+            seed: o.seed("seed"),
+        };
+        let work = Work {
+            units: params.requests as f64 * f64::from(params.n),
+            counted_as: "requests × n".into(),
+        };
+        Ok(Prepared::new(
+            work,
+            move || Ok(simulate(params)?.describe()),
+        ))
+    },
+};

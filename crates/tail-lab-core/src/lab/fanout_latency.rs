@@ -20,7 +20,8 @@
 //! exact, and the error of a percentile is at most one bin (2%) and far less where the
 //! density is smooth. The means are exact sums, with their standard errors.
 
-use crate::describe::{Describe, Field};
+use crate::api::{Call, OptionSpec, OptionValues, Prepared, SEED_OPTION, Work};
+use crate::describe::{Describe, Field, Unit};
 use crate::error::{CountRange, ParamError, check_range};
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::model::{Model, RunOutput, each_described};
@@ -422,7 +423,7 @@ pub const MODEL: Model = Model {
            falls in the gap between the modes, where almost no mass lies, so its simulated \
            value may land anywhere in the gap",
     call: Some("simulateFanoutLatency"),
-    api: None,
+    api: Some(&CALL),
     closed_forms: &["fanoutLatencyTheory"],
     result_type: <FanoutLatencyResult as Describe>::TYPE_NAME,
     result_doc: <FanoutLatencyResult as Describe>::DOC,
@@ -491,3 +492,67 @@ mod tests {
         assert!(simulate(ok).is_ok());
     }
 }
+
+/// `simulateFanoutLatency`: the parent's latency when it waits for all its leaves.
+pub const CALL: Call = Call {
+    name: "simulateFanoutLatency",
+    doc: "The parent's latency when it waits for all `n` leaves, each from the Lab's service \
+          model with slow probability `p` (or your own `service`): the parents' and the leaves' \
+          mean, median and p99, beside the closed forms.",
+    options_type: "FanoutLatencyOptions",
+    options_doc: "Options of `simulateFanoutLatency`: the Lab's service model, its slow mode \
+                  taken with probability `p`, at every one of `n` leaves; the parent waits for \
+                  all of them.",
+    options: &[
+        OptionSpec::number(
+            "p",
+            "Probability that a leaf takes the slow mode.",
+            Unit::Fraction,
+            crate::error::PROBABILITY,
+            0.01,
+        ),
+        OptionSpec {
+            name: "service",
+            doc: "Draw every leaf from this model instead (your own latencies, say).",
+            unit: Unit::None,
+            kind: crate::api::Kind::Service,
+        },
+        OptionSpec::count(
+            "n",
+            "Leaves per request.",
+            Unit::Count,
+            crate::theory::FANOUT,
+            100,
+        ),
+        OptionSpec::count(
+            "requests",
+            "Parent requests simulated (2 × requests × n at most the work limit).",
+            Unit::Count,
+            REQUESTS_PER_CALL,
+            20_000,
+        ),
+        SEED_OPTION,
+    ],
+    exclusive: &[["p", "service"]],
+    result_type: <FanoutLatencyResult as Describe>::TYPE_NAME,
+    prepare: |o: &OptionValues| {
+        let params = FanoutLatencyParams {
+            p: o.number("p").expect("p has a default"),
+            n: o.count("n") as u32,
+            requests: o.count("requests"),
+            seed: o.seed("seed"),
+        };
+        let work = Work {
+            units: params.work_units(),
+            counted_as: "2 × requests × n".into(),
+        };
+        let model = o.given_service("service");
+        Ok(Prepared::new(work, move || {
+            let result = match model {
+                Some(m) => simulate_on(m, params.n, params.requests, params.seed),
+                None => simulate(params),
+            };
+            Ok(result?.describe())
+        }))
+    },
+};

@@ -15,8 +15,11 @@
 //!   full service time `Σ first`. A primary stuck in a slow mode is not work that cancelling it
 //!   gives back (it is already committed), so the denominator keeps it whole.
 
+use crate::api::{
+    Call, Kind, OptionSpec, OptionValues, Prepared, SEED_OPTION, SERVICE_OPTION, Work,
+};
 use crate::describe::{Describe, Field, Unit, Value};
-use crate::error::{ParamError, check_level, check_range, check_requests};
+use crate::error::{Ends, LEVEL, NumberRange, ParamError, check_level, check_requests};
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::model::{Model, RunOutput, each_described};
 use crate::report::seed_figures as seed;
@@ -32,6 +35,17 @@ pub const CALIBRATION_STREAM: Stream = Stream::new(4);
 
 /// Calibration draws behind the hedge delay.
 pub const DELAY_CALIBRATION_DRAWS: usize = 1 << 18;
+
+/// A fixed hedge delay (ms).
+pub const DELAY_MS: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: 1e9,
+    ends: Ends::Closed,
+    expected: "a delay in ms in 0..=1e9",
+};
+
+/// The hedge delay's quantile level when neither `delayQ` nor `delayMs` is given: the p95.
+pub const DEFAULT_DELAY_Q: f64 = 0.95;
 
 /// Requests one call of a binding may simulate (the work bound applies too).
 pub const REQUESTS_PER_CALL: crate::error::CountRange = crate::count_range!(1, 10000000);
@@ -157,7 +171,7 @@ impl IdleHedge {
         delay_ms: f64,
         seed: u64,
     ) -> Result<Self, ParamError> {
-        check_range("delayMs", delay_ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?;
+        DELAY_MS.check("delayMs", delay_ms)?;
         Ok(IdleHedge {
             delay_quantile: 1.0 - model.survival(delay_ms),
             sampler: ServiceSampler::new(model),
@@ -381,7 +395,7 @@ pub const MODEL: Model = Model {
     title: "Hedge on idle replicas (delay = the calibrated p95)",
     note: "",
     call: Some("simulateHedge"),
-    api: None,
+    api: Some(&CALL),
     closed_forms: &[],
     result_type: <(IdleHedgeResult, SurvivalCurves) as Describe>::TYPE_NAME,
     result_doc: <(IdleHedgeResult, SurvivalCurves) as Describe>::DOC,
@@ -424,3 +438,63 @@ mod tests {
         assert_eq!(h.run(0).unwrap_err().param(), "requests");
     }
 }
+
+/// `simulateHedge`: hedged requests on idle replicas.
+pub const CALL: Call = Call {
+    name: "simulateHedge",
+    doc: "Hedged requests on idle replicas: the backup goes out once the primary has been \
+          outstanding for the delay, and the first answer wins.",
+    options_type: "HedgeOptions",
+    options_doc: "Options of `simulateHedge`.",
+    options: &[
+        OptionSpec {
+            name: "delayQ",
+            doc: "The hedge delay as a quantile level of the service time, calibrated on the \
+                  call's seed; 0.95 unless `delayMs` is given.",
+            unit: Unit::Fraction,
+            kind: Kind::Number {
+                range: LEVEL,
+                default: None,
+            },
+        },
+        OptionSpec {
+            name: "delayMs",
+            doc: "The hedge delay, instead of `delayQ`.",
+            unit: Unit::Ms,
+            kind: Kind::Number {
+                range: DELAY_MS,
+                default: None,
+            },
+        },
+        OptionSpec::count(
+            "requests",
+            "Requests simulated.",
+            Unit::Count,
+            REQUESTS_PER_CALL,
+            200_000,
+        ),
+        SEED_OPTION,
+        SERVICE_OPTION,
+    ],
+    exclusive: &[["delayQ", "delayMs"]],
+    result_type: <(IdleHedgeResult, SurvivalCurves) as Describe>::TYPE_NAME,
+    prepare: |o: &OptionValues| {
+        let (model, seed, requests) = (o.service("service"), o.seed("seed"), o.count("requests"));
+        let hedge = match o.number("delayMs") {
+            Some(ms) => IdleHedge::with_delay_ms(model, ms, seed)?,
+            None => {
+                let q = o.number("delayQ").unwrap_or(DEFAULT_DELAY_Q);
+                IdleHedge::new(model, q, seed)?
+            }
+        };
+        // A primary and at most one backup drawn per request (the delay's calibration is
+        // made above, before the bound is checked: it is a fixed 2^18 draws).
+        let work = Work {
+            units: 2.0 * requests as f64,
+            counted_as: "2 × requests".into(),
+        };
+        Ok(Prepared::new(work, move || {
+            Ok(hedge.run_with_curves(requests)?.describe())
+        }))
+    },
+};

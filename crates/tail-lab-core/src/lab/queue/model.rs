@@ -6,7 +6,7 @@ use super::{
     QueueParams, QueueResult, REQUESTS_EXPECTED, SERVERS_EXPECTED, STREAM, SWEEP_POINTS,
     sweep_point,
 };
-use crate::api::{Call, Kind, OptionSpec, OptionValues, Prepared, Work, length_words};
+use crate::api::{Call, Kind, OptionSpec, OptionValues, Prepared, SEED_OPTION, Work, length_words};
 use crate::describe::{Describe, Field, Unit, Value, interval_fields};
 use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::lab::precision::{Reached, precision_field};
@@ -138,12 +138,7 @@ pub const CALL: Call = Call {
                 rule: &crate::lab::precision::QUEUE_RUN,
             },
         },
-        OptionSpec {
-            name: "seed",
-            doc: "The seed of every draw.",
-            unit: Unit::None,
-            kind: Kind::Seed { default: 1 },
-        },
+        SEED_OPTION,
     ],
     exclusive: &[],
     result_type: <QueueResult as Describe>::TYPE_NAME,

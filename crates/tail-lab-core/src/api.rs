@@ -16,7 +16,7 @@
 //! let call = &queue::CALL;
 //! // What a binding does: every given value checked by its option, the rest defaulted.
 //! let load = call.option("load").unwrap().kind.number("load", 0.8).unwrap();
-//! let values = OptionValues::complete(call, vec![("load", load)]);
+//! let values = OptionValues::complete(call.options, vec![("load", load)]);
 //! let prepared = (call.prepare)(&values).unwrap();
 //! assert!(prepared.work.check().is_ok());
 //! let fields = prepared.run().unwrap();
@@ -367,9 +367,12 @@ pub struct OptionValues {
 impl OptionValues {
     /// The given values (each checked by its option's [`Kind`]) completed with the defaults
     /// of the options not given.
-    pub fn complete(call: &Call, given: Vec<(&'static str, OptionValue)>) -> OptionValues {
+    pub fn complete(
+        options: &[OptionSpec],
+        given: Vec<(&'static str, OptionValue)>,
+    ) -> OptionValues {
         let mut values = given;
-        for spec in call.options {
+        for spec in options {
             if !values.iter().any(|(k, _)| *k == spec.name)
                 && let Some(v) = spec.kind.default_value()
             {
@@ -401,6 +404,15 @@ impl OptionValues {
         match self.get(name) {
             Some(OptionValue::Count(n)) => *n,
             other => wrong_kind(name, other),
+        }
+    }
+
+    /// A whole-number option's value, if given or defaulted (for one that may be left to the
+    /// model).
+    pub fn given_count(&self, name: &str) -> Option<u64> {
+        match self.get(name)? {
+            OptionValue::Count(n) => Some(*n),
+            other => wrong_kind(name, Some(other)),
         }
     }
 
@@ -466,21 +478,6 @@ impl Call {
     /// The option names, in order.
     pub fn option_names(&self) -> Vec<&'static str> {
         self.options.iter().map(|o| o.name).collect()
-    }
-
-    /// The first pair of [`Call::exclusive`] options both given, as the error that says so.
-    pub fn check_exclusive(&self, given: &[&str]) -> Result<(), ExclusiveError> {
-        match self
-            .exclusive
-            .iter()
-            .find(|[a, b]| given.contains(a) && given.contains(b))
-        {
-            Some([a, b]) => Err(ExclusiveError {
-                first: a,
-                second: b,
-            }),
-            None => Ok(()),
-        }
     }
 
     /// Its options' TypeScript interface, each option's sentence, unit, accepted values and
@@ -550,6 +547,23 @@ impl OptionSpec {
             self.doc.trim_end_matches('.'),
             self.kind.accepted()
         )
+    }
+}
+
+/// The first pair of `exclusive` options both `given`, as the error that says so.
+pub fn check_exclusive(
+    exclusive: &'static [[&'static str; 2]],
+    given: &[&str],
+) -> Result<(), ExclusiveError> {
+    match exclusive
+        .iter()
+        .find(|[a, b]| given.contains(a) && given.contains(b))
+    {
+        Some([a, b]) => Err(ExclusiveError {
+            first: a,
+            second: b,
+        }),
+        None => Ok(()),
     }
 }
 
@@ -706,7 +720,7 @@ mod tests {
             for [a, b] in call.exclusive {
                 assert!(names.contains(a) && names.contains(b), "{}", call.name);
             }
-            let values = OptionValues::complete(call, Vec::new());
+            let values = OptionValues::complete(call.options, Vec::new());
             let prepared = (call.prepare)(&values)
                 .unwrap_or_else(|e| panic!("{}: defaults refused: {e}", call.name));
             assert!(prepared.work.units > 0.0, "{}", call.name);
@@ -733,19 +747,10 @@ mod tests {
 
     #[test]
     fn exclusive_options_are_refused_together_only() {
-        let call = Call {
-            name: "x",
-            doc: "",
-            options_type: "X",
-            options_doc: "",
-            options: &[],
-            exclusive: &[["delayQ", "delayMs"]],
-            result_type: "R",
-            prepare: |_| unreachable!(),
-        };
-        assert!(call.check_exclusive(&["delayQ", "seed"]).is_ok());
+        let pairs = &[["delayQ", "delayMs"]];
+        assert!(check_exclusive(pairs, &["delayQ", "seed"]).is_ok());
         assert_eq!(
-            call.check_exclusive(&["delayMs", "delayQ"])
+            check_exclusive(pairs, &["delayMs", "delayQ"])
                 .unwrap_err()
                 .to_string(),
             "give delayQ or delayMs, not both"

@@ -8,7 +8,7 @@ use crate::convert::{Options, number, seed, string};
 use crate::describe::js;
 use crate::error::{range, wrong_type};
 use crate::lab::service::service;
-use tail_lab_core::api::{Call, Kind, OptionSpec, OptionValue, OptionValues};
+use tail_lab_core::api::{Call, Kind, OptionSpec, OptionValue, OptionValues, check_exclusive};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -35,22 +35,32 @@ fn run(model: &str, options: &JsValue) -> Result<JsValue, JsValue> {
 /// `TypeError`; each given value converted from JS and checked by its option; the rest
 /// defaulted.
 pub fn read(call: &Call, options: &JsValue) -> Result<OptionValues, JsValue> {
-    let names = call.option_names();
+    read_options(call.options, call.exclusive, options)
+}
+
+/// `options` read against the declarations `specs`, of which the pairs `exclusive` may not be
+/// given together (a closed form that takes some of a call's options reads them so).
+pub fn read_options(
+    specs: &[OptionSpec],
+    exclusive: &'static [[&'static str; 2]],
+    options: &JsValue,
+) -> Result<OptionValues, JsValue> {
+    let names: Vec<&'static str> = specs.iter().map(|o| o.name).collect();
     let o = Options::read("options", options, &names)?;
     let given: Vec<&str> = names
         .iter()
         .copied()
         .filter(|n| o.get(n).is_some())
         .collect();
-    call.check_exclusive(&given)
+    check_exclusive(exclusive, &given)
         .map_err(|e| JsValue::from(js_sys::TypeError::new(&e.to_string())))?;
     let mut values = Vec::with_capacity(given.len());
-    for spec in call.options {
+    for spec in specs {
         if let Some(v) = o.get(spec.name) {
             values.push((spec.name, value(spec, &v)?));
         }
     }
-    Ok(OptionValues::complete(call, values))
+    Ok(OptionValues::complete(specs, values))
 }
 
 /// One given value, converted from JS and checked by its option's kind.

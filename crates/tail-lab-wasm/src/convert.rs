@@ -4,7 +4,6 @@ use crate::error::{range, wrong_type};
 use js_sys::{Object, Reflect};
 use tail_lab_core::ParamError;
 use tail_lab_core::error::CountRange;
-use tail_lab_core::lab::precision::{LengthChoice, RunLength};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The most work one call may do, in work units of about 10 ns of wasm in Chromium on a
@@ -93,50 +92,6 @@ pub fn seed(param: &'static str, v: &JsValue) -> Result<u64, JsValue> {
         MAX_SAFE,
         "an integer in 0..=2^53-1 (or a bigint below 2^64)",
     )? as u64)
-}
-
-/// A run-length option (`requests`, `arrivals`): a whole number in `range`, run as given, or
-/// `"auto"` (as long as the model's precision targets need, planned from a pilot) or `"pilot"`
-/// (that pilot itself), under the model's `rule` ([`tail_lab_core::lab::precision`]). Returns
-/// the length the call's work is bounded by (the number given; for `"pilot"` the pilot's; for
-/// `"auto"` its pilot's and its cap's together, the most it may run) and the choice.
-pub fn run_length(
-    param: &'static str,
-    v: &JsValue,
-    range: &CountRange,
-    rule: &RunLength,
-) -> Result<(u64, LengthChoice), JsValue> {
-    let refuse = |got: String| -> JsValue {
-        js_sys::RangeError::new(&format!(
-            "{param} must be a whole number in {}..={}, \"auto\" or \"pilot\" (got {got})",
-            range.lo, range.hi
-        ))
-        .into()
-    };
-    if let Some(name) = v.as_string() {
-        return match LengthChoice::from_name(&name) {
-            Some(LengthChoice::Pilot) => Ok((rule.pilot, LengthChoice::Pilot)),
-            Some(choice) => Ok((rule.pilot + rule.cap, choice)),
-            None => Err(refuse(tail_lab_core::error::echoed(&name))),
-        };
-    }
-    let Some(x) = v.as_f64() else {
-        return Err(wrong_type(param, "a number, \"auto\" or \"pilot\"", v));
-    };
-    range
-        .check_number(param, x)
-        .map(|n| (n, LengthChoice::Fixed))
-        .map_err(|_| refuse(tail_lab_core::error::readable(x)))
-}
-
-/// How a call's work bound names its length: `param` itself for a fixed length, or what a named
-/// choice counts (`requests ("auto": a pilot and the cap, 320,000)`).
-pub fn length_words(param: &str, choice: LengthChoice, length: u64) -> String {
-    match choice {
-        LengthChoice::Fixed => param.to_string(),
-        LengthChoice::Pilot => format!("{param} (\"pilot\": {length})"),
-        LengthChoice::Planned => format!("{param} (\"auto\": a pilot and the cap, {length})"),
-    }
 }
 
 /// A string.

@@ -36,7 +36,7 @@ pub use describe::models;
 pub use lab::fanout_latency::fanout_latency_theory;
 pub use lab::lab_defaults;
 pub use lab::loaded::simulate_loaded;
-pub use lab::supermarket::{fixed_point, simulate_balance};
+pub use lab::supermarket::fixed_point;
 pub use sampling::histogram::bin_edges;
 pub use tail::leaf_quantiles::{leaf_quantile, parent_quantile};
 pub use tail::mitigation::{dropped_leaves, mitigations};

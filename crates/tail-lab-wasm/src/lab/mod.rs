@@ -1,7 +1,6 @@
 //! The Lab's models (core `lab`), and `labDefaults`: the defaults and name lists the pages
 //! show, read from the core so that no page writes a model constant of its own.
 
-pub mod balancer_signals;
 pub mod budget;
 pub mod cancellation;
 pub mod correlated;

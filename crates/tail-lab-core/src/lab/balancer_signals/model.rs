@@ -1,8 +1,12 @@
 //! The balancer model as a registered model: a run described field by field, and its part of
 //! the report (every signal at two loads).
 
-use super::params::{BalancerParams, SIGNAL_NAMES, SPARE_STREAM, STREAM, Signal};
+use super::params::{
+    ARRIVALS, BalancerParams, CHOICES, CLIENTS, LAMBDA, SERVERS, SIGNAL_NAMES, SIGNALS_EXPECTED,
+    SLOW_FACTOR, SPARE_STREAM, STALENESS, STREAM, Signal, TAU,
+};
 use super::{BalancerResult, simulate};
+use crate::api::{Call, Kind, OptionSpec, OptionValues, Prepared, SEED_OPTION, Work};
 use crate::describe::{Describe, Field, Unit, Value, interval_fields};
 use crate::error::ParamError;
 use crate::model::{Model, RunOutput, each_described};
@@ -202,7 +206,7 @@ pub const MODEL: Model = Model {
            needs them to settle: five of random assignment's relaxation times, about 171,000 at \
            λ = 0.9; intervals only for a run of seventeen, so none at λ = 0.9)",
     call: Some("simulateBalancerSignals"),
-    api: None,
+    api: Some(&CALL),
     closed_forms: &[],
     result_type: <BalancerResult as Describe>::TYPE_NAME,
     result_doc: <BalancerResult as Describe>::DOC,
@@ -220,3 +224,110 @@ pub const MODEL: Model = Model {
         .describe()
     },
 };
+
+/// `simulateBalancerSignals`: one signal at one load.
+pub const CALL: Call = Call {
+    name: "simulateBalancerSignals",
+    doc: "One signal at one load: sojourn times, the slow server's share, and the checks' \
+          closed forms (the report's `balancer_signals` entries are such runs).",
+    options_type: "BalancerSignalsOptions",
+    options_doc: "Options of `simulateBalancerSignals`: best of `d` sampled servers on the signal \
+                  a balancer reads, one server `slowFactor` times slower. Times are in mean \
+                  service times.",
+    options: &[
+        OptionSpec {
+            name: "signal",
+            doc: "What the balancer reads.",
+            unit: Unit::None,
+            kind: Kind::Name {
+                names: &SIGNAL_NAMES,
+                expected: SIGNALS_EXPECTED,
+                default: Some(DEFAULTS.signal.name()),
+            },
+        },
+        OptionSpec::number(
+            "lambda",
+            "Arrival rate per server.",
+            Unit::Rate,
+            LAMBDA,
+            DEFAULTS.lambda,
+        ),
+        OptionSpec::count(
+            "servers",
+            "Servers (server 0 is the slow one).",
+            Unit::Count,
+            SERVERS,
+            DEFAULTS.servers as u64,
+        ),
+        OptionSpec::count(
+            "d",
+            "Servers sampled per arrival, at most `servers`.",
+            Unit::Count,
+            CHOICES,
+            DEFAULTS.d as u64,
+        ),
+        OptionSpec::number(
+            "staleness",
+            "The stale signal's refresh period (0 is fresh).",
+            Unit::ServiceTimes,
+            STALENESS,
+            DEFAULTS.staleness,
+        ),
+        OptionSpec::count(
+            "clients",
+            "Balancers the arrivals are split among.",
+            Unit::Count,
+            CLIENTS,
+            DEFAULTS.clients as u64,
+        ),
+        OptionSpec::number(
+            "slowFactor",
+            "How many times slower server 0 is.",
+            Unit::None,
+            SLOW_FACTOR,
+            DEFAULTS.slow_factor,
+        ),
+        OptionSpec::number(
+            "tau",
+            "The peak-EWMA's decay time.",
+            Unit::ServiceTimes,
+            TAU,
+            DEFAULTS.tau,
+        ),
+        OptionSpec::count(
+            "arrivals",
+            "Arrivals simulated, the first tenth warm-up.",
+            Unit::Count,
+            ARRIVALS,
+            DEFAULTS.arrivals,
+        ),
+        SEED_OPTION,
+    ],
+    exclusive: &[],
+    result_type: <BalancerResult as Describe>::TYPE_NAME,
+    prepare: |o: &OptionValues| {
+        let params = BalancerParams {
+            signal: Signal::from_name(o.name("signal").expect("signal has a default"))?,
+            lambda: o.number("lambda").expect("lambda has a default"),
+            servers: o.count("servers") as u32,
+            d: o.count("d") as u32,
+            staleness: o.number("staleness").expect("staleness has a default"),
+            clients: o.count("clients") as u32,
+            slow_factor: o.number("slowFactor").expect("slowFactor has a default"),
+            tau: o.number("tau").expect("tau has a default"),
+            arrivals: o.count("arrivals"),
+            seed: o.seed("seed"),
+        };
+        params.check()?;
+        let work = Work {
+            units: params.work_units(),
+            counted_as: "arrivals × (30 + 3·d)".into(),
+        };
+        Ok(Prepared::new(work, move || {
+            Ok(simulate(&params)?.describe())
+        }))
+    },
+};
+
+/// The defaults the call's options declare.
+const DEFAULTS: BalancerParams = BalancerParams::DEFAULT;

@@ -1,6 +1,6 @@
 //! The parameters of one balancer run, the signals, and their validation.
 
-use crate::error::{CountRange, ParamError, check_range};
+use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::sampling::address::Stream;
 
 /// The random stream of the simulation (id 30).
@@ -28,6 +28,46 @@ pub const MIN_STALENESS: f64 = 1.0e-3;
 pub const MAX_SLOW_FACTOR: f64 = 100.0;
 /// The EWMA's decay time may be 0.01..=10⁶ mean service times.
 pub const TAU_RANGE: (f64, f64) = (0.01, 1.0e6);
+
+/// Arrival rates per server accepted.
+pub const LAMBDA: NumberRange = NumberRange {
+    lo: MIN_LAMBDA,
+    hi: MAX_LAMBDA,
+    ends: Ends::Closed,
+    expected: "a rate in 0.01..=0.99",
+};
+/// Samples per arrival: at least one, at most every server (the upper bound is the run's
+/// `servers`; [`SERVERS`]' top is the most any run allows).
+pub const CHOICES: CountRange = CountRange {
+    lo: 1,
+    hi: SERVERS.hi,
+    expected: "an integer in 1..=servers",
+};
+/// Refresh periods accepted (0 is fresh; otherwise at least [`MIN_STALENESS`], which
+/// [`BalancerParams::check`] adds).
+pub const STALENESS: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: MAX_STALENESS,
+    ends: Ends::Closed,
+    expected: "0, or a period in 0.001..=1e6",
+};
+/// Slow factors accepted.
+pub const SLOW_FACTOR: NumberRange = NumberRange {
+    lo: 1.0,
+    hi: MAX_SLOW_FACTOR,
+    ends: Ends::Closed,
+    expected: "a factor in 1..=100",
+};
+/// EWMA decay times accepted.
+pub const TAU: NumberRange = NumberRange {
+    lo: TAU_RANGE.0,
+    hi: TAU_RANGE.1,
+    ends: Ends::Closed,
+    expected: "a time in 0.01..=1e6",
+};
+/// The signal names in an error's words.
+pub const SIGNALS_EXPECTED: &str =
+    "\"fresh\", \"stale\", \"inflight\", \"ewma\", \"round-robin\", \"random\"";
 
 /// What the balancer reads to pick among its `d` sampled servers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +108,7 @@ impl Signal {
     ];
 
     /// The stable machine name.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         SIGNAL_NAMES[self as usize]
     }
 
@@ -80,7 +120,7 @@ impl Signal {
             .ok_or_else(|| ParamError::UnknownName {
                 param: "signal",
                 got: name.to_string(),
-                expected: "\"fresh\", \"stale\", \"inflight\", \"ewma\", \"round-robin\", \"random\"",
+                expected: SIGNALS_EXPECTED,
             })
     }
 }
@@ -119,62 +159,44 @@ impl Default for BalancerParams {
     /// 200,000 arrivals (at λ = 0.9 a run from empty needs about that many for random's queues
     /// to settle: 50,000 read its mean 10% low), seed 1.
     fn default() -> Self {
-        BalancerParams {
-            servers: 100,
-            lambda: 0.9,
-            d: 2,
-            signal: Signal::Fresh,
-            staleness: 50.0,
-            clients: 1,
-            slow_factor: 1.0,
-            tau: 10.0,
-            arrivals: 200_000,
-            seed: 1,
-        }
+        Self::DEFAULT
     }
 }
 
 impl BalancerParams {
+    /// The defaults, as a constant (the call's options declare them).
+    pub const DEFAULT: BalancerParams = BalancerParams {
+        servers: 100,
+        lambda: 0.9,
+        d: 2,
+        signal: Signal::Fresh,
+        staleness: 50.0,
+        clients: 1,
+        slow_factor: 1.0,
+        tau: 10.0,
+        arrivals: 200_000,
+        seed: 1,
+    };
+
     /// Checks every parameter, naming the first one out of range.
     pub fn check(&self) -> Result<(), ParamError> {
         SERVERS.check("servers", u64::from(self.servers))?;
-        check_range(
-            "lambda",
-            self.lambda,
-            MIN_LAMBDA,
-            MAX_LAMBDA,
-            "a rate in 0.01..=0.99",
-        )?;
+        LAMBDA.check("lambda", self.lambda)?;
         CountRange {
-            lo: 1,
             hi: u64::from(self.servers),
-            expected: "an integer in 1..=servers",
+            ..CHOICES
         }
         .check("d", u64::from(self.d))?;
         if self.staleness != 0.0 {
-            check_range(
-                "staleness",
-                self.staleness,
-                MIN_STALENESS,
-                MAX_STALENESS,
-                "0, or a period in 0.001..=1e6",
-            )?;
+            NumberRange {
+                lo: MIN_STALENESS,
+                ..STALENESS
+            }
+            .check("staleness", self.staleness)?;
         }
         CLIENTS.check("clients", u64::from(self.clients))?;
-        check_range(
-            "slowFactor",
-            self.slow_factor,
-            1.0,
-            MAX_SLOW_FACTOR,
-            "a factor in 1..=100",
-        )?;
-        check_range(
-            "tau",
-            self.tau,
-            TAU_RANGE.0,
-            TAU_RANGE.1,
-            "a time in 0.01..=1e6",
-        )?;
+        SLOW_FACTOR.check("slowFactor", self.slow_factor)?;
+        TAU.check("tau", self.tau)?;
         ARRIVALS.check("arrivals", self.arrivals)?;
         Ok(())
     }

@@ -26,14 +26,17 @@
 //! Bernoulli(`c`), then those of its backup's Bernoulli(`c_r`). The same bits decide at every
 //! `c` and `c_r`, so the independent run and the `c_r` sweep see the very same leaves.
 
+mod call;
 mod model;
 mod sim;
 pub mod theory;
 
+pub use call::{CALL, OPTIONS, params};
 pub use model::MODEL;
 pub use sim::{closed_form, request_leaves, simulate};
 
-use crate::error::{CountRange, ParamError, check_open, check_range};
+use crate::error::{CountRange, Ends, LEVEL, NumberRange, PROBABILITY, ParamError};
+use crate::lab::hedge_idle::DELAY_MS;
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::service::ServiceModel;
 use crate::sampling::address::Stream;
@@ -53,6 +56,20 @@ pub const REQUESTS: CountRange = crate::count_range!(1, 1000000000);
 pub const REQUESTS_PER_CALL: CountRange = crate::count_range!(1, 10000000);
 /// The largest share of the leaves the parent may drop.
 pub const MAX_DROP: f64 = 0.5;
+/// The shares of leaves a partial-results parent may drop.
+pub const DROP: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: MAX_DROP,
+    ends: Ends::Closed,
+    expected: "a share of the leaves in 0..=0.5",
+};
+/// The slow levels accepted: a leaf is slow above its `(1 − p)`-quantile.
+pub const SLOW_LEVEL: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: 1.0,
+    ends: Ends::Open,
+    expected: "a slow level in (0, 1)",
+};
 /// The replica correlations the hedge's gain is simulated at (the closed form is drawn at
 /// [`THEORY_CR_POINTS`] more).
 pub const SIM_CR: [f64; 6] = [0.0, 0.05, 0.25, 0.5, 0.75, 1.0];
@@ -126,23 +143,17 @@ impl CorrelatedParams {
     /// slow threshold.
     pub fn check(self) -> Result<Checked, ParamError> {
         FANOUT.check("n", u64::from(self.n))?;
-        check_range("c", self.c, 0.0, 1.0, "a probability in 0..=1")?;
-        check_range("cr", self.cr, 0.0, 1.0, "a probability in 0..=1")?;
-        check_range(
-            "drop",
-            self.drop,
-            0.0,
-            MAX_DROP,
-            "a share of the leaves in 0..=0.5",
-        )?;
-        check_open("p", self.p, 0.0, 1.0, "a slow level in (0, 1)")?;
+        PROBABILITY.check("c", self.c)?;
+        PROBABILITY.check("cr", self.cr)?;
+        DROP.check("drop", self.drop)?;
+        SLOW_LEVEL.check("p", self.p)?;
         REQUESTS.check("requests", self.requests)?;
         let delay_ms = match self.delay {
             Delay::Quantile(q) => {
-                check_open("delayQ", q, 0.0, 1.0, "a quantile level in (0, 1)")?;
+                LEVEL.check("delayQ", q)?;
                 self.model.quantile(q)
             }
-            Delay::Ms(ms) => check_range("delayMs", ms, 0.0, 1e9, "a delay in ms in 0..=1e9")?,
+            Delay::Ms(ms) => DELAY_MS.check("delayMs", ms)?,
         };
         Ok(Checked {
             dropped: dropped_leaves(self.drop, self.n),

@@ -295,7 +295,7 @@ pub const MODEL: Model = Model {
            slow_drop_indep), and a backup in the same episode is slow as well (the hedge's gain \
            falls with c_r). At most 20,000 requests",
     call: Some("simulateCorrelated"),
-    api: None,
+    api: Some(&super::CALL),
     closed_forms: &["correlatedTheory"],
     result_type: <CorrelatedResult as Describe>::TYPE_NAME,
     result_doc: <CorrelatedResult as Describe>::DOC,

@@ -28,8 +28,9 @@
 //! the last arrival. Randomness is one seeded SplitMix64 stream (the chain is sequential by
 //! nature).
 
+use crate::api::{Call, Kind, OptionSpec, OptionValues, Prepared, SEED_OPTION, Work, length_words};
 use crate::describe::{Describe, Field, Unit, Value, interval_fields};
-use crate::error::{CountRange, ParamError, check_range};
+use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::lab::precision::{self, LengthChoice, Planned, Reached};
 use crate::model::{Model, RunOutput, each_described};
 use crate::sampling::address::Stream;
@@ -67,6 +68,13 @@ pub const MIN_LAMBDA: f64 = min_lambda!();
 )]
 pub const MAX_LAMBDA: f64 = max_lambda!() as f64;
 const LAMBDA_EXPECTED: &str = concat!("a rate in ", min_lambda!(), "..=", max_lambda!());
+/// The arrival rates accepted per server, [`MIN_LAMBDA`]..=[`MAX_LAMBDA`].
+pub const LAMBDA: NumberRange = NumberRange {
+    lo: MIN_LAMBDA,
+    hi: MAX_LAMBDA,
+    ends: Ends::Closed,
+    expected: LAMBDA_EXPECTED,
+};
 /// Choices per arrival: at least one, at most every server (the upper bound is the run's
 /// `servers`; [`SERVERS`]' top is the most any run allows).
 pub const CHOICES: CountRange = CountRange {
@@ -264,7 +272,7 @@ impl SupermarketConfig {
             seed,
         } = params;
         SERVERS.check("servers", u64::from(servers))?;
-        check_range("lambda", lambda, MIN_LAMBDA, MAX_LAMBDA, LAMBDA_EXPECTED)?;
+        LAMBDA.check("lambda", lambda)?;
         CountRange {
             hi: u64::from(servers),
             ..CHOICES
@@ -505,7 +513,8 @@ pub const DEFAULT_SERVERS: u32 = 100;
 
 /// The names of d = 1, 2, 3: `"random"`, `"two"` and `"three"`.
 pub const POLICIES: [&str; 3] = ["random", "two", "three"];
-const POLICY_NAMES: &str = "\"random\", \"two\", \"three\"";
+/// The policy names in an error's words.
+pub const POLICY_NAMES: &str = "\"random\", \"two\", \"three\"";
 
 /// The d a policy name stands for (`"two"` is 2), or a [`ParamError::UnknownName`].
 pub fn policy_choices(name: &str) -> Result<u32, ParamError> {
@@ -609,7 +618,7 @@ pub const MODEL: Model = Model {
     title: "Power of d choices, 100 servers",
     note: "seed: λ = 0.9, random 10.0, best of two 2.63 vs the fixed point's 2.61",
     call: Some("simulateBalance"),
-    api: None,
+    api: Some(&CALL),
     closed_forms: &["fixedPointMeanTime", "fixedPointShare"],
     result_type: <SupermarketResult as Describe>::TYPE_NAME,
     result_doc: <SupermarketResult as Describe>::DOC,
@@ -779,3 +788,86 @@ mod tests {
         assert!(!r.stable && r.mean_time.is_none() && r.theory.is_none());
     }
 }
+
+/// `simulateBalance`: the supermarket model at one point.
+pub const CALL: Call = Call {
+    name: "simulateBalance",
+    doc: "The supermarket model: each arrival joins the shortest of `d` sampled queues.",
+    options_type: "BalanceOptions",
+    options_doc: "Options of `simulateBalance`. `policy` and `d` name the same thing; give either \
+                  (both, only when they agree).",
+    options: &[
+        OptionSpec::number(
+            "lambda",
+            "Arrival rate per server in units of the service rate.",
+            Unit::Rate,
+            LAMBDA,
+            0.9,
+        ),
+        OptionSpec {
+            name: "policy",
+            doc: "\"random\" (d = 1), \"two\" (d = 2) or \"three\" (d = 3).",
+            unit: Unit::None,
+            kind: Kind::Name {
+                names: &POLICIES,
+                expected: POLICY_NAMES,
+                default: None,
+            },
+        },
+        OptionSpec {
+            name: "d",
+            doc: "Servers sampled per arrival, at most `servers`; 2 unless `policy` says.",
+            unit: Unit::Count,
+            kind: Kind::Count {
+                range: CHOICES,
+                default: None,
+            },
+        },
+        OptionSpec::count(
+            "servers",
+            "Servers.",
+            Unit::Count,
+            SERVERS,
+            DEFAULT_SERVERS as u64,
+        ),
+        OptionSpec {
+            name: "arrivals",
+            doc: "Arrivals simulated.",
+            unit: Unit::Count,
+            kind: Kind::RunLength {
+                range: ARRIVALS,
+                default: 1_000_000,
+                rule: &precision::BALANCE_RUN,
+            },
+        },
+        SEED_OPTION,
+    ],
+    exclusive: &[],
+    result_type: <SupermarketResult as Describe>::TYPE_NAME,
+    prepare: |o: &OptionValues| {
+        let defaults = SupermarketParams::default();
+        let d = choices(
+            o.name("policy"),
+            o.given_count("d").map(|d| d as u32),
+            defaults.d,
+        )?;
+        let (arrivals, choice) = o.length("arrivals");
+        let config = SupermarketConfig::new(SupermarketParams {
+            servers: o.count("servers") as u32,
+            lambda: o.number("lambda").expect("lambda has a default"),
+            d,
+            arrivals,
+            seed: o.seed("seed"),
+        })?;
+        let work = Work {
+            units: config.work_units(),
+            counted_as: format!(
+                "{} × (8 + 3 a server drawn, or 8 above 16384 servers)",
+                length_words("arrivals", choice, arrivals)
+            ),
+        };
+        Ok(Prepared::new(work, move || {
+            Ok(config.run_by(choice).describe())
+        }))
+    },
+};

@@ -181,6 +181,18 @@ pub enum Kind {
         /// Used when the option is absent.
         default: Option<&'static str>,
     },
+    /// A number in a range, or one word that stands for something else (`workMs` is a time
+    /// or `"service"`).
+    NumberOr {
+        /// The numbers accepted.
+        range: NumberRange,
+        /// The word accepted.
+        word: &'static str,
+        /// Both forms in an error's words (`"a time in ms, or \"service\""`).
+        expected: &'static str,
+        /// Used when the option is absent.
+        default: Option<f64>,
+    },
     /// True or false.
     Flag {
         /// Used when the option is absent.
@@ -210,7 +222,9 @@ impl Kind {
     /// A given number, checked.
     pub fn number(&self, param: &'static str, x: f64) -> Result<OptionValue, ParamError> {
         match self {
-            Kind::Number { range, .. } => range.check(param, x).map(OptionValue::Number),
+            Kind::Number { range, .. } | Kind::NumberOr { range, .. } => {
+                range.check(param, x).map(OptionValue::Number)
+            }
             Kind::Count { range, .. } => range.check_number(param, x).map(OptionValue::Count),
             Kind::RunLength { range, .. } => range
                 .check_number(param, x)
@@ -235,6 +249,17 @@ impl Kind {
                     got: text.to_string(),
                     expected,
                 }),
+            Kind::NumberOr { word, expected, .. } => {
+                if text == *word {
+                    Ok(OptionValue::Name(word))
+                } else {
+                    Err(ParamError::UnknownName {
+                        param,
+                        got: text.to_string(),
+                        expected,
+                    })
+                }
+            }
             Kind::RunLength { rule, .. } => match LengthChoice::from_name(text) {
                 Some(LengthChoice::Pilot) => {
                     Ok(OptionValue::Length(rule.pilot, LengthChoice::Pilot))
@@ -266,6 +291,7 @@ impl Kind {
         match self {
             Kind::Number { .. } | Kind::Count { .. } => "a number",
             Kind::Name { .. } => "a string",
+            Kind::NumberOr { .. } => "a number or a string",
             Kind::Flag { .. } => "true or false",
             Kind::Seed { .. } => "a number or a bigint",
             Kind::RunLength { .. } => "a number, \"auto\" or \"pilot\"",
@@ -276,7 +302,9 @@ impl Kind {
     /// The value used when the option is absent, if any.
     pub fn default_value(&self) -> Option<OptionValue> {
         match *self {
-            Kind::Number { default, .. } => default.map(OptionValue::Number),
+            Kind::Number { default, .. } | Kind::NumberOr { default, .. } => {
+                default.map(OptionValue::Number)
+            }
             Kind::Count { default, .. } => default.map(OptionValue::Count),
             Kind::Name { default, .. } => default.map(OptionValue::Name),
             Kind::Flag { default } => Some(OptionValue::Flag(default)),
@@ -298,6 +326,7 @@ impl Kind {
                 .map(|n| format!("{n:?}"))
                 .collect::<Vec<_>>()
                 .join(" | "),
+            Kind::NumberOr { word, .. } => format!("number | {word:?}"),
             Kind::Flag { .. } => "boolean".into(),
             Kind::Seed { .. } => "number | bigint".into(),
             Kind::RunLength { .. } => "number | \"auto\" | \"pilot\"".into(),
@@ -311,6 +340,7 @@ impl Kind {
             Kind::Number { range, .. } => range.expected.into(),
             Kind::Count { range, .. } => range.expected.into(),
             Kind::Name { expected, .. } => format!("one of {expected}"),
+            Kind::NumberOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
             Kind::Flag { .. } => "true or false".into(),
             Kind::Seed { .. } => "an integer in 0..=2^53-1, or a bigint below 2^64".into(),
             Kind::RunLength { range, .. } => format!(
@@ -412,6 +442,16 @@ impl OptionValues {
     pub fn given_count(&self, name: &str) -> Option<u64> {
         match self.get(name)? {
             OptionValue::Count(n) => Some(*n),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A number-or-word option's value ([`Kind::NumberOr`]), if given or defaulted: the number,
+    /// or `Err` with the word.
+    pub fn number_or_word(&self, name: &str) -> Option<Result<f64, &'static str>> {
+        match self.get(name)? {
+            OptionValue::Number(x) => Some(Ok(*x)),
+            OptionValue::Name(w) => Some(Err(w)),
             other => wrong_kind(name, Some(other)),
         }
     }

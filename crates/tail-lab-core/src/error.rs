@@ -172,6 +172,8 @@ pub enum Ends {
     Open,
     /// `(lo, hi]`: above `lo`, at most `hi`.
     AboveLow,
+    /// `lo..=hi`, or `+∞` (a delay that never ends).
+    ClosedOrInfinity,
 }
 
 /// A range of finite numbers and the words an error states it in, written once: the core
@@ -195,6 +197,12 @@ impl NumberRange {
             Ends::Closed => self.lo <= value && value <= self.hi,
             Ends::Open => self.lo < value && value < self.hi,
             Ends::AboveLow => self.lo < value && value <= self.hi,
+            Ends::ClosedOrInfinity => {
+                if value == f64::INFINITY {
+                    return Ok(value);
+                }
+                self.lo <= value && value <= self.hi
+            }
         };
         accept(param, value, inside, self.expected)
     }

@@ -70,7 +70,7 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
     match kind {
         Kind::Number { .. } | Kind::Count { .. } => kind.number(name, number(name, v)?),
         Kind::Name { .. } => kind.name(name, &string(name, v)?),
-        Kind::RunLength { .. } => match (v.as_string(), v.as_f64()) {
+        Kind::RunLength { .. } | Kind::NumberOr { .. } => match (v.as_string(), v.as_f64()) {
             (Some(text), _) => kind.name(name, &text),
             (None, Some(x)) => kind.number(name, x),
             (None, None) => return Err(wrong()),

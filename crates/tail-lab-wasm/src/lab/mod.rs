@@ -10,7 +10,6 @@ pub mod fanout_latency;
 pub mod graph;
 pub mod loaded;
 pub mod loaded_trace;
-pub mod omission;
 pub mod precision;
 pub mod queue;
 pub mod retries;

@@ -26,12 +26,14 @@
 //! the hedge delay from [`DELAY_STREAM`] (id 21), addressed per request as in the loaded model,
 //! so every policy, delay and load sees the same arrivals and work.
 
+mod call;
 mod model;
 pub mod theory;
 
+pub use call::{CALL, SWEEP_OPTIONS, sweep_params, sweep_work};
 pub use model::{MODEL, VERDICT_NAMES};
 
-use crate::error::{CountRange, ParamError, check_range};
+use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::lab::loaded::{
     Cancellation, DelayBasis, LoadedConfig, LoadedParams, LoadedPolicy, LoadedResult,
     LoadedService, REPLICAS, REQUESTS,
@@ -47,7 +49,13 @@ pub const DELAY_STREAM: Stream = Stream::new(21);
 
 /// The longest finite cancellation delay accepted (ms); ∞ is accepted too.
 pub const MAX_CANCEL_DELAY_MS: f64 = 1e9;
-const DELAY_EXPECTED: &str = "a delay in ms in 0..=1e9, or ∞ (a cancel that never lands)";
+/// The cancellation delays accepted (ms): 0..=[`MAX_CANCEL_DELAY_MS`], or ∞.
+pub const CANCEL_DELAY_MS: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: MAX_CANCEL_DELAY_MS,
+    ends: Ends::ClosedOrInfinity,
+    expected: "a delay in ms in 0..=1e9, or ∞ (a cancel that never lands)",
+};
 
 /// The cancellation delays of the standard sweep (ms), ∞ last.
 pub const SWEEP_DELAYS_MS: [f64; 10] = [
@@ -80,13 +88,7 @@ pub fn check_delay(ms: f64) -> Result<f64, ParamError> {
     if ms == f64::INFINITY {
         Ok(ms)
     } else {
-        check_range(
-            "cancelDelayMs",
-            ms,
-            0.0,
-            MAX_CANCEL_DELAY_MS,
-            DELAY_EXPECTED,
-        )
+        CANCEL_DELAY_MS.check("cancelDelayMs", ms)
     }
 }
 

@@ -258,7 +258,7 @@ pub const MODEL: Model = Model {
            counts. The crossing is the load at which duplicating's p99 stops beating no \
            backups', by bisection of 0.05..0.95 (20,000 requests a run at most)",
     call: Some("simulateCancellation"),
-    api: None,
+    api: Some(&super::CALL),
     closed_forms: &[],
     result_type: <CancellationPoint as Describe>::TYPE_NAME,
     result_doc: <CancellationPoint as Describe>::DOC,

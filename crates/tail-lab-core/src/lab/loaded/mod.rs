@@ -40,6 +40,7 @@
 //! on [`crate::des`], and the no-backup p95 a loaded hedge waits for, by Lindley's recursion).
 
 pub mod config;
+pub mod options;
 pub mod policy;
 pub mod theory;
 pub mod trace;

@@ -34,6 +34,7 @@
 //! (so every client's `k`-th send does the same work); the stalls' gaps and the probe's
 //! arrivals from [`STALL_STREAM`] (id 29).
 
+mod call;
 mod clients;
 pub mod measure;
 mod model;
@@ -41,11 +42,12 @@ pub mod probe;
 pub mod stalls;
 pub mod theory;
 
+pub use call::CALL;
 pub use clients::simulate;
 pub use model::MODEL;
 pub use stalls::Gaps;
 
-use crate::error::{CountRange, ParamError, check_open, check_range, readable};
+use crate::error::{CountRange, Ends, NumberRange, ParamError, readable};
 use crate::lab::service::ServiceModel;
 use crate::sampling::address::Stream;
 
@@ -66,16 +68,36 @@ pub const MAX_STALL_STEPS: f64 = 1e8;
 pub const MAX_INTERRUPTIONS: f64 = 100.0;
 /// The longest stall, interval, duration or stall period accepted (ms): 10^9, eleven days.
 pub const MAX_MS: f64 = 1e9;
+/// A time that must pass: (0, [`MAX_MS`]].
+pub const POSITIVE_MS: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: MAX_MS,
+    ends: Ends::AboveLow,
+    expected: "a time in ms in (0, 1e9]",
+};
+/// A stall's length: 0 (none) up to [`MAX_MS`].
+pub const STALL_MS: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: MAX_MS,
+    ends: Ends::Closed,
+    expected: "a time in ms in 0..=1e9 (0: no stalls)",
+};
+/// A request's fixed work: (0, [`MAX_MS`]).
+pub const WORK_MS: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: MAX_MS,
+    ends: Ends::Open,
+    expected: "a time in ms in (0, 1e9)",
+};
 
 /// `ms` when it is a time in ms in (0, [`MAX_MS`]], else an error naming `param`.
 pub(crate) fn positive_ms(param: &'static str, ms: f64) -> Result<f64, ParamError> {
-    const EXPECTED: &str = "a time in ms in (0, 1e9]";
-    check_range(param, ms, 0.0, MAX_MS, EXPECTED)?;
+    POSITIVE_MS.check(param, ms)?;
     if ms == 0.0 {
         return Err(ParamError::OutOfRange {
             param,
             got: ms,
-            expected: EXPECTED,
+            expected: POSITIVE_MS.expected,
         });
     }
     Ok(ms)
@@ -147,13 +169,7 @@ impl OmissionParams {
     /// Checks every field, naming the first bad one.
     pub fn check(&self) -> Result<(), ParamError> {
         positive_ms("intervalMs", self.interval_ms)?;
-        check_range(
-            "stallMs",
-            self.stall_ms,
-            0.0,
-            MAX_MS,
-            "a time in ms in 0..=1e9 (0: no stalls)",
-        )?;
+        STALL_MS.check("stallMs", self.stall_ms)?;
         positive_ms("everyMs", self.every_ms)?;
         if self.every_ms <= self.stall_ms {
             return Err(ParamError::Conflict {
@@ -189,7 +205,7 @@ impl OmissionParams {
         }
         self.probe.check()?;
         if let Work::Constant(ms) = self.work {
-            check_open("workMs", ms, 0.0, MAX_MS, "a time in ms in (0, 1e9)")?;
+            WORK_MS.check("workMs", ms)?;
         }
         if self.stall_ms > 0.0 {
             // A request's work is interrupted by some work/gap stalls, each one a step of the

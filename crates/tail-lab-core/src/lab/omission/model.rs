@@ -308,7 +308,7 @@ pub const MODEL: Model = Model {
            every 20 s at random, the open loop beside its closed form; each with a probe of a \
            loaded replica at load 0.5, whose closed-loop p99 reads below the open loop's",
     call: Some("simulateOmission"),
-    api: None,
+    api: Some(&super::CALL),
     closed_forms: &[],
     result_type: <OmissionResult as Describe>::TYPE_NAME,
     result_doc: <OmissionResult as Describe>::DOC,

@@ -10,7 +10,7 @@
 
 use super::measure::Measurement;
 use super::{STALL_STREAM, STREAM};
-use crate::error::{CountRange, ParamError, check_range};
+use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::lab::loaded::MIN_LOAD;
 use crate::lab::loaded::theory::no_backup_mean_ms;
 use crate::lab::service::{ServiceModel, ServiceSampler};
@@ -24,6 +24,13 @@ pub const MAX_ARRIVALS: f64 = 2e7;
 /// The highest load accepted: the queue must be stable to have a truth to read (below the
 /// loaded model's own ceiling).
 pub const MAX_PROBE_LOAD: f64 = 0.95;
+/// The probed replica's utilisations accepted.
+pub const PROBE_LOAD: NumberRange = NumberRange {
+    lo: MIN_LOAD,
+    hi: MAX_PROBE_LOAD,
+    ends: Ends::Closed,
+    expected: "a utilisation in [0.001, 0.95]",
+};
 
 /// A probe run's parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,13 +129,7 @@ impl ProbeParams {
     /// Checks every field, naming the first bad one.
     pub fn check(&self) -> Result<(), ParamError> {
         let p = self;
-        check_range(
-            "probeLoad",
-            p.load,
-            MIN_LOAD,
-            MAX_PROBE_LOAD,
-            "a utilisation in [0.001, 0.95]",
-        )?;
+        PROBE_LOAD.check("probeLoad", p.load)?;
         super::positive_ms("probeMs", p.interval_ms)?;
         PROBES.check("probes", p.probes)?;
         if self.arrivals() > MAX_ARRIVALS {

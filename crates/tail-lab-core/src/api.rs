@@ -55,6 +55,9 @@ pub struct Call {
     pub exclusive: &'static [[&'static str; 2]],
     /// The name of its result's interface (`"QueueResult"`).
     pub result_type: &'static str,
+    /// The options of the model's other calls that have an interface of their own (a trace's,
+    /// say), rendered beside this call's.
+    pub more: &'static [OptionSet],
     /// Builds the run from complete, checked options ([`OptionValues::complete`]): the
     /// model's own checks (those that involve more than one option) happen here.
     pub prepare: fn(&OptionValues) -> Result<Prepared, ParamError>,
@@ -64,6 +67,18 @@ impl std::fmt::Debug for Call {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Call").field("name", &self.name).finish()
     }
+}
+
+/// The options of a call that is not a [`Call`] (one whose result is typed arrays, say): its
+/// interface is rendered from them all the same.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionSet {
+    /// The name of the interface (`"LoadedTraceOptions"`).
+    pub type_name: &'static str,
+    /// One sentence on the options as a whole.
+    pub doc: &'static str,
+    /// The options.
+    pub options: &'static [OptionSpec],
 }
 
 /// One option of a call.
@@ -520,23 +535,17 @@ impl Call {
         self.options.iter().map(|o| o.name).collect()
     }
 
-    /// Its options' TypeScript interface, each option's sentence, unit, accepted values and
-    /// default in its doc comment.
+    /// Its options' TypeScript interface (and those of [`Call::more`]), each option's
+    /// sentence, unit, accepted values and default in its doc comment.
     pub fn typescript(&self) -> String {
         let mut doc = self.options_doc.to_string();
         for [a, b] in self.exclusive {
             doc.push_str(&format!(" Give `{a}` or `{b}`, not both."));
         }
-        let mut out = format!("/** {doc} */\nexport interface {} {{\n", self.options_type);
-        for o in self.options {
-            out.push_str(&format!(
-                "  /** {} */\n  {}?: {};\n",
-                o.sentence(),
-                o.name,
-                o.kind.typescript()
-            ));
+        let mut out = interface(self.options_type, &doc, self.options);
+        for set in self.more {
+            out.push_str(&interface(set.type_name, set.doc, set.options));
         }
-        out.push_str("}\n");
         out
     }
 
@@ -605,6 +614,21 @@ pub fn check_exclusive(
         }),
         None => Ok(()),
     }
+}
+
+/// `options` as `export interface name { … }`, each documented.
+fn interface(name: &str, doc: &str, options: &[OptionSpec]) -> String {
+    let mut out = format!("/** {doc} */\nexport interface {name} {{\n");
+    for o in options {
+        out.push_str(&format!(
+            "  /** {} */\n  {}?: {};\n",
+            o.sentence(),
+            o.name,
+            o.kind.typescript()
+        ));
+    }
+    out.push_str("}\n");
+    out
 }
 
 /// Two options given that say the same thing two ways.

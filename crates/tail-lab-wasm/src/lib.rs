@@ -35,7 +35,6 @@ mod typescript;
 pub use describe::models;
 pub use lab::fanout_latency::fanout_latency_theory;
 pub use lab::lab_defaults;
-pub use lab::loaded::simulate_loaded;
 pub use lab::supermarket::fixed_point;
 pub use sampling::histogram::bin_edges;
 pub use tail::leaf_quantiles::{leaf_quantile, parent_quantile};

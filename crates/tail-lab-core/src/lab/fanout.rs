@@ -276,6 +276,7 @@ pub const CALL: Call = Call {
     ],
     exclusive: &[],
     result_type: <FanoutResult as Describe>::TYPE_NAME,
+    more: &[],
     prepare: |o: &OptionValues| {
         let params = FanoutParams {
             p: o.number("p").expect("p has a default"),

@@ -535,6 +535,7 @@ pub const CALL: Call = Call {
     ],
     exclusive: &[["p", "service"]],
     result_type: <FanoutLatencyResult as Describe>::TYPE_NAME,
+    more: &[],
     prepare: |o: &OptionValues| {
         let params = FanoutLatencyParams {
             p: o.number("p").expect("p has a default"),

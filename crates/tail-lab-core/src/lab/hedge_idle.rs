@@ -478,6 +478,7 @@ pub const CALL: Call = Call {
     ],
     exclusive: &[["delayQ", "delayMs"]],
     result_type: <(IdleHedgeResult, SurvivalCurves) as Describe>::TYPE_NAME,
+    more: &[],
     prepare: |o: &OptionValues| {
         let (model, seed, requests) = (o.service("service"), o.seed("seed"), o.count("requests"));
         let hedge = match o.number("delayMs") {

@@ -305,6 +305,7 @@ pub const CALL: Call = Call {
     ],
     exclusive: &[],
     result_type: <BalancerResult as Describe>::TYPE_NAME,
+    more: &[],
     prepare: |o: &OptionValues| {
         let params = BalancerParams {
             signal: Signal::from_name(o.name("signal").expect("signal has a default"))?,

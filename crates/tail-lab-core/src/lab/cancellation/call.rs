@@ -109,6 +109,7 @@ pub const CALL: Call = Call {
     options: &POINT,
     exclusive: &[],
     result_type: <CancellationPoint as Describe>::TYPE_NAME,
+    more: &[],
     prepare: |o: &OptionValues| -> Result<Prepared, ParamError> {
         let p = sweep_params(o)?;
         let work = sweep_work(&p, false);

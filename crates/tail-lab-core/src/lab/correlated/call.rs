@@ -126,6 +126,7 @@ pub const CALL: Call = Call {
     options: &ALL,
     exclusive: &[["delayQ", "delayMs"]],
     result_type: <CorrelatedResult as Describe>::TYPE_NAME,
+    more: &[],
     prepare: |o: &OptionValues| -> Result<Prepared, ParamError> {
         let params = params(o);
         let work = Work {

@@ -39,6 +39,7 @@
 //! registration: the result described, its report runs) and `engine` (the simulation itself,
 //! on [`crate::des`], and the no-backup p95 a loaded hedge waits for, by Lindley's recursion).
 
+mod call;
 pub mod config;
 pub mod options;
 pub mod policy;
@@ -50,6 +51,7 @@ mod model;
 #[cfg(test)]
 mod tests;
 
+pub use call::{CALL, TRACE_OPTIONS, trace_params};
 pub use config::{
     AT_CAPACITY, CALIBRATION_STREAM, DELAY_CALIBRATION_STREAM, HEDGE_QUANTILE, LoadedConfig,
     LoadedParams, LoadedResult, LoadedService, MAX_IN_FLIGHT, MAX_LOAD, MAX_MEAN_MS, MIN_LOAD,

@@ -129,7 +129,7 @@ pub const MODEL: Model = Model {
            duplicating wins at 20% load and pushes the median up ~26x at 70%, where it reaches \
            the stability boundary: its median there grows with the run's length",
     call: Some("simulateLoaded"),
-    api: None,
+    api: Some(&super::CALL),
     closed_forms: &["noBackupMeanMs", "serviceMoments"],
     result_type: <LoadedResult as Describe>::TYPE_NAME,
     result_doc: <LoadedResult as Describe>::DOC,

@@ -2,10 +2,11 @@
 //! cancellation), declared once ([`crate::api`]).
 
 use super::config::{LOAD_EXPECTED, MAX_LOAD, MIN_LOAD, REPLICAS};
-use super::model::{CANCELLATION_NAMES, DEFAULT_REPLICAS, POLICY_NAMES};
-use crate::api::{Kind, OptionSpec};
+use super::model::{CANCELLATION_NAMES, DEFAULT_REPLICAS, DELAY_BASIS_NAMES, POLICY_NAMES};
+use super::policy::{AFTER_DELAY_EXPECTED, Cancellation, DelayBasis, LoadedPolicy, MAX_DELAY_MS};
+use crate::api::{Kind, OptionSpec, OptionValues};
 use crate::describe::Unit;
-use crate::error::{Ends, NumberRange};
+use crate::error::{Ends, NumberRange, ParamError};
 
 /// The utilisations accepted, [`MIN_LOAD`]..=[`MAX_LOAD`] (1 and above run, and answer
 /// "unstable").
@@ -65,3 +66,42 @@ pub const POLICY_OPTION: OptionSpec = OptionSpec::choice(
     &POLICY_NAMES,
     POLICIES_EXPECTED,
 );
+
+/// `delay`: a backup after this many ms; 0 duplicates every request. Overrides `policy`.
+pub const DELAY_OPTION: OptionSpec = OptionSpec {
+    name: "delay",
+    doc: "Send the backup after this many ms; 0 duplicates every request. Overrides `policy`.",
+    unit: Unit::Ms,
+    kind: Kind::Number {
+        range: NumberRange {
+            lo: 0.0,
+            hi: MAX_DELAY_MS,
+            ends: Ends::Closed,
+            expected: AFTER_DELAY_EXPECTED,
+        },
+        default: None,
+    },
+};
+
+/// `delayBasis`: what the "hedge" policy's p95 delay is measured on.
+pub const DELAY_BASIS_OPTION: OptionSpec = OptionSpec::choice(
+    "delayBasis",
+    "What the \"hedge\" policy's p95 delay is measured on: \"loaded\" (the same load, no \
+     backups) or \"idle\" (the service model alone).",
+    &DELAY_BASIS_NAMES,
+    "\"loaded\", \"idle\"",
+);
+
+/// What a loaded run does with duplicates, from `o` (read against options that hold
+/// [`POLICY_OPTION`], [`DELAY_OPTION`], [`DELAY_BASIS_OPTION`] and a [`cancellation_option`]):
+/// `delay` if given, else `policy` measured on `delayBasis`; and the cancellation rule.
+pub fn policy_of(o: &OptionValues) -> Result<(LoadedPolicy, Cancellation), ParamError> {
+    let basis = DelayBasis::from_name(o.name("delayBasis").expect("delayBasis has a default"))?;
+    let cancellation =
+        Cancellation::from_name(o.name("cancellation").expect("cancellation has a default"))?;
+    let policy = match o.number("delay") {
+        Some(ms) => LoadedPolicy::after_delay(ms)?,
+        None => LoadedPolicy::from_name(o.name("policy").expect("policy has a default"), basis)?,
+    };
+    Ok((policy, cancellation))
+}

@@ -17,7 +17,7 @@ const DELAY_EXPECTED: &str = concat!(
     max_delay_ms!(),
     ") (a delay of 0 is LoadedPolicy::Duplicate)"
 );
-const AFTER_DELAY_EXPECTED: &str = concat!("a delay in ms in 0..=", max_delay_ms!());
+pub(super) const AFTER_DELAY_EXPECTED: &str = concat!("a delay in ms in 0..=", max_delay_ms!());
 
 /// A fixed hedge delay: a number of ms in (0, [`MAX_DELAY_MS`]), checked when made.
 ///

@@ -44,16 +44,21 @@ pub struct LoadedTraceParams {
 impl Default for LoadedTraceParams {
     /// The Lab's 10 replicas at 70% load without backups, 300 requests after 2,000, seed 1.
     fn default() -> Self {
-        LoadedTraceParams {
-            replicas: 10,
-            load: 0.7,
-            policy: LoadedPolicy::None,
-            cancellation: Cancellation::Backup,
-            requests: 300,
-            warmup: 2000,
-            seed: 1,
-        }
+        Self::DEFAULT
     }
+}
+
+impl LoadedTraceParams {
+    /// The defaults, as a constant (the trace's options declare them).
+    pub const DEFAULT: LoadedTraceParams = LoadedTraceParams {
+        replicas: 10,
+        load: 0.7,
+        policy: LoadedPolicy::None,
+        cancellation: Cancellation::Backup,
+        requests: 300,
+        warmup: 2000,
+        seed: 1,
+    };
 }
 
 /// The events of a trace window, in order: event `i` happened at `times[i]` (ms from the
@@ -191,7 +196,7 @@ fn trace_of(
     })
 }
 
-const TRACE_LOAD_EXPECTED: &str = "a utilisation in 0.001..=0.99";
+pub(super) const TRACE_LOAD_EXPECTED: &str = "a utilisation in 0.001..=0.99";
 
 #[cfg(test)]
 mod tests {

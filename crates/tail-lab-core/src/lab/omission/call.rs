@@ -101,6 +101,7 @@ pub const CALL: Call = Call {
     ],
     exclusive: &[],
     result_type: <OmissionResult as Describe>::TYPE_NAME,
+    more: &[],
     prepare: |o: &OptionValues| -> Result<Prepared, ParamError> {
         let params = params(o);
         params.check()?;

@@ -142,6 +142,7 @@ pub const CALL: Call = Call {
     ],
     exclusive: &[],
     result_type: <QueueResult as Describe>::TYPE_NAME,
+    more: &[],
     prepare: |o: &OptionValues| {
         let (requests, choice) = o.length("requests");
         let config = QueueConfig::new(QueueParams {

@@ -844,6 +844,7 @@ pub const CALL: Call = Call {
     ],
     exclusive: &[],
     result_type: <SupermarketResult as Describe>::TYPE_NAME,
+    more: &[],
     prepare: |o: &OptionValues| {
         let defaults = SupermarketParams::default();
         let d = choices(

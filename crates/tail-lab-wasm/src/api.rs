@@ -8,7 +8,9 @@ use crate::convert::{Options, number, seed, string};
 use crate::describe::js;
 use crate::error::{range, wrong_type};
 use crate::lab::service::service;
-use tail_lab_core::api::{Call, Kind, OptionSpec, OptionValue, OptionValues, check_exclusive};
+use tail_lab_core::api::{
+    Call, Kind, OptionSpec, OptionValue, OptionValues, Work, check_exclusive,
+};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -24,11 +26,14 @@ fn run(model: &str, options: &JsValue) -> Result<JsValue, JsValue> {
         .expect("the build script generates calls for registered calls only");
     let values = read(call, options)?;
     let prepared = (call.prepare)(&values).map_err(range)?;
-    prepared
-        .work
-        .check()
-        .map_err(|message| JsValue::from(js_sys::RangeError::new(&message)))?;
+    check_work(&prepared.work)?;
     Ok(js(&prepared.run().map_err(range)?))
+}
+
+/// A `RangeError` when `work` is over the limit (the core's words: what counts, the bound).
+pub fn check_work(work: &Work) -> Result<(), JsValue> {
+    work.check()
+        .map_err(|message| JsValue::from(js_sys::RangeError::new(&message)))
 }
 
 /// `options` read against `call`'s declaration: an unknown key or two exclusive options are a

@@ -17,9 +17,7 @@ pub fn cancellation_sweep(
 ) -> Result<JsValue, JsValue> {
     let o = crate::api::read_options(SWEEP_OPTIONS, &[], &opts)?;
     let p = sweep_params(&o).map_err(range)?;
-    sweep_work(&p, true)
-        .check()
-        .map_err(|message| JsValue::from(js_sys::RangeError::new(&message)))?;
+    crate::api::check_work(&sweep_work(&p, true))?;
     SWEEP_DELAYS_MS
         .iter()
         .map(|&d| {

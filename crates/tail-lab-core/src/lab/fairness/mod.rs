@@ -19,11 +19,13 @@
 //! Random streams: the simulation draws from [`STREAM`] (id 22), the no-backup run that sets
 //! the hedge delay from [`DELAY_STREAM`] (id 23).
 
+mod call;
 mod model;
 
+pub use call::{CALL, SWEEP_OPTIONS, params, sweep_work};
 pub use model::MODEL;
 
-use crate::error::{CountRange, ParamError, check_range};
+use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::loaded::{
     Cancellation, DelayBasis, HedgeDelay, LoadedConfig, LoadedParams, LoadedPolicy, LoadedResult,
@@ -43,6 +45,14 @@ pub const SWEEP_LOADS: [f64; 8] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 
 /// Requests one run may simulate (each point makes two).
 pub const REQUESTS_PER_RUN: CountRange = crate::count_range!(1000, 1000000);
+
+/// Tenant A's share of the requests.
+pub const SHARE: NumberRange = NumberRange {
+    lo: 0.0,
+    hi: 1.0,
+    ends: Ends::Closed,
+    expected: "a share in 0..=1",
+};
 
 /// What tenant A sends besides its primary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,7 +218,7 @@ fn tenants(config: &LoadedConfig) -> (LoadedResult, [Tenant; 2]) {
 
 /// Runs one point: the policy for A, and the baseline with nobody hedging.
 pub fn simulate(params: &FairnessParams) -> Result<FairnessPoint, ParamError> {
-    check_range("shareA", params.share_a, 0.0, 1.0, "a share in 0..=1")?;
+    SHARE.check("shareA", params.share_a)?;
     REQUESTS_PER_RUN.check("requests", params.requests)?;
     let (run, with_policy) = tenants(&params.config(params.policy)?);
     let (baseline, without) = tenants(&params.config(TenantPolicy::None)?);

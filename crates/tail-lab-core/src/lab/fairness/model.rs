@@ -215,7 +215,7 @@ pub const MODEL: Model = Model {
            primary answers); B sends no backups. Each tenant beside both with nobody hedging \
            (40,000 requests a run at most)",
     call: Some("simulateFairness"),
-    api: None,
+    api: Some(&super::CALL),
     closed_forms: &[],
     result_type: <FairnessPoint as Describe>::TYPE_NAME,
     result_doc: <FairnessPoint as Describe>::DOC,

@@ -72,7 +72,8 @@ pub(super) const LOAD_EXPECTED: &str =
 pub const MIN_MEAN_MS: f64 = min_mean_ms!();
 /// The longest mean of an exponential service (ms).
 pub const MAX_MEAN_MS: f64 = max_mean_ms!();
-const MEAN_EXPECTED: &str = concat!("a mean in ms in ", min_mean_ms!(), "..=", max_mean_ms!());
+pub(super) const MEAN_EXPECTED: &str =
+    concat!("a mean in ms in ", min_mean_ms!(), "..=", max_mean_ms!());
 
 /// The mean of an exponential service, in ms: in [`MIN_MEAN_MS`]..=[`MAX_MEAN_MS`], checked
 /// when made.

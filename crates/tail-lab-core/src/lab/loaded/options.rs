@@ -1,7 +1,9 @@
 //! The options the calls on loaded replicas share (loaded, tied, budget, retries, fairness,
 //! cancellation), declared once ([`crate::api`]).
 
-use super::config::{LOAD_EXPECTED, MAX_LOAD, MIN_LOAD, REPLICAS};
+use super::config::{
+    LOAD_EXPECTED, MAX_LOAD, MAX_MEAN_MS, MEAN_EXPECTED, MIN_LOAD, MIN_MEAN_MS, REPLICAS,
+};
 use super::model::{CANCELLATION_NAMES, DEFAULT_REPLICAS, DELAY_BASIS_NAMES, POLICY_NAMES};
 use super::policy::{AFTER_DELAY_EXPECTED, Cancellation, DelayBasis, LoadedPolicy, MAX_DELAY_MS};
 use crate::api::{Kind, OptionSpec, OptionValues};
@@ -105,3 +107,11 @@ pub fn policy_of(o: &OptionValues) -> Result<(LoadedPolicy, Cancellation), Param
     };
     Ok((policy, cancellation))
 }
+
+/// The means of an exponential service accepted (ms), [`MIN_MEAN_MS`]..=[`MAX_MEAN_MS`].
+pub const MEAN_MS: NumberRange = NumberRange {
+    lo: MIN_MEAN_MS,
+    hi: MAX_MEAN_MS,
+    ends: Ends::Closed,
+    expected: MEAN_EXPECTED,
+};

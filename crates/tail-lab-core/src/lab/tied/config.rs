@@ -31,13 +31,13 @@ pub const MAX_LOAD: f64 = crate::lab::loaded::MAX_LOAD;
 /// The longest finite message delay accepted (ms); `f64::INFINITY` is accepted too and means
 /// the cancellation never lands.
 pub const MAX_MESSAGE_DELAY_MS: f64 = max_message_delay_ms!();
-const DELAY_EXPECTED: &str = concat!(
+pub(super) const DELAY_EXPECTED: &str = concat!(
     "a delay in ms in 0..=",
     max_message_delay_ms!(),
     ", or Infinity (the cancellation never lands)"
 );
-const TIE_EXPECTED: &str = "an integer in 2..=replicas";
-const STAGGER_EXPECTED: &str = concat!("a delay in ms in 0..=", max_message_delay_ms!());
+pub(super) const TIE_EXPECTED: &str = "an integer in 2..=replicas";
+pub(super) const STAGGER_EXPECTED: &str = concat!("a delay in ms in 0..=", max_message_delay_ms!());
 
 /// Most *copies* of unanswered requests a run lets wait at once (unless the closed form says it
 /// is stable): `MAX_IN_FLIGHT_COPIES / tie` requests. At tie = 2 that is the loaded model's

@@ -36,6 +36,7 @@
 //! Files: `config` (parameters, result), `engine` (the simulation on [`crate::des`]),
 //! [`theory`] (the closed forms), `model` (its registration and the references).
 
+mod call;
 mod config;
 mod engine;
 mod model;
@@ -43,6 +44,7 @@ mod model;
 mod tests;
 pub mod theory;
 
+pub use call::{CALL, THEORY_LOAD};
 pub use config::{
     MAX_IN_FLIGHT_COPIES, MAX_LOAD, MAX_MESSAGE_DELAY_MS, MIN_LOAD, REPLICAS, REQUESTS, STREAM,
     TiedConfig, TiedParams, TiedPolicy, TiedResult,

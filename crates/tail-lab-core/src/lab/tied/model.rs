@@ -273,7 +273,7 @@ pub const MODEL: Model = Model {
            message landing 1 ms later (seed 003, Dean and Barroso). The last entry is the check: \
            tied to all 10 with no delay on exponential service is one M/M/10 queue",
     call: Some("simulateTied"),
-    api: None,
+    api: Some(&super::CALL),
     closed_forms: &["tiedTheory"],
     result_type: <TiedResult as Describe>::TYPE_NAME,
     result_doc: <TiedResult as Describe>::DOC,

@@ -3,7 +3,15 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bits, goldenVectors, loadPackage, nativeReport } from "../support.mjs";
+import {
+  bits,
+  dtsInterfaces,
+  goldenVectors,
+  loadPackage,
+  nativeReport,
+  plain,
+  readDts,
+} from "../support.mjs";
 
 const pkg = await loadPackage();
 const REQUESTS = 20_000;
@@ -406,4 +414,38 @@ test("heapBytes counts the core's live heap: a run adds to it, and freeing the r
   assert.ok(held > 2 * 840 * 8 + 50_000, `a run holds ${held} bytes`);
   run.free();
   assert.equal(pkg.heapBytes(), before);
+});
+
+test("labDefaults().calls holds each declared call's defaults, which the call runs with when given nothing", () => {
+  const { calls } = pkg.labDefaults();
+  const dts = readDts();
+  const declared = Object.keys(calls);
+  assert.ok(
+    declared.includes("simulateQueue") && declared.includes("simulateLoaded"),
+    declared.join(),
+  );
+  for (const [name, defaults] of Object.entries(calls)) {
+    // Every default names an option of the call's generated interface.
+    const signature = new RegExp(`export function ${name}\\(opts\\?: (\\w+)\\)`).exec(dts);
+    assert.ok(signature, `${name} is declared`);
+    const options = dtsInterfaces(dts)[signature[1]];
+    for (const key of Object.keys(defaults))
+      assert.ok(options[key], `${name}: ${key} is an option`);
+  }
+  // Given as options, the defaults are what the call runs with (small runs; the size options
+  // shrunk alike on both sides).
+  const small = { requests: 2000 };
+  assert.deepEqual(
+    plain(pkg.simulateQueue({ ...calls.simulateQueue, ...small })),
+    plain(pkg.simulateQueue(small)),
+  );
+  assert.deepEqual(
+    plain(pkg.simulateLoaded({ ...calls.simulateLoaded, ...small })),
+    plain(pkg.simulateLoaded(small)),
+  );
+  // And they differ from another setting's: the comparison can fail.
+  assert.notDeepEqual(
+    plain(pkg.simulateQueue({ ...calls.simulateQueue, ...small, load: 0.7 })),
+    plain(pkg.simulateQueue(small)),
+  );
 });

@@ -714,6 +714,30 @@ pub fn length_words(param: &str, choice: LengthChoice, length: u64) -> String {
     }
 }
 
+/// `options` as a Markdown table: name, type, what it sets (with its unit), what it accepts and
+/// its default ("—" where the call decides, as the sentence says).
+fn table(options: &[OptionSpec]) -> String {
+    let mut out =
+        String::from("| option | type | what | accepts | default |\n|---|---|---|---|---|\n");
+    for o in options {
+        let unit = o.unit.describe();
+        let what = if unit.is_empty() {
+            o.doc.to_string()
+        } else {
+            format!("{} ({unit}).", o.doc.trim_end_matches('.'))
+        };
+        out.push_str(&format!(
+            "| `{}` | `{}` | {} | {} | {} |\n",
+            o.name,
+            o.kind.typescript().replace('|', "\\|"),
+            what,
+            o.kind.accepted(),
+            o.kind.default_words().unwrap_or_else(|| "—".into())
+        ));
+    }
+    out
+}
+
 /// Every registered call ([`crate::model::Model::api`]), in model order.
 pub fn calls() -> impl Iterator<Item = &'static Call> {
     crate::model::MODELS.iter().filter_map(|m| m.api)
@@ -724,8 +748,8 @@ pub fn markdown() -> String {
     let mut out = String::from(
         "# Options of the API's calls\n\n\
          Generated from the core's declarations (`tail_lab_core::api`, each model's `CALL`): \
-         do not edit by hand. `cargo test -p tail-lab-core --test it options_page` checks this \
-         file; `TAIL_LAB_WRITE_GOLDEN=1` rewrites it. Every option may be left out; a call \
+         do not edit by hand. `cargo test -p tail-lab-core --lib options_page` checks this file; \
+         with `TAIL_LAB_WRITE_GOLDEN=1` it rewrites it. Every option may be left out; a call \
          refuses an unknown key, a value of the wrong type (`TypeError`) or out of range \
          (`RangeError`), naming the option and what it accepts, and any call whose work is \
          over the limit (about 2 s).\n",
@@ -741,24 +765,11 @@ pub fn markdown() -> String {
         for [a, b] in call.exclusive {
             out.push_str(&format!(" Give `{a}` or `{b}`, not both."));
         }
-        out.push_str("\n\n| option | type | what | accepts | default |\n|---|---|---|---|---|\n");
-        for o in call.options {
-            let unit = o.unit.describe();
-            let what = if unit.is_empty() {
-                o.doc.to_string()
-            } else {
-                format!("{} ({unit})", o.doc)
-            };
-            out.push_str(&format!(
-                "| `{}` | `{}` | {} | {} | {} |\n",
-                o.name,
-                o.kind.typescript().replace('|', "\\|"),
-                what,
-                o.kind.accepted(),
-                o.kind
-                    .default_words()
-                    .unwrap_or_else(|| "the model decides (see what)".into())
-            ));
+        out.push_str("\n\n");
+        out.push_str(&table(call.options));
+        for set in call.more {
+            out.push_str(&format!("\n### `{}`\n\n{}\n\n", set.type_name, set.doc));
+            out.push_str(&table(set.options));
         }
     }
     out
@@ -789,6 +800,21 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: defaults refused: {e}", call.name));
             assert!(prepared.work.units > 0.0, "{}", call.name);
         }
+    }
+
+    #[test]
+    fn the_options_page_is_what_the_declarations_render() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/options.md");
+        let rendered = markdown();
+        if std::env::var_os("TAIL_LAB_WRITE_GOLDEN").is_some() {
+            std::fs::write(&path, &rendered).expect("docs/ is writable");
+        }
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            on_disk == rendered,
+            "docs/options.md is not what the declarations render: rewrite it with \
+             TAIL_LAB_WRITE_GOLDEN=1 cargo test -p tail-lab-core --lib options_page"
+        );
     }
 
     #[test]

@@ -201,6 +201,52 @@ pub const MODEL: Model = Model {
     },
 };
 
+/// `simulateFanout`: the share of parents that meet a slow leaf.
+pub const CALL: Call = Call {
+    name: "simulateFanout",
+    doc: "The share of `requests` simulated parents over `n` leaves that meet a slow leaf, \
+          beside `1 − (1 − p)^n`.",
+    options_type: "FanoutOptions",
+    options_doc: "Options of `simulateFanout`.",
+    options: &[
+        OptionSpec::number(
+            "p",
+            "Probability that one leaf is slow.",
+            Unit::Fraction,
+            PROBABILITY,
+            0.01,
+        ),
+        OptionSpec::count("n", "Leaves per request.", Unit::Count, theory::FANOUT, 100),
+        OptionSpec::count(
+            "requests",
+            "Requests simulated.",
+            Unit::Count,
+            REQUESTS_PER_CALL,
+            100_000,
+        ),
+        SEED_OPTION,
+    ],
+    exclusive: &[],
+    result_type: <FanoutResult as Describe>::TYPE_NAME,
+    more: &[],
+    prepare: |o: &OptionValues| {
+        let params = FanoutParams {
+            p: o.number("p").expect("p has a default"),
+            n: o.count("n") as u32,
+            requests: o.count("requests"),
+            seed: o.seed("seed"),
+        };
+        let work = Work {
+            units: params.requests as f64 * f64::from(params.n),
+            counted_as: "requests × n".into(),
+        };
+        Ok(Prepared::new(
+            work,
+            move || Ok(simulate(params)?.describe()),
+        ))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,49 +294,3 @@ mod tests {
         assert_eq!(all.ci_high, 1.0);
     }
 }
-
-/// `simulateFanout`: the share of parents that meet a slow leaf.
-pub const CALL: Call = Call {
-    name: "simulateFanout",
-    doc: "The share of `requests` simulated parents over `n` leaves that meet a slow leaf, \
-          beside `1 − (1 − p)^n`.",
-    options_type: "FanoutOptions",
-    options_doc: "Options of `simulateFanout`.",
-    options: &[
-        OptionSpec::number(
-            "p",
-            "Probability that one leaf is slow.",
-            Unit::Fraction,
-            PROBABILITY,
-            0.01,
-        ),
-        OptionSpec::count("n", "Leaves per request.", Unit::Count, theory::FANOUT, 100),
-        OptionSpec::count(
-            "requests",
-            "Requests simulated.",
-            Unit::Count,
-            REQUESTS_PER_CALL,
-            100_000,
-        ),
-        SEED_OPTION,
-    ],
-    exclusive: &[],
-    result_type: <FanoutResult as Describe>::TYPE_NAME,
-    more: &[],
-    prepare: |o: &OptionValues| {
-        let params = FanoutParams {
-            p: o.number("p").expect("p has a default"),
-            n: o.count("n") as u32,
-            requests: o.count("requests"),
-            seed: o.seed("seed"),
-        };
-        let work = Work {
-            units: params.requests as f64 * f64::from(params.n),
-            counted_as: "requests × n".into(),
-        };
-        Ok(Prepared::new(
-            work,
-            move || Ok(simulate(params)?.describe()),
-        ))
-    },
-};

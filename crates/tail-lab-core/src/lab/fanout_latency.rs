@@ -444,55 +444,6 @@ pub const MODEL: Model = Model {
     },
 };
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_leaf_is_the_leaf() {
-        let m = service_model(0.01).unwrap();
-        let t = theory(0.01, 1).unwrap();
-        assert!(
-            (t.parent_mean_ms / m.mean_ms() - 1.0).abs() < 1e-12,
-            "{t:?}"
-        );
-        assert!((t.parent_p50_ms / t.leaf_p50_ms - 1.0).abs() < 1e-12);
-        assert!((t.parent_p99_ms / t.leaf_p99_ms - 1.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn the_quadrature_has_converged() {
-        for (p, n) in [(0.0, 1), (0.01, 100), (0.2, 1024), (1.0, 7), (0.001, 3)] {
-            let m = service_model(p).unwrap();
-            let a = parent_mean_with(&m, n, POINTS_PER_DECADE);
-            let b = parent_mean_with(&m, n, 4 * POINTS_PER_DECADE);
-            assert!((a / b - 1.0).abs() < 1e-12, "p={p} n={n}: {a} vs {b}");
-        }
-    }
-
-    #[test]
-    fn bad_arguments_name_themselves() {
-        let ok = FanoutLatencyParams {
-            p: 0.01,
-            n: 10,
-            requests: 10,
-            seed: 1,
-        };
-        for (bad, name) in [
-            (FanoutLatencyParams { p: -0.1, ..ok }, "p"),
-            (FanoutLatencyParams { p: f64::NAN, ..ok }, "p"),
-            (FanoutLatencyParams { n: 0, ..ok }, "n"),
-            (FanoutLatencyParams { n: 1025, ..ok }, "n"),
-            (FanoutLatencyParams { requests: 1, ..ok }, "requests"),
-        ] {
-            let e = simulate(bad).unwrap_err();
-            assert_eq!(e.param(), name, "{bad:?}");
-            assert!(!e.to_string().is_empty());
-        }
-        assert!(simulate(ok).is_ok());
-    }
-}
-
 /// `simulateFanoutLatency`: the parent's latency when it waits for all its leaves.
 pub const CALL: Call = Call {
     name: "simulateFanoutLatency",
@@ -557,3 +508,52 @@ pub const CALL: Call = Call {
         }))
     },
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_leaf_is_the_leaf() {
+        let m = service_model(0.01).unwrap();
+        let t = theory(0.01, 1).unwrap();
+        assert!(
+            (t.parent_mean_ms / m.mean_ms() - 1.0).abs() < 1e-12,
+            "{t:?}"
+        );
+        assert!((t.parent_p50_ms / t.leaf_p50_ms - 1.0).abs() < 1e-12);
+        assert!((t.parent_p99_ms / t.leaf_p99_ms - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_quadrature_has_converged() {
+        for (p, n) in [(0.0, 1), (0.01, 100), (0.2, 1024), (1.0, 7), (0.001, 3)] {
+            let m = service_model(p).unwrap();
+            let a = parent_mean_with(&m, n, POINTS_PER_DECADE);
+            let b = parent_mean_with(&m, n, 4 * POINTS_PER_DECADE);
+            assert!((a / b - 1.0).abs() < 1e-12, "p={p} n={n}: {a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn bad_arguments_name_themselves() {
+        let ok = FanoutLatencyParams {
+            p: 0.01,
+            n: 10,
+            requests: 10,
+            seed: 1,
+        };
+        for (bad, name) in [
+            (FanoutLatencyParams { p: -0.1, ..ok }, "p"),
+            (FanoutLatencyParams { p: f64::NAN, ..ok }, "p"),
+            (FanoutLatencyParams { n: 0, ..ok }, "n"),
+            (FanoutLatencyParams { n: 1025, ..ok }, "n"),
+            (FanoutLatencyParams { requests: 1, ..ok }, "requests"),
+        ] {
+            let e = simulate(bad).unwrap_err();
+            assert_eq!(e.param(), name, "{bad:?}");
+            assert!(!e.to_string().is_empty());
+        }
+        assert!(simulate(ok).is_ok());
+    }
+}

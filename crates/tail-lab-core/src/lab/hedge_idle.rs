@@ -410,35 +410,6 @@ pub const MODEL: Model = Model {
     },
 };
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn completion_is_the_first_answer() {
-        let h = IdleHedge::new(ServiceModel::default(), 0.95, 5).unwrap();
-        let d = h.delay_ms();
-        for k in 0..5000 {
-            let o = h.request_at(k);
-            assert!(o.completion_ms <= o.first_ms);
-            assert_eq!(o.fired, o.first_ms > d);
-            if o.fired {
-                assert!(o.completion_ms > d);
-                assert!(o.backup_work_ms > 0.0 && o.backup_work_ms <= o.first_ms - d);
-            } else {
-                assert_eq!(o.backup_work_ms, 0.0);
-            }
-        }
-        assert_eq!(
-            IdleHedge::new(ServiceModel::default(), 0.0, 5)
-                .unwrap_err()
-                .param(),
-            "delayQ"
-        );
-        assert_eq!(h.run(0).unwrap_err().param(), "requests");
-    }
-}
-
 /// `simulateHedge`: hedged requests on idle replicas.
 pub const CALL: Call = Call {
     name: "simulateHedge",
@@ -499,3 +470,32 @@ pub const CALL: Call = Call {
         }))
     },
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completion_is_the_first_answer() {
+        let h = IdleHedge::new(ServiceModel::default(), 0.95, 5).unwrap();
+        let d = h.delay_ms();
+        for k in 0..5000 {
+            let o = h.request_at(k);
+            assert!(o.completion_ms <= o.first_ms);
+            assert_eq!(o.fired, o.first_ms > d);
+            if o.fired {
+                assert!(o.completion_ms > d);
+                assert!(o.backup_work_ms > 0.0 && o.backup_work_ms <= o.first_ms - d);
+            } else {
+                assert_eq!(o.backup_work_ms, 0.0);
+            }
+        }
+        assert_eq!(
+            IdleHedge::new(ServiceModel::default(), 0.0, 5)
+                .unwrap_err()
+                .param(),
+            "delayQ"
+        );
+        assert_eq!(h.run(0).unwrap_err().param(), "requests");
+    }
+}

@@ -46,6 +46,12 @@ export interface LabDefaults {
     idleDelayMs: number;
   };
   balance: { servers: number; policies: { random: 1; two: 2; three: 3 } };
+  /**
+   * Each declared call's defaults by the call's name (`calls.simulateQueue.load` is 0.5): every
+   * option that has one, as the core declares it (docs/options.md). An option the call decides
+   * (a hedge's `delayQ` when `delayMs` is given) is absent.
+   */
+  calls: { [call: string]: { [option: string]: number | string | boolean } };
   retries: {
     /** The client timeout `simulateRetries` runs with unless told (ms). */
     timeoutMs: number;
@@ -129,10 +135,14 @@ pub fn lab_defaults() -> JsValue {
             strings(&tail_lab_core::lab::retries::BACKOFF_NAMES),
         ),
     ]);
+    let calls: Vec<(&str, JsValue)> = tail_lab_core::api::calls()
+        .map(|call| (call.name, crate::describe::js(&call.defaults())))
+        .collect();
     object(&[
         ("service", service),
         ("loaded", loaded),
         ("balance", balance),
+        ("calls", object(&calls)),
         ("retries", retries),
     ])
 }

@@ -630,6 +630,90 @@ pub const MODEL: Model = Model {
     example: || sweep_point(0, 1000, 1).expect("valid").describe(),
 };
 
+/// `simulateBalance`: the supermarket model at one point.
+pub const CALL: Call = Call {
+    name: "simulateBalance",
+    doc: "The supermarket model: each arrival joins the shortest of `d` sampled queues.",
+    options_type: "BalanceOptions",
+    options_doc: "Options of `simulateBalance`. `policy` and `d` name the same thing; give either \
+                  (both, only when they agree).",
+    options: &[
+        OptionSpec::number(
+            "lambda",
+            "Arrival rate per server in units of the service rate.",
+            Unit::Rate,
+            LAMBDA,
+            0.9,
+        ),
+        OptionSpec {
+            name: "policy",
+            doc: "\"random\" (d = 1), \"two\" (d = 2) or \"three\" (d = 3).",
+            unit: Unit::None,
+            kind: Kind::Name {
+                names: &POLICIES,
+                expected: POLICY_NAMES,
+                default: None,
+            },
+        },
+        OptionSpec {
+            name: "d",
+            doc: "Servers sampled per arrival, at most `servers`; 2 unless `policy` says.",
+            unit: Unit::Count,
+            kind: Kind::Count {
+                range: CHOICES,
+                default: None,
+            },
+        },
+        OptionSpec::count(
+            "servers",
+            "Servers.",
+            Unit::Count,
+            SERVERS,
+            DEFAULT_SERVERS as u64,
+        ),
+        OptionSpec {
+            name: "arrivals",
+            doc: "Arrivals simulated.",
+            unit: Unit::Count,
+            kind: Kind::RunLength {
+                range: ARRIVALS,
+                default: 1_000_000,
+                rule: &precision::BALANCE_RUN,
+            },
+        },
+        SEED_OPTION,
+    ],
+    exclusive: &[],
+    result_type: <SupermarketResult as Describe>::TYPE_NAME,
+    more: &[],
+    prepare: |o: &OptionValues| {
+        let defaults = SupermarketParams::default();
+        let d = choices(
+            o.name("policy"),
+            o.given_count("d").map(|d| d as u32),
+            defaults.d,
+        )?;
+        let (arrivals, choice) = o.length("arrivals");
+        let config = SupermarketConfig::new(SupermarketParams {
+            servers: o.count("servers") as u32,
+            lambda: o.number("lambda").expect("lambda has a default"),
+            d,
+            arrivals,
+            seed: o.seed("seed"),
+        })?;
+        let work = Work {
+            units: config.work_units(),
+            counted_as: format!(
+                "{} × (8 + 3 a server drawn, or 8 above 16384 servers)",
+                length_words("arrivals", choice, arrivals)
+            ),
+        };
+        Ok(Prepared::new(work, move || {
+            Ok(config.run_by(choice).describe())
+        }))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -788,87 +872,3 @@ mod tests {
         assert!(!r.stable && r.mean_time.is_none() && r.theory.is_none());
     }
 }
-
-/// `simulateBalance`: the supermarket model at one point.
-pub const CALL: Call = Call {
-    name: "simulateBalance",
-    doc: "The supermarket model: each arrival joins the shortest of `d` sampled queues.",
-    options_type: "BalanceOptions",
-    options_doc: "Options of `simulateBalance`. `policy` and `d` name the same thing; give either \
-                  (both, only when they agree).",
-    options: &[
-        OptionSpec::number(
-            "lambda",
-            "Arrival rate per server in units of the service rate.",
-            Unit::Rate,
-            LAMBDA,
-            0.9,
-        ),
-        OptionSpec {
-            name: "policy",
-            doc: "\"random\" (d = 1), \"two\" (d = 2) or \"three\" (d = 3).",
-            unit: Unit::None,
-            kind: Kind::Name {
-                names: &POLICIES,
-                expected: POLICY_NAMES,
-                default: None,
-            },
-        },
-        OptionSpec {
-            name: "d",
-            doc: "Servers sampled per arrival, at most `servers`; 2 unless `policy` says.",
-            unit: Unit::Count,
-            kind: Kind::Count {
-                range: CHOICES,
-                default: None,
-            },
-        },
-        OptionSpec::count(
-            "servers",
-            "Servers.",
-            Unit::Count,
-            SERVERS,
-            DEFAULT_SERVERS as u64,
-        ),
-        OptionSpec {
-            name: "arrivals",
-            doc: "Arrivals simulated.",
-            unit: Unit::Count,
-            kind: Kind::RunLength {
-                range: ARRIVALS,
-                default: 1_000_000,
-                rule: &precision::BALANCE_RUN,
-            },
-        },
-        SEED_OPTION,
-    ],
-    exclusive: &[],
-    result_type: <SupermarketResult as Describe>::TYPE_NAME,
-    more: &[],
-    prepare: |o: &OptionValues| {
-        let defaults = SupermarketParams::default();
-        let d = choices(
-            o.name("policy"),
-            o.given_count("d").map(|d| d as u32),
-            defaults.d,
-        )?;
-        let (arrivals, choice) = o.length("arrivals");
-        let config = SupermarketConfig::new(SupermarketParams {
-            servers: o.count("servers") as u32,
-            lambda: o.number("lambda").expect("lambda has a default"),
-            d,
-            arrivals,
-            seed: o.seed("seed"),
-        })?;
-        let work = Work {
-            units: config.work_units(),
-            counted_as: format!(
-                "{} × (8 + 3 a server drawn, or 8 above 16384 servers)",
-                length_words("arrivals", choice, arrivals)
-            ),
-        };
-        Ok(Prepared::new(work, move || {
-            Ok(config.run_by(choice).describe())
-        }))
-    },
-};

@@ -17,6 +17,7 @@ use super::rules::{DelayTracker, TokenBucket, UtilisationMeter};
 use super::{BudgetPolicy, params::DelayRule};
 use crate::des::{EventQueue, FifoStation, Slab, SlotKey};
 use crate::lab::hedge_idle::Percentiles;
+use crate::lab::replicas::{elsewhere, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::RequestKey;
 use crate::sampling::batch::BatchHistogram;
@@ -75,11 +76,6 @@ struct Replica {
     depth: u32,
     /// Services started so far: a completion carries the count at its start.
     services: u64,
-}
-
-/// `⌊bits · n / 2^64⌋`: a uniform integer below `n`.
-fn uniform_below(bits: u64, n: u32) -> u32 {
-    ((u128::from(bits) * u128::from(n)) >> 64) as u32
 }
 
 pub(super) struct Simulation<'a> {
@@ -185,8 +181,7 @@ impl<'a> Simulation<'a> {
         let next = now + self.gap(k + 1);
         let mut choice = self.key(k).sample(CHOICE, 0);
         let primary = uniform_below(choice.next_bits(), p.replicas);
-        let b = primary + 1 + uniform_below(choice.next_bits(), p.replicas - 1);
-        let backup = if b >= p.replicas { b - p.replicas } else { b };
+        let backup = elsewhere(primary, choice.next_bits(), p.replicas);
         let unsent = Copy {
             replica: backup,
             state: State::Unsent,

@@ -23,6 +23,7 @@ use super::config::{
 use super::policy::Cancellation;
 use crate::des::{EventKey, FifoStation, Ring, StationClocks};
 use crate::lab::hedge_idle::Percentiles;
+use crate::lab::replicas::{elsewhere, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::batch::BatchHistogram;
@@ -348,17 +349,6 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// `⌊bits · n / 2^64⌋`: a uniform integer below `n` from 64 random bits. Computed in two
-    /// 64-bit halves (`bits = a·2^32 + b`, so the result is `⌊(a·n + ⌊b·n / 2^32⌋) / 2^32⌋`,
-    /// exactly, and nothing overflows), because wasm has no 64 × 64 → 128-bit multiply and
-    /// would call a helper for one.
-    #[inline(always)]
-    fn uniform_below(bits: u64, n: u32) -> u32 {
-        let n = u64::from(n);
-        let low = ((bits & 0xFFFF_FFFF) * n) >> 32;
-        (((bits >> 32) * n + low) >> 32) as u32
-    }
-
     /// Draws the arrival numbers of requests `start..start + BLOCK`.
     fn fill_draws(&mut self, start: u64) {
         let n = self.config.replicas;
@@ -378,11 +368,9 @@ impl<'a> Simulation<'a> {
             let mut s = key.sample(GAP, ONCE);
             d.gap[i] = -libm::log(s.next_open_unit()) / rate;
             let mut choice = key.sample(CHOICE, ONCE);
-            let primary = Self::uniform_below(choice.next_bits(), n);
-            // (primary + 1 + u) % n, with primary + 1 + u < 2n: one subtraction, no division.
-            let b = primary + 1 + Self::uniform_below(choice.next_bits(), n - 1);
+            let primary = uniform_below(choice.next_bits(), n);
             d.primary[i] = primary;
-            d.backup[i] = if b >= n { b - n } else { b };
+            d.backup[i] = elsewhere(primary, choice.next_bits(), n);
             let (ms, slow) = Self::service(sampler, service, key, PRIMARY);
             d.service_ms[i] = ms;
             d.slow[i] = slow;
@@ -901,7 +889,7 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
         let gap = -libm::log(key.sample(GAP, ONCE).next_open_unit()) / rate;
         // The first arrival is at its gap (0 + gap is the gap: it is positive).
         now = if k == 0 { gap } else { now + gap };
-        let replica = Simulation::uniform_below(key.sample(CHOICE, ONCE).next_bits(), n) as usize;
+        let replica = uniform_below(key.sample(CHOICE, ONCE).next_bits(), n) as usize;
         let (service, _) = Simulation::service(sampler.as_deref(), &config.service, key, PRIMARY);
         let done = now.max(free[replica]) + service;
         free[replica] = done;
@@ -1052,29 +1040,5 @@ mod tests {
             }
         }
         assert!(off_scale > 0, "the off-scale case is covered");
-    }
-
-    #[test]
-    fn uniform_below_is_the_128_bit_product_high_half() {
-        let mut s = crate::sampling::address::SampleStream::from_state(11);
-        for n in [1u32, 2, 3, 9, 10, 999, 1000, u32::MAX] {
-            for bits in [
-                0,
-                1,
-                u64::MAX,
-                u64::MAX - 1,
-                1 << 63,
-                (1 << 32) - 1,
-                1 << 32,
-            ] {
-                let want = ((u128::from(bits) * u128::from(n)) >> 64) as u32;
-                assert_eq!(Simulation::uniform_below(bits, n), want, "{bits} {n}");
-            }
-            for _ in 0..100_000 {
-                let bits = s.next_bits();
-                let want = ((u128::from(bits) * u128::from(n)) >> 64) as u32;
-                assert_eq!(Simulation::uniform_below(bits, n), want, "{bits} {n}");
-            }
-        }
     }
 }

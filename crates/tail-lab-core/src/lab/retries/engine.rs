@@ -14,6 +14,7 @@ use super::params::{Policy, RetriesConfig, RetriesResult, Unstable};
 use super::rules::{ArrivalClock, Bucket};
 use super::{MAX_IN_FLIGHT, MAX_IN_SYSTEM, STREAM};
 use crate::des::{EventQueue, FifoStation, Slab, SlotKey};
+use crate::lab::replicas::{elsewhere, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::RequestKey;
 use crate::sampling::histogram::{BIN_COUNT, Histogram, LogBins, shared_bins};
@@ -104,12 +105,6 @@ pub(super) struct Simulation<'a> {
     peak_in_flight: u64,
     peak_in_system: u64,
     r: RetriesResult,
-}
-
-/// `⌊bits · n / 2^64⌋`: a uniform integer below `n`.
-#[inline]
-fn uniform_below(bits: u64, n: u32) -> u32 {
-    ((u128::from(bits) * u128::from(n)) >> 64) as u32
 }
 
 impl<'a> Simulation<'a> {
@@ -285,8 +280,7 @@ impl<'a> Simulation<'a> {
         let key = req.key;
         let bits = key.sample(CHOICE, attempt).next_bits();
         let replica = if attempt == 1 && p.policy == Policy::Hedge {
-            let b = req.replica[0] + 1 + uniform_below(bits, n - 1);
-            if b >= n { b - n } else { b }
+            elsewhere(req.replica[0], bits, n)
         } else {
             uniform_below(bits, n)
         };

@@ -23,6 +23,7 @@ use super::config::{MAX_IN_FLIGHT_COPIES, TiedConfig, TiedPolicy, TiedResult};
 use crate::des::{EventKey, FifoStation, Ring, StationClocks};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::loaded::{LoadedService, Unstable};
+use crate::lab::replicas::uniform_below;
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::batch::BatchHistogram;
@@ -139,14 +140,6 @@ pub(super) fn exponential_mean(service: &LoadedService) -> Option<f64> {
         LoadedService::Exponential(m) => Some(m.get()),
         LoadedService::Lab(_) => None,
     }
-}
-
-/// `⌊bits · n / 2^64⌋`, as the loaded engine computes it (two 32-bit halves).
-#[inline(always)]
-fn uniform_below(bits: u64, n: u32) -> u32 {
-    let n = u64::from(n);
-    let low = ((bits & 0xFFFF_FFFF) * n) >> 32;
-    (((bits >> 32) * n + low) >> 32) as u32
 }
 
 impl<'a> Simulation<'a> {

@@ -1,0 +1,12 @@
+//! The loaded-replica kernel: what the engines of FIFO replicas with copies share (`loaded`,
+//! which `cancellation`, `fairness` and `omission` run on, `tied`, `budget` and `retries`).
+//!
+//! - `choice`: the replica a copy goes to ([`uniform_below`], [`elsewhere`]), the one
+//!   arithmetic every engine's draws go through, so equal bits pick equal replicas.
+//!
+//! Crate-private: the models' configurations and results are the public face; this layer is
+//! how they are computed. It uses [`crate::des`] and `sampling`, and no model.
+
+mod choice;
+
+pub(crate) use choice::{elsewhere, uniform_below};

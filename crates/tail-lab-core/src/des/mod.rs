@@ -9,6 +9,9 @@
 //!   FIFO of timers, a completion per server) keeps each kind apart, numbers them all from one
 //!   counter and pops the earliest key: the same order as one queue, with no heap of boxed
 //!   events and no stale entries (the loaded model and the single queue do).
+//! - [`Timers`]: timers due at [`EventKey`]s, earliest first, that leave at once when
+//!   cancelled (a timer whose request was answered holds no memory), for timers whose delays
+//!   differ, so that no FIFO holds them in order.
 //! - [`Ring`]: a first-in-first-out queue on a power-of-two buffer, indexed from the front.
 //! - [`Slab`]: records that come and go (a request's copies, jobs in a queue) in reused slots,
 //!   named by a [`SlotKey`] that goes stale when its record is removed. A removed record's
@@ -38,9 +41,11 @@ mod slab;
 mod station;
 #[cfg(test)]
 mod tests;
+mod timers;
 
 pub use clocks::{EventKey, StationClocks};
 pub use events::EventQueue;
 pub use ring::Ring;
 pub use slab::{Slab, SlotKey};
 pub use station::FifoStation;
+pub use timers::Timers;

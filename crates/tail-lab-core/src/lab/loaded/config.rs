@@ -5,6 +5,7 @@ use super::engine::{Simulation, no_backup_p95};
 use super::policy::{Cancellation, DelayBasis, HedgeDelay, LoadedPolicy};
 use crate::error::{CountRange, ParamError, check_range};
 use crate::lab::hedge_idle::Percentiles;
+use crate::lab::replicas::Answers;
 use crate::lab::service::{ServiceModel, ServiceSampler};
 use crate::sampling::address::Stream;
 use crate::sampling::batch::RunIntervals;
@@ -265,6 +266,25 @@ pub enum Unstable {
 }
 
 impl Unstable {
+    /// The verdict on a run of loaded replicas (the loaded and tied engines'): a runaway
+    /// (`runaway`, the arrivals when they stopped) first, then the closed form
+    /// (`stable_by_theory`) when it knows, then the run's own drift, then a latency off the
+    /// scale; `None` for a stable run.
+    pub(crate) fn judge(
+        runaway: Option<u64>,
+        stable_by_theory: Option<bool>,
+        answers: &Answers,
+    ) -> Option<Unstable> {
+        match (runaway, stable_by_theory) {
+            (Some(arrived), _) => Some(Unstable::Runaway { arrived }),
+            (None, Some(false)) => Some(Unstable::Overloaded),
+            (None, None) if answers.drifting() => Some(Unstable::Drifting),
+            _ if answers.off_scale() => Some(Unstable::OffScale),
+            // Warm-up is a tenth of at least 1,000 requests, so a finished run measured some.
+            _ => None,
+        }
+    }
+
     /// A sentence for a reader.
     pub fn describe(&self) -> String {
         match self {

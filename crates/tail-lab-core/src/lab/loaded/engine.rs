@@ -23,11 +23,11 @@ use super::config::{
 use super::policy::Cancellation;
 use crate::des::{EventKey, FifoStation, Ring, StationClocks};
 use crate::lab::hedge_idle::Percentiles;
-use crate::lab::replicas::{elsewhere, uniform_below};
+use crate::lab::replicas::{Answers, elsewhere, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::batch::BatchHistogram;
-use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, LogBins, shared_bins};
+use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, shared_bins};
 use std::rc::Rc;
 
 // A request's sub-streams, by purpose (the "leaf" of its address): its copies' service times
@@ -176,22 +176,11 @@ pub(super) struct Simulation<'a> {
     runaway: Option<u64>,
     /// Requests arrived and not yet answered.
     unanswered: usize,
-    /// True when a measured latency passed the histogram's top edge.
-    off_scale: bool,
     /// Stability known in closed form, when it is.
     stable_by_theory: Option<bool>,
     arrival_rate: f64,
-    bins: &'static LogBins,
-    top_edge: f64,
-    /// Measured latencies by batch of answers, for the histogram and the intervals.
-    latency: BatchHistogram,
-    latency_sum: f64,
-    measured: u64,
-    warmup: u64,
-    /// The first request of blocks 1, 2 and 3 of the four the measured requests are cut into.
-    block_starts: [u64; 3],
-    block_sums: [f64; 4],
-    block_counts: [u64; 4],
+    /// The measured latencies.
+    answers: Answers,
     sojourn_sum: f64,
     sojourn_count: u64,
     backups: u64,
@@ -240,29 +229,12 @@ impl TenantTally {
     }
 }
 
-/// The block (0..4) of measured request `k`: `min(3, (k − warmup)·4 / span)`.
-fn block_of(k: u64, warmup: u64, span: u64) -> usize {
-    (((k - warmup) * 4) / span).min(3) as usize
-}
-
 impl<'a> Simulation<'a> {
     /// A run of `config` on the draws of `stream`, sending backups after `delay_ms` (`None`:
     /// no backups, whatever the policy says).
     pub(super) fn new(config: &'a LoadedConfig, stream: Stream, delay_ms: Option<f64>) -> Self {
         let mean = config.service.mean_ms();
-        let warmup = config.requests / 10;
-        let span = (config.requests - warmup).max(1);
-        // Block j (1..=3) starts at the first k with (k − warmup)·4 ≥ j·span: the division
-        // `block_of` does, found without dividing per request.
-        let block_starts = [1u64, 2, 3].map(|j| warmup + (j * span).div_ceil(4));
-        // (A span of fewer than four requests leaves some blocks empty: nothing to check.)
-        debug_assert!(
-            span < 4
-                || block_starts.iter().enumerate().all(|(j, &s)| {
-                    block_of(s, warmup, span) == j + 1 && block_of(s - 1, warmup, span) == j
-                })
-        );
-        let bins = shared_bins();
+        let span = Answers::span(config.requests);
         let mut sim = Simulation {
             config,
             stream,
@@ -297,18 +269,9 @@ impl<'a> Simulation<'a> {
             peak_in_flight: 0,
             runaway: None,
             unanswered: 0,
-            off_scale: false,
             stable_by_theory: None,
             arrival_rate: config.load * f64::from(config.replicas) / mean,
-            bins,
-            top_edge: bins.edges()[BIN_COUNT],
-            latency: BatchHistogram::new(span),
-            latency_sum: 0.0,
-            measured: 0,
-            warmup,
-            block_starts,
-            block_sums: [0.0; 4],
-            block_counts: [0; 4],
+            answers: Answers::new(config.requests),
             sojourn_sum: 0.0,
             sojourn_count: 0,
             backups: 0,
@@ -754,18 +717,10 @@ impl<'a> Simulation<'a> {
         let (arrival, tenant_b) = (r.arrival, r.tenant_b);
         self.unanswered -= 1;
         let latency = now - arrival;
-        if k >= self.warmup {
-            self.off_scale |= latency > self.top_edge;
-            self.latency.record_bin(self.bins.bin_of(latency), latency);
-            self.latency_sum += latency;
-            self.measured += 1;
-            let [b1, b2, b3] = self.block_starts;
-            let block = usize::from(k >= b1) + usize::from(k >= b2) + usize::from(k >= b3);
-            self.block_sums[block] += latency;
-            self.block_counts[block] += 1;
-            if let Some(t) = self.tenants.as_deref_mut() {
-                t[usize::from(tenant_b)].record(self.bins.bin_of(latency), latency);
-            }
+        if let Some(bin) = self.answers.record(k, latency)
+            && let Some(t) = self.tenants.as_deref_mut()
+        {
+            t[usize::from(tenant_b)].record(bin, latency);
         }
         if let Some(delay) = self.config.cancel_delay_ms {
             self.send_cancels(now, k, delay);
@@ -807,27 +762,10 @@ impl<'a> Simulation<'a> {
     }
 
     fn result(self) -> LoadedResult {
-        let latency = self.latency.merged();
+        let latency = self.answers.merged();
         let capacity = f64::from(self.config.replicas) * self.last_arrival.max(f64::MIN_POSITIVE);
-        // Empirical instability: the mean latency keeps climbing from block to block and the
-        // last quarter waits at least twice as long as the first. A stable queue's block means
-        // fluctuate; an unstable one's grow without bound.
-        let means: Vec<f64> = self
-            .block_sums
-            .iter()
-            .zip(self.block_counts)
-            .map(|(s, c)| s / c.max(1) as f64)
-            .collect();
-        let drifting = means.windows(2).all(|w| w[1] > w[0]) && means[3] > 2.0 * means[0];
-        let unstable = match (self.runaway, self.stable_by_theory) {
-            (Some(arrived), _) => Some(Unstable::Runaway { arrived }),
-            (None, Some(false)) => Some(Unstable::Overloaded),
-            (None, None) if drifting => Some(Unstable::Drifting),
-            _ if self.off_scale => Some(Unstable::OffScale),
-            // Warm-up is a tenth of at least 1,000 requests, so a finished run measured some.
-            _ => None,
-        };
-        let stable = unstable.is_none() && self.measured > 0;
+        let unstable = Unstable::judge(self.runaway, self.stable_by_theory, &self.answers);
+        let stable = unstable.is_none() && self.answers.measured() > 0;
         let arrived = self.runaway.unwrap_or(self.config.requests);
         let capacity_cost = (self.consumed_work - self.primary_work) / capacity;
         LoadedResult {
@@ -837,7 +775,7 @@ impl<'a> Simulation<'a> {
             delay_ms: self.delay_ms,
             stable,
             latency: stable.then(|| Percentiles::of(&latency)),
-            mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
+            mean_ms: stable.then(|| self.answers.mean_ms()),
             copy_sojourn_ms: stable.then(|| self.sojourn_sum / self.sojourn_count.max(1) as f64),
             extra_requests: self.backups as f64 / arrived as f64,
             backups_completed: (self.backups > 0)
@@ -848,7 +786,7 @@ impl<'a> Simulation<'a> {
             peak_in_flight: self.peak_in_flight as u64,
             unstable,
             intervals: if stable {
-                Some(self.latency.intervals(self.bins, &latency))
+                Some(self.answers.intervals(&latency))
             } else {
                 None
             },

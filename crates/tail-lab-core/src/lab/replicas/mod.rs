@@ -3,10 +3,15 @@
 //!
 //! - `choice`: the replica a copy goes to ([`uniform_below`], [`elsewhere`]), the one
 //!   arithmetic every engine's draws go through, so equal bits pick equal replicas.
+//! - `answers`: a run's measured latencies ([`Answers`]): past the warm-up, on the shared
+//!   bins by batch, and in four blocks whose means say whether the latency drifts.
 //!
 //! Crate-private: the models' configurations and results are the public face; this layer is
 //! how they are computed. It uses [`crate::des`] and `sampling`, and no model.
 
+mod answers;
 mod choice;
+
+pub(crate) use answers::Answers;
 
 pub(crate) use choice::{elsewhere, uniform_below};

@@ -23,11 +23,9 @@ use super::config::{MAX_IN_FLIGHT_COPIES, TiedConfig, TiedPolicy, TiedResult};
 use crate::des::{EventKey, FifoStation, Ring, StationClocks};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::loaded::{LoadedService, Unstable};
-use crate::lab::replicas::uniform_below;
+use crate::lab::replicas::{Answers, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
-use crate::sampling::batch::BatchHistogram;
-use crate::sampling::histogram::{BIN_COUNT, LogBins, shared_bins};
 use std::rc::Rc;
 
 // A request's sub-streams, by purpose, as the loaded engine's: copy j's service at attempt j,
@@ -110,18 +108,10 @@ pub(super) struct Simulation<'a> {
     runaway: Option<u64>,
     max_unanswered: usize,
     unanswered: usize,
-    off_scale: bool,
     stable_by_theory: Option<bool>,
     arrival_rate: f64,
-    bins: &'static LogBins,
-    top_edge: f64,
-    latency: BatchHistogram,
-    latency_sum: f64,
-    measured: u64,
-    warmup: u64,
-    block_starts: [u64; 3],
-    block_sums: [f64; 4],
-    block_counts: [u64; 4],
+    /// The measured latencies.
+    answers: Answers,
     pub(super) useful_work: f64,
     pub(super) wasted_work: f64,
     pub(super) consumed_work: f64,
@@ -149,10 +139,6 @@ impl<'a> Simulation<'a> {
             LoadedService::Lab(m) => m.mean_ms(),
             LoadedService::Exponential(m) => m.get(),
         };
-        let warmup = p.requests / 10;
-        let span = (p.requests - warmup).max(1);
-        let block_starts = [1u64, 2, 3].map(|j| warmup + (j * span).div_ceil(4));
-        let bins = shared_bins();
         let tie = p.tie;
         Simulation {
             config,
@@ -180,18 +166,9 @@ impl<'a> Simulation<'a> {
             runaway: None,
             max_unanswered: MAX_IN_FLIGHT_COPIES / tie as usize,
             unanswered: 0,
-            off_scale: false,
             stable_by_theory: None,
             arrival_rate: p.load * f64::from(p.replicas) / mean,
-            bins,
-            top_edge: bins.edges()[BIN_COUNT],
-            latency: BatchHistogram::new(span),
-            latency_sum: 0.0,
-            measured: 0,
-            warmup,
-            block_starts,
-            block_sums: [0.0; 4],
-            block_counts: [0; 4],
+            answers: Answers::new(p.requests),
             useful_work: 0.0,
             wasted_work: 0.0,
             consumed_work: 0.0,
@@ -517,16 +494,7 @@ impl<'a> Simulation<'a> {
 
     fn answer(&mut self, k: u64, latency: f64) {
         self.unanswered -= 1;
-        if k >= self.warmup {
-            self.off_scale |= latency > self.top_edge;
-            self.latency.record_bin(self.bins.bin_of(latency), latency);
-            self.latency_sum += latency;
-            self.measured += 1;
-            let [b1, b2, b3] = self.block_starts;
-            let block = usize::from(k >= b1) + usize::from(k >= b2) + usize::from(k >= b3);
-            self.block_sums[block] += latency;
-            self.block_counts[block] += 1;
-        }
+        self.answers.record(k, latency);
     }
 
     /// Drops answered requests with no copy left from the front of the window. A cancellation
@@ -549,23 +517,10 @@ impl<'a> Simulation<'a> {
 
     pub(super) fn result(self) -> TiedResult {
         let p = self.config.params;
-        let latency = self.latency.merged();
+        let latency = self.answers.merged();
         let capacity = f64::from(p.replicas) * self.last_arrival.max(f64::MIN_POSITIVE);
-        let means: Vec<f64> = self
-            .block_sums
-            .iter()
-            .zip(self.block_counts)
-            .map(|(s, c)| s / c.max(1) as f64)
-            .collect();
-        let drifting = means.windows(2).all(|w| w[1] > w[0]) && means[3] > 2.0 * means[0];
-        let unstable = match (self.runaway, self.stable_by_theory) {
-            (Some(arrived), _) => Some(Unstable::Runaway { arrived }),
-            (None, Some(false)) => Some(Unstable::Overloaded),
-            (None, None) if drifting => Some(Unstable::Drifting),
-            _ if self.off_scale => Some(Unstable::OffScale),
-            _ => None,
-        };
-        let stable = unstable.is_none() && self.measured > 0;
+        let unstable = Unstable::judge(self.runaway, self.stable_by_theory, &self.answers);
+        let stable = unstable.is_none() && self.answers.measured() > 0;
         let arrived = self.runaway.unwrap_or(p.requests);
         let sent = self.cancels_sent;
         let share = |x: u64| (sent > 0).then(|| x as f64 / sent as f64);
@@ -580,8 +535,8 @@ impl<'a> Simulation<'a> {
             stagger_ms: Some(self.stagger_ms),
             stable,
             latency: stable.then(|| Percentiles::of(&latency)),
-            mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
-            intervals: stable.then(|| self.latency.intervals(self.bins, &latency)),
+            mean_ms: stable.then(|| self.answers.mean_ms()),
+            intervals: stable.then(|| self.answers.intervals(&latency)),
             extra_work: self.consumed_work / self.own_work.max(f64::MIN_POSITIVE) - 1.0,
             wasted_over_answering: Some(self.wasted_work / self.useful_work.max(f64::MIN_POSITIVE)),
             late_cancellations: share(self.cancels_aborted + self.cancels_after_finish),
@@ -639,8 +594,8 @@ mod tests {
         let config = config(1.0);
         let mut sim = Simulation::new(&config, STREAM_FOR_TESTS);
         // Requests numbered from the end of warm-up, so every latency is measured.
-        sim.first = sim.warmup;
-        let k = sim.warmup;
+        sim.first = sim.answers.warmup();
+        let k = sim.answers.warmup();
         // t = 0: both replicas idle, both copies start; copy 0 (on replica 0) started first and
         // owns the request; its cancellation lands at 1 and aborts copy 1 after 1 ms of work.
         sim.admit(0.0, k, &[(0, 5.0), (1, 3.0)]);
@@ -674,8 +629,8 @@ mod tests {
         assert_eq!(sim.useful_work, 5.0 + 0.5 + 0.5 + 3.0);
         assert_eq!(sim.wasted_work, 1.0 + 1.0 + 4.0);
         assert_eq!(sim.consumed_work, 15.0);
-        assert_eq!(sim.measured, 4);
-        assert_eq!(sim.latency_sum, 5.0 + 0.5 + 0.5 + 3.0);
+        assert_eq!(sim.answers.measured(), 4);
+        assert_eq!(sim.answers.sum_ms(), 5.0 + 0.5 + 0.5 + 3.0);
         // The requests' own work: each first copy's full service.
         assert_eq!(sim.own_work, 5.0 + 0.5 + 4.0 + 2.0);
         let r = sim.result();
@@ -689,8 +644,8 @@ mod tests {
     fn a_hand_traced_staggered_run() {
         let config = config(1.0).with_stagger(2.0).unwrap();
         let mut sim = Simulation::new(&config, STREAM_FOR_TESTS);
-        sim.first = sim.warmup;
-        let k = sim.warmup;
+        sim.first = sim.answers.warmup();
+        let k = sim.answers.warmup();
         // t = 0: only copy 0 is sent; replica 0 is idle, so it starts and owns at once. Its
         // cancellation lands at 1, before copy 1 is sent at 2: copy 1 is dropped unsent, and
         // replica 1 never sees it.
@@ -713,7 +668,7 @@ mod tests {
         assert_eq!(sim.cancels_sent, 2);
         assert_eq!(sim.cancels_aborted, 0);
         assert_eq!(sim.cancels_after_finish, 1);
-        assert_eq!(sim.latency_sum, 5.0 + 2.5);
+        assert_eq!(sim.answers.sum_ms(), 5.0 + 2.5);
         assert_eq!(sim.own_work, 5.0 + 1.0);
         assert_eq!(sim.consumed_work, 5.0 + 1.0 + 0.5);
         assert_eq!(sim.wasted_work, 1.0);
@@ -723,8 +678,8 @@ mod tests {
     fn no_message_delay_removes_a_sibling_before_it_is_queued() {
         let config = config(0.0);
         let mut sim = Simulation::new(&config, STREAM_FOR_TESTS);
-        sim.first = sim.warmup;
-        let k = sim.warmup;
+        sim.first = sim.answers.warmup();
+        let k = sim.answers.warmup();
         // Both replicas idle: copy 0 starts and cancels copy 1 at the same instant, before copy
         // 1 reaches its (idle) replica, which stays idle.
         sim.admit(0.0, k, &[(0, 5.0), (1, 3.0)]);
@@ -751,8 +706,8 @@ mod tests {
     fn never_landing_cancellations_send_nothing() {
         let config = config(f64::INFINITY);
         let mut sim = Simulation::new(&config, STREAM_FOR_TESTS);
-        sim.first = sim.warmup;
-        let k = sim.warmup;
+        sim.first = sim.answers.warmup();
+        let k = sim.answers.warmup();
         sim.admit(0.0, k, &[(0, 5.0), (1, 3.0)]);
         sim.unanswered += 1;
         while sim.step().is_some() {}
@@ -762,7 +717,7 @@ mod tests {
             (sim.copies_started, sim.wasted_work, sim.useful_work),
             (2, 5.0, 3.0)
         );
-        assert_eq!(sim.latency_sum, 3.0);
+        assert_eq!(sim.answers.sum_ms(), 3.0);
         assert_eq!(sim.result().late_cancellations, None);
     }
 

@@ -4,8 +4,8 @@
 //! as one [`crate::des::EventQueue`] would (time, then the order they were scheduled,
 //! [`EventKey`]): the next arrival (each arrival schedules the next), the hedge timers in
 //! [`Timers`] (their delay may track the latency, so they do not come due in the order they
-//! were set) and each replica's next completion in [`StationClocks`]. Requests in flight live
-//! in a [`Slab`]; each replica is a [`FifoStation`] of copy ids (request slot, attempt). A copy
+//! were set) and each replica's next completion, in the kernel's [`ReplicaSet`]. Requests in
+//! flight live in a [`Slab`]; a replica queues copy ids (request slot, attempt). A copy
 //! cancelled while it waits is skipped when it reaches the head (lazy cancellation); a copy
 //! cancelled in service frees its server at once, and its completion is replaced by the next
 //! copy's (or cleared). An answered request's hedge timer is cancelled with it, so no event
@@ -19,9 +19,9 @@ use super::params::{BudgetConfig, MAX_IN_FLIGHT, STREAM};
 use super::result::{PolicyRun, Unstable};
 use super::rules::{DelayTracker, TokenBucket, UtilisationMeter};
 use super::{BudgetPolicy, params::DelayRule};
-use crate::des::{EventKey, FifoStation, Slab, SlotKey, StationClocks, Timers};
+use crate::des::{EventKey, Slab, SlotKey, Timers};
 use crate::lab::hedge_idle::Percentiles;
-use crate::lab::replicas::{elsewhere, uniform_below};
+use crate::lab::replicas::{ReplicaSet, elsewhere, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::RequestKey;
 use crate::sampling::batch::BatchHistogram;
@@ -69,12 +69,6 @@ struct Request {
     timer: Option<SlotKey>,
 }
 
-struct Replica {
-    station: FifoStation<(SlotKey, u8)>,
-    /// Copies queued or in service (cancelled ones left in the queue not counted).
-    depth: u32,
-}
-
 pub(super) struct Simulation<'a> {
     config: &'a BudgetConfig,
     policy: BudgetPolicy,
@@ -86,10 +80,12 @@ pub(super) struct Simulation<'a> {
     arrival: (EventKey, u64),
     /// Pending hedge timers, each with its request.
     timers: Timers<SlotKey>,
-    /// Each replica's next completion.
-    completions: StationClocks,
     requests: Slab<Request>,
-    replicas: Vec<Replica>,
+    /// The replicas, queueing copy ids (request slot, attempt), and their completions.
+    replicas: ReplicaSet<(SlotKey, u8)>,
+    /// Each replica's copies queued or in service (cancelled ones left in a queue not
+    /// counted).
+    depth: Vec<u32>,
     bucket: TokenBucket,
     tracker: DelayTracker,
     meter: UtilisationMeter,
@@ -124,14 +120,9 @@ impl<'a> Simulation<'a> {
             seq: 0,
             arrival: (EventKey::NONE, 0),
             timers: Timers::new(),
-            completions: StationClocks::new(p.replicas as usize),
             requests: Slab::new(),
-            replicas: (0..p.replicas)
-                .map(|_| Replica {
-                    station: FifoStation::new(1),
-                    depth: 0,
-                })
-                .collect(),
+            replicas: ReplicaSet::new(p.replicas),
+            depth: vec![0; p.replicas as usize],
             bucket: TokenBucket::new(p.max_tokens, config.ratio_milli),
             tracker: DelayTracker::new(config.delay_ms),
             meter: UtilisationMeter::new(p.replicas, config.service.mean_ms()),
@@ -185,11 +176,11 @@ impl<'a> Simulation<'a> {
     /// by its key); false when none is left.
     #[inline]
     fn step(&mut self) -> bool {
-        let (replica, completion) = self.completions.first();
+        let (replica, completion) = self.replicas.next_completion();
         let timer = self.timers.first();
         let arrival = self.arrival.0;
         if completion < timer && completion < arrival {
-            self.done(completion.time(), replica as u32);
+            self.done(completion.time(), replica);
         } else if timer < arrival {
             let (key, request) = self.timers.pop().expect("a timer is due");
             self.timer(key.time(), request);
@@ -267,7 +258,7 @@ impl<'a> Simulation<'a> {
             BudgetPolicy::Hedge => true,
             BudgetPolicy::Budgeted => self.bucket.try_spend(),
             BudgetPolicy::Disabled => {
-                !(f64::from(self.replicas[target as usize].depth) > p.disable_depth
+                !(f64::from(self.depth[target as usize]) > p.disable_depth
                     || (p.disable_utilisation && self.meter.utilisation(now) > 1.0))
             }
         };
@@ -276,7 +267,7 @@ impl<'a> Simulation<'a> {
             return;
         }
         self.backups += 1;
-        self.backups_queued += u64::from(self.replicas[target as usize].depth > 0);
+        self.backups_queued += u64::from(self.depth[target as usize] > 0);
         self.timeline.add(BACKUPS, now, 1.0);
         self.enqueue(now, key, 1);
     }
@@ -285,26 +276,22 @@ impl<'a> Simulation<'a> {
         let r = self.requests.get_mut(key).expect("in flight");
         let c = &mut r.copies[usize::from(attempt)];
         c.state = State::Waiting;
-        let replica = c.replica as usize;
+        let replica = c.replica;
         self.meter.sent(now);
-        let rep = &mut self.replicas[replica];
-        rep.depth += 1;
-        rep.station.push((key, attempt));
-        if rep.station.serving(0).is_none() {
-            self.start_next(now, replica as u32);
+        self.depth[replica as usize] += 1;
+        if self.replicas.push(replica, (key, attempt)) {
+            self.start_next(now, replica);
         }
     }
 
     fn start_next(&mut self, now: f64, replica: u32) {
         let requests = &self.requests;
-        let rep = &mut self.replicas[replica as usize];
-        let next = rep.station.start_next(0, |(key, a)| {
+        let next = self.replicas.start_next(replica, |(key, a)| {
             requests
                 .get(key)
                 .is_some_and(|r| r.copies[usize::from(a)].state == State::Waiting)
         });
         let Some((key, attempt)) = next else {
-            self.completions.clear(replica as usize);
             return;
         };
         let k = {
@@ -320,7 +307,7 @@ impl<'a> Simulation<'a> {
             ms *= p.slowdown;
         }
         let seq = self.next_seq();
-        self.completions.set(replica as usize, now + ms, seq);
+        self.replicas.complete_at(replica, now + ms, seq);
     }
 
     /// Server time `worked` (ms) of a copy that left its server at `now`.
@@ -334,9 +321,9 @@ impl<'a> Simulation<'a> {
     }
 
     fn done(&mut self, now: f64, replica: u32) {
-        let (key, attempt) = self.replicas[replica as usize]
-            .station
-            .serving(0)
+        let (key, attempt) = self
+            .replicas
+            .serving(replica)
             .expect("a replica with a completion is serving");
         let r = *self
             .requests
@@ -345,17 +332,17 @@ impl<'a> Simulation<'a> {
         let a = usize::from(attempt);
         let worked = now - r.copies[a].started;
         self.account(now, a, worked);
-        self.replicas[replica as usize].depth -= 1;
+        self.depth[replica as usize] -= 1;
         // The winner answers; the other copy, if sent and still there, is cancelled.
         let latency = now - r.arrival;
         let other = 1 - a;
         let o = r.copies[other];
         match o.state {
-            State::Waiting => self.replicas[o.replica as usize].depth -= 1,
+            State::Waiting => self.depth[o.replica as usize] -= 1,
             State::InService => {
                 self.account(now, other, now - o.started);
                 // Its completion is replaced by the next copy's, or cleared.
-                self.replicas[o.replica as usize].depth -= 1;
+                self.depth[o.replica as usize] -= 1;
                 self.start_next(now, o.replica);
             }
             State::Unsent => {}

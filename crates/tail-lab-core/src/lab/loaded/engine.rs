@@ -6,12 +6,12 @@
 //! - the next arrival (there is only ever one: each arrival schedules the next);
 //! - the hedge timers, a FIFO: each fires a fixed delay after its request arrived, so they come
 //!   due in arrival order;
-//! - each replica's next completion, in [`StationClocks`]: a replica serves one copy at a
-//!   time, and a copy cancelled in service simply has its completion replaced by the next
-//!   one's (or cleared), so no stale event is ever stored.
+//! - each replica's next completion, in the kernel's [`ReplicaSet`]: a replica serves one
+//!   copy at a time, and a copy cancelled in service simply has its completion replaced by the
+//!   next one's (or cleared), so no stale event is ever stored.
 //!
 //! A request's copies live inline in its record, in a window from the oldest request in flight
-//! to the newest; a replica's [`FifoStation`] queues copy ids (`request << 1 | attempt`), and a
+//! to the newest; a replica's queue holds copy ids (`request << 1 | attempt`), and a
 //! cancelled copy still queued is skipped when it reaches the head (lazy cancellation). The
 //! random draws a request needs at arrival (its gap, replica choices and primary service) are
 //! computed a block of requests ahead: they are addressed, so when they are drawn changes no
@@ -21,9 +21,9 @@ use super::config::{
     LoadedConfig, LoadedResult, LoadedService, MAX_IN_FLIGHT, TenantOutcome, Unstable,
 };
 use super::policy::Cancellation;
-use crate::des::{EventKey, FifoStation, Ring, StationClocks};
+use crate::des::{EventKey, Ring};
 use crate::lab::hedge_idle::Percentiles;
-use crate::lab::replicas::{Answers, elsewhere, uniform_below};
+use crate::lab::replicas::{Answers, ReplicaSet, elsewhere, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::batch::BatchHistogram;
@@ -100,9 +100,6 @@ const UNSENT: Copy = Copy {
     state: CopyState::Unsent,
 };
 
-/// A replica: one server and its FIFO queue of copy ids.
-type Replica = FifoStation<u64>;
-
 /// A copy's id in a replica's queue: its request and attempt.
 #[inline(always)]
 fn copy_id(k: u64, attempt: u32) -> u64 {
@@ -160,9 +157,8 @@ pub(super) struct Simulation<'a> {
     cancels: Ring<(EventKey, u64, u8)>,
     /// Each tenant's measured latency, in a run with two tenants.
     tenants: Option<Box<[TenantTally; 2]>>,
-    /// Each replica's next completion.
-    completions: StationClocks,
-    replicas: Vec<Replica>,
+    /// The replicas, queueing copy ids ([`copy_id`]), and each one's next completion.
+    replicas: ReplicaSet<u64>,
     /// Each replica's live copies (waiting, in service or draining), primaries at `2r` and
     /// backups at `2r + 1`: kept as copies come and go, so a trace reads them in O(replicas)
     /// after an event instead of scanning every request in flight.
@@ -261,8 +257,7 @@ impl<'a> Simulation<'a> {
                 let a = libm::round(span as f64 * share) as u64;
                 Box::new([TenantTally::new(a), TenantTally::new(span - a.min(span))])
             }),
-            completions: StationClocks::new(config.replicas as usize),
-            replicas: vec![Replica::new(1); config.replicas as usize],
+            replicas: ReplicaSet::new(config.replicas),
             live: vec![0; 2 * config.replicas as usize],
             requests: Ring::new(),
             first: 0,
@@ -382,13 +377,12 @@ impl<'a> Simulation<'a> {
                 cancel_first = true;
             }
         }
-        let (replica, completion) = self.completions.first();
+        let (replica, completion) = self.replicas.next_completion();
         // Two comparisons and two branches on them (no jump table on an event kind): a
         // completion, else a timer, else the arrival.
         let timer_first = timer < self.arrival.0;
         let key = if timer_first { timer } else { self.arrival.0 };
         if completion < key {
-            let replica = replica as u32;
             self.complete(completion.time(), replica);
             Some((completion.time(), Event::Completion { replica }))
         } else if !key.is_some() {
@@ -640,9 +634,7 @@ impl<'a> Simulation<'a> {
         };
         let replica = r.replica(attempt as usize);
         self.live[2 * replica as usize + attempt as usize] += 1;
-        let station = &mut self.replicas[replica as usize];
-        station.push(copy_id(k, attempt));
-        if station.idle_server().is_some() {
+        if self.replicas.push(replica, copy_id(k, attempt)) {
             self.start_next(now, replica);
         }
     }
@@ -651,23 +643,20 @@ impl<'a> Simulation<'a> {
     /// skipped), and sets the replica's next completion (none when it goes idle).
     fn start_next(&mut self, now: f64, replica: u32) {
         let (requests, first) = (&mut self.requests, self.first);
-        let started = self.replicas[replica as usize].start_next(0, |id| {
+        let started = self.replicas.start_next(replica, |id| {
             // Cancelled while it waited (and perhaps retired since): skipped.
             let k = id >> 1;
             k >= first
                 && requests[(k - first) as usize].copies[(id & 1) as usize].state
                     == CopyState::Waiting
         });
-        match started {
-            Some(id) => {
-                let c = &mut requests[((id >> 1) - first) as usize].copies[(id & 1) as usize];
-                c.state = CopyState::InService;
-                c.started_at = now;
-                let done = now + c.service_ms;
-                let seq = self.next_seq();
-                self.completions.set(replica as usize, done, seq);
-            }
-            None => self.completions.clear(replica as usize),
+        if let Some(id) = started {
+            let c = &mut requests[((id >> 1) - first) as usize].copies[(id & 1) as usize];
+            c.state = CopyState::InService;
+            c.started_at = now;
+            let done = now + c.service_ms;
+            let seq = self.next_seq();
+            self.replicas.complete_at(replica, done, seq);
         }
     }
 
@@ -679,8 +668,9 @@ impl<'a> Simulation<'a> {
     }
 
     fn complete(&mut self, now: f64, replica: u32) {
-        let id = self.replicas[replica as usize]
-            .serving(0)
+        let id = self
+            .replicas
+            .serving(replica)
             .expect("a replica with a completion is serving");
         let (k, attempt) = (id >> 1, (id & 1) as usize);
         let backup = attempt == 1;

@@ -3,6 +3,9 @@
 //!
 //! - `choice`: the replica a copy goes to ([`uniform_below`], [`elsewhere`]), the one
 //!   arithmetic every engine's draws go through, so equal bits pick equal replicas.
+//! - `set`: the replicas ([`ReplicaSet`]), FIFO single servers, each with its queue of copies
+//!   and its next completion; the engines' copies, their states and their cancellation rules
+//!   are the engines' own.
 //! - `answers`: a run's measured latencies ([`Answers`]): past the warm-up, on the shared
 //!   bins by batch, and in four blocks whose means say whether the latency drifts.
 //!
@@ -11,7 +14,9 @@
 
 mod answers;
 mod choice;
+mod set;
 
 pub(crate) use answers::Answers;
 
 pub(crate) use choice::{elsewhere, uniform_below};
+pub(crate) use set::ReplicaSet;

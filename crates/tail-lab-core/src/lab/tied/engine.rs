@@ -5,11 +5,11 @@
 //! - the next arrival (each arrival schedules the next);
 //! - the cancellations in flight, a FIFO: each lands a fixed delay after its request's first
 //!   copy started, so they come due in the order they were sent;
-//! - each replica's next completion, in [`StationClocks`] (an aborted copy's completion is
-//!   replaced by the next copy's, or cleared).
+//! - each replica's next completion, in the kernel's [`ReplicaSet`] (an aborted copy's
+//!   completion is replaced by the next copy's, or cleared).
 //!
 //! A request's copies live inline in a window of requests in flight (`tie` copies a request,
-//! in a second [`Ring`] beside the requests); a replica's [`FifoStation`] queues copy ids
+//! in a second [`Ring`] beside the requests); a replica's queue holds copy ids
 //! (`request · tie + copy`) and skips a cancelled one when it reaches the head.
 //!
 //! Draws are the loaded engine's, address for address: the gap before request `k`, its replica
@@ -20,10 +20,10 @@
 //! on the same stream, bit for bit (a unit test below).
 
 use super::config::{MAX_IN_FLIGHT_COPIES, TiedConfig, TiedPolicy, TiedResult};
-use crate::des::{EventKey, FifoStation, Ring, StationClocks};
+use crate::des::{EventKey, Ring};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::loaded::{LoadedService, Unstable};
-use crate::lab::replicas::{Answers, uniform_below};
+use crate::lab::replicas::{Answers, ReplicaSet, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use std::rc::Rc;
@@ -99,8 +99,8 @@ pub(super) struct Simulation<'a> {
     /// The staggered siblings' sends, a FIFO: each is due a fixed delay after its request.
     sends: Ring<(EventKey, u64)>,
     stagger_ms: f64,
-    completions: StationClocks,
-    replicas: Vec<FifoStation<u64>>,
+    /// The replicas, queueing copy ids (`request · tie + copy`), and their completions.
+    replicas: ReplicaSet<u64>,
     pub(super) requests: Ring<Request>,
     pub(super) copies: Ring<Copy>,
     pub(super) first: u64,
@@ -157,8 +157,7 @@ impl<'a> Simulation<'a> {
             cancels: Ring::new(),
             sends: Ring::new(),
             stagger_ms: config.stagger_ms,
-            completions: StationClocks::new(p.replicas as usize),
-            replicas: vec![FifoStation::new(1); p.replicas as usize],
+            replicas: ReplicaSet::new(p.replicas),
             requests: Ring::new(),
             copies: Ring::new(),
             first: 0,
@@ -244,7 +243,7 @@ impl<'a> Simulation<'a> {
         }
         let cancel = self.cancels.front().map_or(EventKey::NONE, |&(key, _)| key);
         let send = self.sends.front().map_or(EventKey::NONE, |&(key, _)| key);
-        let (replica, completion) = self.completions.first();
+        let (replica, completion) = self.replicas.next_completion();
         let cancel_first = cancel < self.arrival.0 && cancel < send;
         let send_first = !cancel_first && send < self.arrival.0;
         let key = if cancel_first {
@@ -255,7 +254,6 @@ impl<'a> Simulation<'a> {
             self.arrival.0
         };
         if completion < key {
-            let replica = replica as u32;
             self.complete(completion.time(), replica);
             Some(Event::Completion { replica })
         } else if !key.is_some() {
@@ -389,9 +387,7 @@ impl<'a> Simulation<'a> {
         c.state = CopyState::Waiting;
         let replica = c.replica;
         self.request(k).live += 1;
-        let station = &mut self.replicas[replica as usize];
-        station.push(k * tie + u64::from(j));
-        if station.idle_server().is_some() {
+        if self.replicas.push(replica, k * tie + u64::from(j)) {
             self.start_next(now, replica);
         }
     }
@@ -401,13 +397,12 @@ impl<'a> Simulation<'a> {
     /// first copy to start sends the cancellation.
     fn start_next(&mut self, now: f64, replica: u32) {
         let (copies, first, tie) = (&self.copies, self.first, u64::from(self.tie));
-        let started = self.replicas[replica as usize].start_next(0, |id| {
+        let started = self.replicas.start_next(replica, |id| {
             let k = id / tie;
             k >= first
                 && copies[((k - first) * tie + id % tie) as usize].state == CopyState::Waiting
         });
         let Some(id) = started else {
-            self.completions.clear(replica as usize);
             return;
         };
         let (k, j) = (id / tie, (id % tie) as u32);
@@ -416,7 +411,7 @@ impl<'a> Simulation<'a> {
         c.started_at = now;
         let done = now + c.service_ms;
         let seq = self.next_seq();
-        self.completions.set(replica as usize, done, seq);
+        self.replicas.complete_at(replica, done, seq);
         self.copies_started += 1;
         let delay = self.delay_ms;
         let r = self.request(k);
@@ -469,8 +464,9 @@ impl<'a> Simulation<'a> {
 
     fn complete(&mut self, now: f64, replica: u32) {
         let tie = u64::from(self.tie);
-        let id = self.replicas[replica as usize]
-            .serving(0)
+        let id = self
+            .replicas
+            .serving(replica)
             .expect("a replica with a completion is serving");
         let (k, j) = (id / tie, (id % tie) as u32);
         let c = self.copy(k, j);
@@ -579,7 +575,8 @@ mod tests {
                 .map_or(f64::INFINITY, |(key, _)| key.time());
             let cancel = cancel.min(send);
             let completion = sim
-                .completions
+                .replicas
+                .completions()
                 .peek()
                 .map_or(f64::INFINITY, |(_, at, _)| at);
             if cancel.min(completion) >= t {
@@ -654,7 +651,7 @@ mod tests {
         assert_eq!(sim.request(k).owner, Some(0));
         run_until(&mut sim, 2.5);
         assert_eq!(sim.copy(k, 1).state, CopyState::Cancelled);
-        assert_eq!(sim.replicas[1].serving(0), None);
+        assert_eq!(sim.replicas.serving(1), None);
         // t = 3: copy 0 waits behind request k (replica 0 busy to 5); copy 1 is sent at 5. At 5
         // request k's completion comes first (scheduled first): copy 0 starts and owns, its
         // cancellation due at 6. Then copy 1 reaches idle replica 1 and starts too; it answers
@@ -685,8 +682,8 @@ mod tests {
         sim.admit(0.0, k, &[(0, 5.0), (1, 3.0)]);
         sim.unanswered += 1;
         assert_eq!(sim.copy(k, 1).state, CopyState::Cancelled);
-        assert_eq!(sim.replicas[1].serving(0), None);
-        assert_eq!(sim.replicas[1].waiting(), 0);
+        assert_eq!(sim.replicas.serving(1), None);
+        assert_eq!(sim.replicas.waiting(1), 0);
         while sim.step().is_some() {}
         assert_eq!(
             (

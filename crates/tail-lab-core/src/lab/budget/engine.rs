@@ -21,7 +21,8 @@ use super::rules::{DelayTracker, TokenBucket, UtilisationMeter};
 use super::{BudgetPolicy, params::DelayRule};
 use crate::des::{EventKey, Slab, SlotKey, Timers};
 use crate::lab::hedge_idle::Percentiles;
-use crate::lab::replicas::{ReplicaSet, elsewhere, uniform_below};
+use crate::lab::replicas::ReplicaSet;
+use crate::lab::replicas::draws::{SERVICE, gap_ms, primary_and_backup};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::RequestKey;
 use crate::sampling::batch::BatchHistogram;
@@ -29,10 +30,7 @@ use crate::sampling::histogram::{BIN_COUNT, LogBins, shared_bins};
 use crate::sampling::timeline::Timeline;
 use std::rc::Rc;
 
-// A request's sub-streams, by purpose.
-const SERVICE: u32 = 0;
-const CHOICE: u32 = 1;
-const GAP: u32 = 2;
+// A request's sub-streams, by purpose, are the kernel's (`replicas::draws`).
 
 // The timeline's series.
 pub(super) const REQUESTS: usize = 0;
@@ -150,7 +148,7 @@ impl<'a> Simulation<'a> {
     }
 
     fn gap(&self, k: u64) -> f64 {
-        -libm::log(self.key(k).sample(GAP, 0).next_open_unit()) / self.rate
+        gap_ms(self.key(k), self.rate)
     }
 
     fn service_ms(&self, k: u64, attempt: u32) -> f64 {
@@ -197,9 +195,7 @@ impl<'a> Simulation<'a> {
         let p = *self.config.params();
         self.arrived += 1;
         let next = now + self.gap(k + 1);
-        let mut choice = self.key(k).sample(CHOICE, 0);
-        let primary = uniform_below(choice.next_bits(), p.replicas);
-        let backup = elsewhere(primary, choice.next_bits(), p.replicas);
+        let (primary, backup) = primary_and_backup(self.key(k), p.replicas);
         let unsent = Copy {
             replica: backup,
             state: State::Unsent,

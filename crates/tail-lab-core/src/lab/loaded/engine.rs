@@ -17,31 +17,26 @@
 //! computed a block of requests ahead: they are addressed, so when they are drawn changes no
 //! number.
 
-use super::config::{
-    LoadedConfig, LoadedResult, LoadedService, MAX_IN_FLIGHT, TenantOutcome, Unstable,
-};
+use super::config::{LoadedConfig, LoadedResult, MAX_IN_FLIGHT, TenantOutcome, Unstable};
 use super::policy::Cancellation;
 use crate::des::{EventKey, Ring};
 use crate::lab::hedge_idle::Percentiles;
-use crate::lab::replicas::{Answers, ReplicaSet, elsewhere, uniform_below};
+use crate::lab::replicas::draws::{CHOICE, ONCE, gap_ms, primary_and_backup};
+use crate::lab::replicas::{Answers, ReplicaSet, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::batch::BatchHistogram;
 use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, shared_bins};
 use std::rc::Rc;
 
-// A request's sub-streams, by purpose (the "leaf" of its address): its copies' service times
-// (attempt 0 the primary, 1 the backup), its replica choices, and the gap before it.
-const SERVICE: u32 = 0;
-const CHOICE: u32 = 1;
-const GAP: u32 = 2;
+// A request's sub-streams, by purpose (the "leaf" of its address), are the kernel's
+// (`replicas::draws`: its copies' service times, attempt 0 the primary and 1 the backup, its
+// replica choices and the gap before it), and one more:
 /// The request's tenant (a run with two tenants only): its own sub-stream, so drawing it moves
 /// no other draw.
 const TENANT: u32 = 3;
 const PRIMARY: u32 = 0;
 const BACKUP: u32 = 1;
-// The attempt of a sub-stream drawn once per request (the gap, the choices).
-const ONCE: u32 = 0;
 
 /// Requests whose arrival draws are computed together.
 const BLOCK: usize = 64;
@@ -235,10 +230,7 @@ impl<'a> Simulation<'a> {
             config,
             stream,
             delay_ms,
-            sampler: match &config.service {
-                LoadedService::Lab(m) => Some(ServiceSampler::shared(m.clone())),
-                LoadedService::Exponential(_) => None,
-            },
+            sampler: config.service.sampler(),
             draws: Box::new(Draws {
                 start: 0,
                 key: [RequestKey::new(0, stream, 0); BLOCK],
@@ -285,28 +277,6 @@ impl<'a> Simulation<'a> {
         self.seq
     }
 
-    /// Service time of copy `attempt` of the request whose key is `key`, and whether it is a
-    /// hiccup.
-    #[inline]
-    fn service(
-        sampler: Option<&ServiceSampler>,
-        service: &LoadedService,
-        key: RequestKey,
-        attempt: u32,
-    ) -> (f64, bool) {
-        let mut stream = key.sample(SERVICE, attempt);
-        match (sampler, service) {
-            (_, &LoadedService::Exponential(mean)) => {
-                (-mean.get() * libm::log(stream.next_open_unit()), false)
-            }
-            (Some(s), LoadedService::Lab(_)) => {
-                let d = s.sample(stream);
-                (d.ms, d.slow)
-            }
-            (None, LoadedService::Lab(_)) => unreachable!("Lab service always has a sampler"),
-        }
-    }
-
     /// Draws the arrival numbers of requests `start..start + BLOCK`.
     fn fill_draws(&mut self, start: u64) {
         let n = self.config.replicas;
@@ -323,13 +293,9 @@ impl<'a> Simulation<'a> {
         for i in 0..BLOCK {
             let key = RequestKey::new(seed, stream, start + i as u64);
             d.key[i] = key;
-            let mut s = key.sample(GAP, ONCE);
-            d.gap[i] = -libm::log(s.next_open_unit()) / rate;
-            let mut choice = key.sample(CHOICE, ONCE);
-            let primary = uniform_below(choice.next_bits(), n);
-            d.primary[i] = primary;
-            d.backup[i] = elsewhere(primary, choice.next_bits(), n);
-            let (ms, slow) = Self::service(sampler, service, key, PRIMARY);
+            d.gap[i] = gap_ms(key, rate);
+            (d.primary[i], d.backup[i]) = primary_and_backup(key, n);
+            let (ms, slow) = service.sample_copy(sampler, key, PRIMARY);
             d.service_ms[i] = ms;
             d.slow[i] = slow;
             if let Some(share) = share {
@@ -619,7 +585,9 @@ impl<'a> Simulation<'a> {
         }
         self.backups += 1;
         let (service_ms, slow) =
-            Self::service(self.sampler.as_deref(), &self.config.service, r.key, BACKUP);
+            self.config
+                .service
+                .sample_copy(self.sampler.as_deref(), r.key, BACKUP);
         self.enqueue(now, k, BACKUP, service_ms, slow);
     }
 
@@ -801,10 +769,7 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
     }
     let n = config.replicas;
     let rate = config.load * f64::from(n) / config.service.mean_ms();
-    let sampler = match &config.service {
-        LoadedService::Lab(m) => Some(ServiceSampler::shared(m.clone())),
-        LoadedService::Exponential(_) => None,
-    };
+    let sampler = config.service.sampler();
     let bins = shared_bins();
     let top_edge = bins.edges()[BIN_COUNT];
     let warmup = config.requests / 10;
@@ -814,11 +779,11 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
     let mut now = 0.0;
     for k in 0..config.requests {
         let key = RequestKey::new(config.seed, stream, k);
-        let gap = -libm::log(key.sample(GAP, ONCE).next_open_unit()) / rate;
+        let gap = gap_ms(key, rate);
         // The first arrival is at its gap (0 + gap is the gap: it is positive).
         now = if k == 0 { gap } else { now + gap };
         let replica = uniform_below(key.sample(CHOICE, ONCE).next_bits(), n) as usize;
-        let (service, _) = Simulation::service(sampler.as_deref(), &config.service, key, PRIMARY);
+        let (service, _) = config.service.sample_copy(sampler.as_deref(), key, PRIMARY);
         let done = now.max(free[replica]) + service;
         free[replica] = done;
         if k >= warmup {
@@ -836,7 +801,7 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::loaded::{LoadedParams, LoadedPolicy, STREAM};
+    use crate::lab::loaded::{LoadedParams, LoadedPolicy, LoadedService, STREAM};
 
     #[test]
     fn no_backups_cost_nothing_and_duplicates_go_elsewhere() {

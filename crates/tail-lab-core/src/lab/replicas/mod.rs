@@ -6,6 +6,8 @@
 //! - `set`: the replicas ([`ReplicaSet`]), FIFO single servers, each with its queue of copies
 //!   and its next completion; the engines' copies, their states and their cancellation rules
 //!   are the engines' own.
+//! - [`draws`]: the sub-streams a request's draws come from (one layout for `loaded`, `tied`
+//!   and `budget`), its arrival gap and its primary's and backup's replicas.
 //! - `answers`: a run's measured latencies ([`Answers`]): past the warm-up, on the shared
 //!   bins by batch, and in four blocks whose means say whether the latency drifts.
 //!
@@ -14,6 +16,7 @@
 
 mod answers;
 mod choice;
+pub(crate) mod draws;
 mod set;
 
 pub(crate) use answers::Answers;

@@ -23,17 +23,14 @@ use super::config::{MAX_IN_FLIGHT_COPIES, TiedConfig, TiedPolicy, TiedResult};
 use crate::des::{EventKey, Ring};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::loaded::{LoadedService, Unstable};
+use crate::lab::replicas::draws::{CHOICE, ONCE, gap_ms};
 use crate::lab::replicas::{Answers, ReplicaSet, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use std::rc::Rc;
 
-// A request's sub-streams, by purpose, as the loaded engine's: copy j's service at attempt j,
-// the replica choices, the gap before it.
-const SERVICE: u32 = 0;
-const CHOICE: u32 = 1;
-const GAP: u32 = 2;
-const ONCE: u32 = 0;
+// A request's sub-streams, by purpose, are the kernel's (`replicas::draws`), as the loaded
+// engine's: copy j's service at attempt j, the replica choices, the gap before it.
 
 /// Where a copy is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,20 +132,14 @@ pub(super) fn exponential_mean(service: &LoadedService) -> Option<f64> {
 impl<'a> Simulation<'a> {
     pub(super) fn new(config: &'a TiedConfig, stream: Stream) -> Self {
         let p = config.params;
-        let mean = match &config.service {
-            LoadedService::Lab(m) => m.mean_ms(),
-            LoadedService::Exponential(m) => m.get(),
-        };
+        let mean = config.service.mean_ms();
         let tie = p.tie;
         Simulation {
             config,
             stream,
             tie,
             delay_ms: p.message_delay_ms,
-            sampler: match &config.service {
-                LoadedService::Lab(m) => Some(ServiceSampler::shared(m.clone())),
-                LoadedService::Exponential(_) => None,
-            },
+            sampler: config.service.sampler(),
             offsets: (1..p.replicas).collect(),
             swaps: Vec::with_capacity(tie as usize),
             draw: Vec::with_capacity(tie as usize),
@@ -186,20 +177,15 @@ impl<'a> Simulation<'a> {
     }
 
     fn gap(&self, k: u64) -> f64 {
-        let key = RequestKey::new(self.config.params.seed, self.stream, k);
-        -libm::log(key.sample(GAP, ONCE).next_open_unit()) / self.arrival_rate
+        gap_ms(
+            RequestKey::new(self.config.params.seed, self.stream, k),
+            self.arrival_rate,
+        )
     }
 
     fn service(&self, key: RequestKey, attempt: u32) -> f64 {
-        let stream = key.sample(SERVICE, attempt);
-        match (&self.config.service, self.sampler.as_deref()) {
-            (LoadedService::Exponential(mean), _) => {
-                let mut stream = stream;
-                -mean.get() * libm::log(stream.next_open_unit())
-            }
-            (LoadedService::Lab(_), Some(s)) => s.sample(stream).ms,
-            (LoadedService::Lab(_), None) => unreachable!("Lab service always has a sampler"),
-        }
+        let sampler = self.sampler.as_deref();
+        self.config.service.sample_copy(sampler, key, attempt).0
     }
 
     /// Stability known in closed form: cancellations that never land make every copy run,

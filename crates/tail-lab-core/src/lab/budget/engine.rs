@@ -21,8 +21,8 @@ use super::rules::{DelayTracker, TokenBucket, UtilisationMeter};
 use super::{BudgetPolicy, params::DelayRule};
 use crate::des::{EventKey, Slab, SlotKey, Timers};
 use crate::lab::hedge_idle::Percentiles;
-use crate::lab::replicas::ReplicaSet;
 use crate::lab::replicas::draws::{SERVICE, gap_ms, primary_and_backup};
+use crate::lab::replicas::{Cancellation, ReplicaSet};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::RequestKey;
 use crate::sampling::batch::BatchHistogram;
@@ -40,6 +40,11 @@ pub(super) const TOKENS: usize = 3;
 pub(super) const TIMERS: usize = 4;
 pub(super) const DELAY: usize = 5;
 const SERIES: usize = 6;
+
+/// What happens to the copy that did not answer first: removed from its queue, or its server
+/// freed at once, even mid-hiccup. The only rule this engine runs: a request leaves the slab
+/// when it is answered, so no loser may be left to run.
+const LOSER_RULE: Cancellation = Cancellation::EitherAny;
 
 /// The replica that slows down in the outage.
 pub const SLOW_REPLICA: u32 = 0;
@@ -333,6 +338,11 @@ impl<'a> Simulation<'a> {
         let latency = now - r.arrival;
         let other = 1 - a;
         let o = r.copies[other];
+        debug_assert!(
+            o.state == State::Unsent
+                || LOSER_RULE.on_loser(other == 1, o.state == State::InService, false)
+                    == Some(true)
+        );
         match o.state {
             State::Waiting => self.depth[o.replica as usize] -= 1,
             State::InService => {

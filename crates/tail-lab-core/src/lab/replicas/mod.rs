@@ -8,6 +8,8 @@
 //!   are the engines' own.
 //! - [`draws`]: the sub-streams a request's draws come from (one layout for `loaded`, `tied`
 //!   and `budget`), its arrival gap and its primary's and backup's replicas.
+//! - `cancellation`: the rules for the copy that did not answer first ([`Cancellation`], public
+//!   as `lab::loaded::Cancellation`).
 //! - `answers`: a run's measured latencies ([`Answers`]): past the warm-up, on the shared
 //!   bins by batch, and in four blocks whose means say whether the latency drifts.
 //!
@@ -15,11 +17,13 @@
 //! how they are computed. It uses [`crate::des`] and `sampling`, and no model.
 
 mod answers;
+mod cancellation;
 mod choice;
 pub(crate) mod draws;
 mod set;
 
 pub(crate) use answers::Answers;
+pub use cancellation::Cancellation;
 
 pub(crate) use choice::{elsewhere, uniform_below};
 pub(crate) use set::ReplicaSet;

@@ -11,9 +11,10 @@
 //!   events and no stale completions (every queueing model does: the single queue, and the
 //!   replica engines through `lab::replicas`). No model pops an [`EventQueue`] any more: it is
 //!   the order they keep, and the reference their tests and documentation name.
-//! - [`Timers`]: timers due at [`EventKey`]s, earliest first, that leave at once when
-//!   cancelled (a timer whose request was answered holds no memory), for timers whose delays
-//!   differ, so that no FIFO holds them in order.
+//! - [`FifoTimers`]: timers a fixed delay after events in time order, so due in the order they
+//!   are set (a FIFO, no heap), and [`Timers`]: timers due at any [`EventKey`]s, earliest
+//!   first, that leave at once when cancelled (a timer whose request was answered holds no
+//!   memory).
 //! - [`Ring`]: a first-in-first-out queue on a power-of-two buffer, indexed from the front.
 //! - [`Slab`]: records that come and go (a request's copies, jobs in a queue) in reused slots,
 //!   named by a [`SlotKey`] that goes stale when its record is removed. A removed record's
@@ -38,6 +39,7 @@
 
 mod clocks;
 mod events;
+mod fifo_timers;
 mod ring;
 mod slab;
 mod station;
@@ -47,6 +49,7 @@ mod timers;
 
 pub use clocks::{EventKey, StationClocks};
 pub use events::EventQueue;
+pub use fifo_timers::FifoTimers;
 pub use ring::Ring;
 pub use slab::{Slab, SlotKey};
 pub use station::FifoStation;

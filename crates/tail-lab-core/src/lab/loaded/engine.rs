@@ -19,7 +19,7 @@
 
 use super::config::{LoadedConfig, LoadedResult, MAX_IN_FLIGHT, TenantOutcome, Unstable};
 use super::policy::Cancellation;
-use crate::des::{EventKey, Ring};
+use crate::des::{EventKey, FifoTimers, Ring};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::replicas::draws::{CHOICE, ONCE, gap_ms, primary_and_backup};
 use crate::lab::replicas::{Answers, ReplicaSet, uniform_below};
@@ -146,10 +146,10 @@ pub(super) struct Simulation<'a> {
     /// The next arrival ([`EventKey::NONE`] when none is left) and its request.
     arrival: (EventKey, u64),
     /// Pending hedge timers, due in this order, and their requests.
-    timers: Ring<(EventKey, u64)>,
+    timers: FifoTimers<u64>,
     /// Pending delayed cancellations (a fixed delay after each answer, so due in this order),
     /// each with its request and the copy it cancels. Empty unless `cancel_delay_ms` is set.
-    cancels: Ring<(EventKey, u64, u8)>,
+    cancels: FifoTimers<(u64, u8)>,
     /// Each tenant's measured latency, in a run with two tenants.
     tenants: Option<Box<[TenantTally; 2]>>,
     /// The replicas, queueing copy ids ([`copy_id`]), and each one's next completion.
@@ -243,8 +243,8 @@ impl<'a> Simulation<'a> {
             }),
             seq: 0,
             arrival: (EventKey::NONE, 0),
-            timers: Ring::new(),
-            cancels: Ring::new(),
+            timers: FifoTimers::new(),
+            cancels: FifoTimers::new(),
             tenants: config.tenant_a_share.map(|share| {
                 let a = libm::round(span as f64 * share) as u64;
                 Box::new([TenantTally::new(a), TenantTally::new(span - a.min(span))])
@@ -324,22 +324,18 @@ impl<'a> Simulation<'a> {
     fn step_timed(&mut self) -> Option<(f64, Event)> {
         // A timer whose request has been answered (or retired) would do nothing when it
         // fires, so it is dropped now: the events left pop in the same order.
-        while let Some(&(_, k)) = self.timers.front() {
-            if k >= self.first && !self.requests[(k - self.first) as usize].answered {
-                break;
-            }
-            self.timers.pop_front();
-        }
-        let mut timer = self.timers.front().map_or(EventKey::NONE, |&(key, _)| key);
+        let (requests, first) = (&self.requests, self.first);
+        self.timers
+            .drop_front_while(|&k| k < first || requests[(k - first) as usize].answered);
+        let mut timer = self.timers.first();
         // Delayed cancellations (none in the loaded model: one predictable branch) compete
         // with the timers for the middle place.
         let mut cancel_first = false;
         if !self.cancels.is_empty() {
             self.drop_idle_cancels();
-            if let Some(&(key, _, _)) = self.cancels.front()
-                && key < timer
-            {
-                timer = key;
+            let cancel = self.cancels.first();
+            if cancel < timer {
+                timer = cancel;
                 cancel_first = true;
             }
         }
@@ -354,11 +350,11 @@ impl<'a> Simulation<'a> {
         } else if !key.is_some() {
             None
         } else if timer_first && cancel_first {
-            let (_, k, attempt) = self.cancels.pop_front().expect("a cancel is due");
+            let (_, (k, attempt)) = self.cancels.pop().expect("a cancel is due");
             self.land_cancel(key.time(), k, usize::from(attempt));
             Some((key.time(), Event::Cancel(k)))
         } else if timer_first {
-            let (_, k) = self.timers.pop_front().expect("a timer is due");
+            let (_, k) = self.timers.pop().expect("a timer is due");
             self.hedge(key.time(), k);
             Some((key.time(), Event::HedgeTimer(k)))
         } else {
@@ -399,17 +395,14 @@ impl<'a> Simulation<'a> {
     /// service: they would do nothing when they land, so the events left pop in the same
     /// order, and the queue holds only cancels that still matter.
     fn drop_idle_cancels(&mut self) {
-        while let Some(&(_, k, attempt)) = self.cancels.front() {
-            if k >= self.first
-                && matches!(
-                    self.requests[(k - self.first) as usize].copies[usize::from(attempt)].state,
+        let (requests, first) = (&self.requests, self.first);
+        self.cancels.drop_front_while(|&(k, attempt)| {
+            k < first
+                || !matches!(
+                    requests[(k - first) as usize].copies[usize::from(attempt)].state,
                     CopyState::Waiting | CopyState::InService
                 )
-            {
-                return;
-            }
-            self.cancels.pop_front();
-        }
+        });
     }
 
     /// A delayed cancellation of copy `attempt` of request `k` lands: the rule is applied to
@@ -533,7 +526,7 @@ impl<'a> Simulation<'a> {
             Some(d) if d <= 0.0 => self.hedge(now, k),
             Some(d) => {
                 let seq = self.next_seq();
-                self.timers.push_back((EventKey::new(now + d, seq), k));
+                self.timers.set(EventKey::new(now + d, seq), k);
             }
             None => {}
         }
@@ -714,7 +707,7 @@ impl<'a> Simulation<'a> {
             {
                 let seq = self.next_seq();
                 self.cancels
-                    .push_back((EventKey::new(now + delay, seq), k, attempt));
+                    .set(EventKey::new(now + delay, seq), (k, attempt));
             }
         }
     }

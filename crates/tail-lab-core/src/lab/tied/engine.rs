@@ -20,7 +20,7 @@
 //! on the same stream, bit for bit (a unit test below).
 
 use super::config::{MAX_IN_FLIGHT_COPIES, TiedConfig, TiedPolicy, TiedResult};
-use crate::des::{EventKey, Ring};
+use crate::des::{EventKey, FifoTimers, Ring};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::loaded::{LoadedService, Unstable};
 use crate::lab::replicas::draws::{CHOICE, ONCE, gap_ms};
@@ -92,9 +92,12 @@ pub(super) struct Simulation<'a> {
     draw: Vec<(u32, f64)>,
     seq: u64,
     arrival: (EventKey, u64),
-    cancels: Ring<(EventKey, u64)>,
-    /// The staggered siblings' sends, a FIFO: each is due a fixed delay after its request.
-    sends: Ring<(EventKey, u64)>,
+    /// The cancellations in flight, each with its request: each lands a fixed delay after its
+    /// request's first copy started.
+    cancels: FifoTimers<u64>,
+    /// The staggered siblings' sends, each with its request: each is due a fixed delay after
+    /// its request.
+    sends: FifoTimers<u64>,
     stagger_ms: f64,
     /// The replicas, queueing copy ids (`request · tie + copy`), and their completions.
     replicas: ReplicaSet<u64>,
@@ -145,8 +148,8 @@ impl<'a> Simulation<'a> {
             draw: Vec::with_capacity(tie as usize),
             seq: 0,
             arrival: (EventKey::NONE, 0),
-            cancels: Ring::new(),
-            sends: Ring::new(),
+            cancels: FifoTimers::new(),
+            sends: FifoTimers::new(),
             stagger_ms: config.stagger_ms,
             replicas: ReplicaSet::new(p.replicas),
             requests: Ring::new(),
@@ -221,14 +224,10 @@ impl<'a> Simulation<'a> {
     /// Processes the next event and says which it was (`None` when none is left).
     pub(super) fn step(&mut self) -> Option<Event> {
         // A cancellation whose request has retired was accounted for then: dropped now.
-        while let Some(&(_, k)) = self.cancels.front() {
-            if k >= self.first {
-                break;
-            }
-            self.cancels.pop_front();
-        }
-        let cancel = self.cancels.front().map_or(EventKey::NONE, |&(key, _)| key);
-        let send = self.sends.front().map_or(EventKey::NONE, |&(key, _)| key);
+        let first = self.first;
+        self.cancels.drop_front_while(|&k| k < first);
+        let cancel = self.cancels.first();
+        let send = self.sends.first();
         let (replica, completion) = self.replicas.next_completion();
         let cancel_first = cancel < self.arrival.0 && cancel < send;
         let send_first = !cancel_first && send < self.arrival.0;
@@ -245,11 +244,11 @@ impl<'a> Simulation<'a> {
         } else if !key.is_some() {
             None
         } else if send_first {
-            let (_, k) = self.sends.pop_front().expect("a send is due");
+            let (_, k) = self.sends.pop().expect("a send is due");
             self.send_siblings(key.time(), k);
             Some(Event::Send(k))
         } else if cancel_first {
-            let (_, k) = self.cancels.pop_front().expect("a cancellation is due");
+            let (_, k) = self.cancels.pop().expect("a cancellation is due");
             self.land(key.time(), k);
             Some(Event::Cancellation(k))
         } else {
@@ -343,8 +342,7 @@ impl<'a> Simulation<'a> {
         if staggered {
             self.enqueue(now, k, 0);
             let seq = self.next_seq();
-            self.sends
-                .push_back((EventKey::new(now + self.stagger_ms, seq), k));
+            self.sends.set(EventKey::new(now + self.stagger_ms, seq), k);
         } else {
             for j in 0..self.tie {
                 self.enqueue(now, k, j);
@@ -414,7 +412,7 @@ impl<'a> Simulation<'a> {
         } else {
             self.request(k).cancel_pending = true;
             let seq = self.next_seq();
-            self.cancels.push_back((EventKey::new(now + delay, seq), k));
+            self.cancels.set(EventKey::new(now + delay, seq), k);
         }
     }
 
@@ -548,18 +546,19 @@ mod tests {
         .unwrap()
     }
 
+    /// When the first of `timers` is due (ms; infinite when none is pending).
+    fn due(timers: &FifoTimers<u64>) -> f64 {
+        if timers.is_empty() {
+            f64::INFINITY
+        } else {
+            timers.first().time()
+        }
+    }
+
     /// Processes every event due before `t`.
     fn run_until(sim: &mut Simulation<'_>, t: f64) {
         loop {
-            let cancel = sim
-                .cancels
-                .front()
-                .map_or(f64::INFINITY, |(key, _)| key.time());
-            let send = sim
-                .sends
-                .front()
-                .map_or(f64::INFINITY, |(key, _)| key.time());
-            let cancel = cancel.min(send);
+            let cancel = due(&sim.cancels).min(due(&sim.sends));
             let completion = sim
                 .replicas
                 .completions()

@@ -8,7 +8,13 @@
 //!   first. A model whose events fall into kinds with a known order (one pending arrival, a
 //!   FIFO of timers, a completion per server) keeps each kind apart, numbers them all from one
 //!   counter and pops the earliest key: the same order as one queue, with no heap of boxed
-//!   events and no stale entries (the loaded model and the single queue do).
+//!   events and no stale completions (every queueing model does: the single queue, and the
+//!   replica engines through `lab::replicas`). No model pops an [`EventQueue`] any more: it is
+//!   the order they keep, and the reference their tests and documentation name.
+//! - [`FifoTimers`]: timers a fixed delay after events in time order, so due in the order they
+//!   are set (a FIFO, no heap), and [`Timers`]: timers due at any [`EventKey`]s, earliest
+//!   first, that leave at once when cancelled (a timer whose request was answered holds no
+//!   memory).
 //! - [`Ring`]: a first-in-first-out queue on a power-of-two buffer, indexed from the front.
 //! - [`Slab`]: records that come and go (a request's copies, jobs in a queue) in reused slots,
 //!   named by a [`SlotKey`] that goes stale when its record is removed. A removed record's
@@ -26,21 +32,25 @@
 //! **Randomness.** None here: models draw from addressed streams (`sampling::address`), so
 //! what the core does cannot change a number, only when it is used.
 //!
-//! Built for the loaded-replica model and the single queue, and meant for the next ones (tied
-//! requests, hedge budgets, retries, fairness between tenants, cancellation delays,
-//! coordinated omission): each is a set of events, records in a slab and stations. Imports
-//! flow one way: `des` uses only `std`, and no model, `theory` or `sampling` type.
+//! Used by the single queue (`lab::queue`) and by the replica kernel (`lab::replicas`) that
+//! the loaded, tied, budget and retries engines share (fairness between tenants and
+//! cancellation delays are the loaded engine's options): each is a set of events, records in a
+//! ring or a slab, and stations. Imports flow one way: `des` uses only `std`, and no model, `theory` or `sampling` type.
 
 mod clocks;
 mod events;
+mod fifo_timers;
 mod ring;
 mod slab;
 mod station;
 #[cfg(test)]
 mod tests;
+mod timers;
 
 pub use clocks::{EventKey, StationClocks};
 pub use events::EventQueue;
+pub use fifo_timers::FifoTimers;
 pub use ring::Ring;
 pub use slab::{Slab, SlotKey};
 pub use station::FifoStation;
+pub use timers::Timers;

@@ -329,3 +329,43 @@ fn m_m_1_and_m_m_c_built_on_the_core_match_their_closed_forms() {
         }
     }
 }
+
+#[test]
+fn timers_pop_as_one_event_queue_would_and_cancelled_ones_leave() {
+    // Random sets, cancels and pops, against the pending timers found by scanning, ties
+    // (equal times) included.
+    let mut s = SampleStream::from_state(17);
+    let mut timers = Timers::new();
+    let mut pending: Vec<(EventKey, u64, SlotKey)> = Vec::new();
+    let mut gone: Vec<SlotKey> = Vec::new();
+    for seq in 1..20_000u64 {
+        match s.next_bits() % 5 {
+            0 | 1 => {
+                let key = EventKey::new((s.next_bits() % 16) as f64, seq);
+                pending.push((key, seq, timers.set(key, seq)));
+            }
+            2 if !pending.is_empty() => {
+                let i = (s.next_bits() % pending.len() as u64) as usize;
+                let (_, payload, name) = pending.swap_remove(i);
+                assert_eq!(timers.cancel(name), Some(payload));
+                gone.push(name);
+            }
+            3 if !gone.is_empty() => {
+                let name = gone[(s.next_bits() % gone.len() as u64) as usize];
+                assert_eq!(timers.cancel(name), None, "a timer gone stays gone");
+            }
+            _ => {
+                let want = pending.iter().map(|&(key, ..)| key).min();
+                let got = timers.pop();
+                assert_eq!(got.map(|(key, _)| key), want, "step {seq}");
+                if let Some((key, payload)) = got {
+                    let i = pending.iter().position(|&(k, ..)| k == key).unwrap();
+                    assert_eq!(pending.swap_remove(i).1, payload);
+                }
+            }
+        }
+        let want = pending.iter().map(|&(key, ..)| key).min();
+        assert_eq!(timers.first(), want.unwrap_or(EventKey::NONE), "step {seq}");
+        assert_eq!(timers.len(), pending.len());
+    }
+}

@@ -3,6 +3,7 @@
 //! on loaded replicas, the power of d choices, and the single M/M/c queue.
 
 pub mod precision;
+pub(crate) mod replicas;
 pub mod service;
 
 /// Declares each Lab model's module and lists the models, in the report's order (the page's

@@ -1,12 +1,16 @@
 //! The discrete-event simulation of one policy over a budget run, on [`crate::des`].
 //!
-//! Events sit in one [`EventQueue`] (time, then the order scheduled): the next arrival, the
-//! hedge timers and each replica's completion. Requests in flight live in a [`Slab`]; each
-//! replica is a [`FifoStation`] of copy ids (request slot, attempt). A copy cancelled while it
-//! waits is skipped when it reaches the head (lazy cancellation); a copy cancelled in service
-//! frees its server at once, and the completion it had scheduled is recognised as stale by
-//! the replica's service counter. Memory follows the requests in flight, the time series are
-//! a [`Timeline`] fixed when the run starts.
+//! Events are kept in three places and numbered from one counter, so that together they pop
+//! as one [`crate::des::EventQueue`] would (time, then the order they were scheduled,
+//! [`EventKey`]): the next arrival (each arrival schedules the next), the hedge timers in
+//! [`Timers`] (their delay may track the latency, so they do not come due in the order they
+//! were set) and each replica's next completion, in the kernel's [`ReplicaSet`]. Requests in
+//! flight live in a [`Slab`]; a replica queues copy ids (request slot, attempt). A copy
+//! cancelled while it waits is skipped when it reaches the head (lazy cancellation); a copy
+//! cancelled in service frees its server at once, and its completion is replaced by the next
+//! copy's (or cleared). An answered request's hedge timer is cancelled with it, so no event
+//! outlives its request: memory follows the requests in flight, and the time series are a
+//! [`Timeline`] fixed when the run starts.
 //!
 //! Draws are addressed per request (its gap, its two replica choices, its two copies' service
 //! times), so every policy sees the same arrivals and the same work.
@@ -15,8 +19,10 @@ use super::params::{BudgetConfig, MAX_IN_FLIGHT, STREAM};
 use super::result::{PolicyRun, Unstable};
 use super::rules::{DelayTracker, TokenBucket, UtilisationMeter};
 use super::{BudgetPolicy, params::DelayRule};
-use crate::des::{EventQueue, FifoStation, Slab, SlotKey};
+use crate::des::{EventKey, Slab, SlotKey, Timers};
 use crate::lab::hedge_idle::Percentiles;
+use crate::lab::replicas::draws::{SERVICE, gap_ms, primary_and_backup};
+use crate::lab::replicas::{Cancellation, ReplicaSet};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::RequestKey;
 use crate::sampling::batch::BatchHistogram;
@@ -24,10 +30,7 @@ use crate::sampling::histogram::{BIN_COUNT, LogBins, shared_bins};
 use crate::sampling::timeline::Timeline;
 use std::rc::Rc;
 
-// A request's sub-streams, by purpose.
-const SERVICE: u32 = 0;
-const CHOICE: u32 = 1;
-const GAP: u32 = 2;
+// A request's sub-streams, by purpose, are the kernel's (`replicas::draws`).
 
 // The timeline's series.
 pub(super) const REQUESTS: usize = 0;
@@ -38,15 +41,13 @@ pub(super) const TIMERS: usize = 4;
 pub(super) const DELAY: usize = 5;
 const SERIES: usize = 6;
 
+/// What happens to the copy that did not answer first: removed from its queue, or its server
+/// freed at once, even mid-hiccup. The only rule this engine runs: a request leaves the slab
+/// when it is answered, so no loser may be left to run.
+const LOSER_RULE: Cancellation = Cancellation::EitherAny;
+
 /// The replica that slows down in the outage.
 pub const SLOW_REPLICA: u32 = 0;
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Event {
-    Arrival(u64),
-    Timer(SlotKey),
-    Done { replica: u32, service: u64 },
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -67,19 +68,8 @@ struct Request {
     k: u64,
     arrival: f64,
     copies: [Copy; 2],
-}
-
-struct Replica {
-    station: FifoStation<(SlotKey, u8)>,
-    /// Copies queued or in service (cancelled ones left in the queue not counted).
-    depth: u32,
-    /// Services started so far: a completion carries the count at its start.
-    services: u64,
-}
-
-/// `⌊bits · n / 2^64⌋`: a uniform integer below `n`.
-fn uniform_below(bits: u64, n: u32) -> u32 {
-    ((u128::from(bits) * u128::from(n)) >> 64) as u32
+    /// The hedge timer, while it is pending.
+    timer: Option<SlotKey>,
 }
 
 pub(super) struct Simulation<'a> {
@@ -87,9 +77,18 @@ pub(super) struct Simulation<'a> {
     policy: BudgetPolicy,
     sampler: Rc<ServiceSampler>,
     rate: f64,
-    events: EventQueue<Event>,
+    /// Events scheduled so far: each event's sequence number.
+    seq: u64,
+    /// The next arrival ([`EventKey::NONE`] when none is left) and its request.
+    arrival: (EventKey, u64),
+    /// Pending hedge timers, each with its request.
+    timers: Timers<SlotKey>,
     requests: Slab<Request>,
-    replicas: Vec<Replica>,
+    /// The replicas, queueing copy ids (request slot, attempt), and their completions.
+    replicas: ReplicaSet<(SlotKey, u8)>,
+    /// Each replica's copies queued or in service (cancelled ones left in a queue not
+    /// counted).
+    depth: Vec<u32>,
     bucket: TokenBucket,
     tracker: DelayTracker,
     meter: UtilisationMeter,
@@ -121,15 +120,12 @@ impl<'a> Simulation<'a> {
             policy,
             sampler: ServiceSampler::shared(config.service.clone()),
             rate,
-            events: EventQueue::new(),
+            seq: 0,
+            arrival: (EventKey::NONE, 0),
+            timers: Timers::new(),
             requests: Slab::new(),
-            replicas: (0..p.replicas)
-                .map(|_| Replica {
-                    station: FifoStation::new(1),
-                    depth: 0,
-                    services: 0,
-                })
-                .collect(),
+            replicas: ReplicaSet::new(p.replicas),
+            depth: vec![0; p.replicas as usize],
             bucket: TokenBucket::new(p.max_tokens, config.ratio_milli),
             tracker: DelayTracker::new(config.delay_ms),
             meter: UtilisationMeter::new(p.replicas, config.service.mean_ms()),
@@ -157,36 +153,54 @@ impl<'a> Simulation<'a> {
     }
 
     fn gap(&self, k: u64) -> f64 {
-        -libm::log(self.key(k).sample(GAP, 0).next_open_unit()) / self.rate
+        gap_ms(self.key(k), self.rate)
     }
 
     fn service_ms(&self, k: u64, attempt: u32) -> f64 {
         self.sampler.sample(self.key(k).sample(SERVICE, attempt)).ms
     }
 
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
     pub(super) fn run(mut self) -> PolicyRun {
         let first = self.gap(0);
         if first < self.config.params().span_ms {
-            self.events.schedule(first, Event::Arrival(0));
+            let seq = self.next_seq();
+            self.arrival = (EventKey::new(first, seq), 0);
         }
-        while let Some((now, event)) = self.events.pop() {
-            match event {
-                Event::Arrival(k) => self.arrive(now, k),
-                Event::Timer(key) => self.timer(now, key),
-                Event::Done { replica, service } => self.done(now, replica, service),
-            }
-        }
+        while self.step() {}
         self.result()
+    }
+
+    /// Processes the earliest event (of a completion, a timer and the arrival, each compared
+    /// by its key); false when none is left.
+    #[inline]
+    fn step(&mut self) -> bool {
+        let (replica, completion) = self.replicas.next_completion();
+        let timer = self.timers.first();
+        let arrival = self.arrival.0;
+        if completion < timer && completion < arrival {
+            self.done(completion.time(), replica);
+        } else if timer < arrival {
+            let (key, request) = self.timers.pop().expect("a timer is due");
+            self.timer(key.time(), request);
+        } else if arrival.is_some() {
+            self.arrival.0 = EventKey::NONE;
+            self.arrive(arrival.time(), self.arrival.1);
+        } else {
+            return false;
+        }
+        true
     }
 
     fn arrive(&mut self, now: f64, k: u64) {
         let p = *self.config.params();
         self.arrived += 1;
         let next = now + self.gap(k + 1);
-        let mut choice = self.key(k).sample(CHOICE, 0);
-        let primary = uniform_below(choice.next_bits(), p.replicas);
-        let b = primary + 1 + uniform_below(choice.next_bits(), p.replicas - 1);
-        let backup = if b >= p.replicas { b - p.replicas } else { b };
+        let (primary, backup) = primary_and_backup(self.key(k), p.replicas);
         let unsent = Copy {
             replica: backup,
             state: State::Unsent,
@@ -202,6 +216,7 @@ impl<'a> Simulation<'a> {
                 },
                 unsent,
             ],
+            timer: None,
         });
         self.unanswered += 1;
         self.peak_in_flight = self.peak_in_flight.max(self.unanswered);
@@ -218,19 +233,25 @@ impl<'a> Simulation<'a> {
             };
             self.timeline.add(TIMERS, now, 1.0);
             self.timeline.add(DELAY, now, delay);
-            self.events.schedule(now + delay, Event::Timer(key));
+            let seq = self.next_seq();
+            let timer = self.timers.set(EventKey::new(now + delay, seq), key);
+            self.requests.get_mut(key).expect("arrived").timer = Some(timer);
         }
         if self.unanswered > MAX_IN_FLIGHT {
             self.runaway = Some(self.arrived);
         } else if next < p.span_ms {
-            self.events.schedule(next, Event::Arrival(k + 1));
+            let seq = self.next_seq();
+            self.arrival = (EventKey::new(next, seq), k + 1);
         }
     }
 
     fn timer(&mut self, now: f64, key: SlotKey) {
-        let Some(r) = self.requests.get(key) else {
-            return; // answered already
-        };
+        // An answered request's timer was cancelled with it.
+        let r = self
+            .requests
+            .get_mut(key)
+            .expect("a timer's request is in flight");
+        r.timer = None;
         let target = r.copies[1].replica;
         let p = self.config.params();
         let send = match self.policy {
@@ -238,7 +259,7 @@ impl<'a> Simulation<'a> {
             BudgetPolicy::Hedge => true,
             BudgetPolicy::Budgeted => self.bucket.try_spend(),
             BudgetPolicy::Disabled => {
-                !(f64::from(self.replicas[target as usize].depth) > p.disable_depth
+                !(f64::from(self.depth[target as usize]) > p.disable_depth
                     || (p.disable_utilisation && self.meter.utilisation(now) > 1.0))
             }
         };
@@ -247,7 +268,7 @@ impl<'a> Simulation<'a> {
             return;
         }
         self.backups += 1;
-        self.backups_queued += u64::from(self.replicas[target as usize].depth > 0);
+        self.backups_queued += u64::from(self.depth[target as usize] > 0);
         self.timeline.add(BACKUPS, now, 1.0);
         self.enqueue(now, key, 1);
     }
@@ -256,20 +277,17 @@ impl<'a> Simulation<'a> {
         let r = self.requests.get_mut(key).expect("in flight");
         let c = &mut r.copies[usize::from(attempt)];
         c.state = State::Waiting;
-        let replica = c.replica as usize;
+        let replica = c.replica;
         self.meter.sent(now);
-        let rep = &mut self.replicas[replica];
-        rep.depth += 1;
-        rep.station.push((key, attempt));
-        if rep.station.serving(0).is_none() {
-            self.start_next(now, replica as u32);
+        self.depth[replica as usize] += 1;
+        if self.replicas.push(replica, (key, attempt)) {
+            self.start_next(now, replica);
         }
     }
 
     fn start_next(&mut self, now: f64, replica: u32) {
         let requests = &self.requests;
-        let rep = &mut self.replicas[replica as usize];
-        let next = rep.station.start_next(0, |(key, a)| {
+        let next = self.replicas.start_next(replica, |(key, a)| {
             requests
                 .get(key)
                 .is_some_and(|r| r.copies[usize::from(a)].state == State::Waiting)
@@ -277,8 +295,6 @@ impl<'a> Simulation<'a> {
         let Some((key, attempt)) = next else {
             return;
         };
-        rep.services += 1;
-        let service = rep.services;
         let k = {
             let r = self.requests.get_mut(key).expect("ready");
             let c = &mut r.copies[usize::from(attempt)];
@@ -291,8 +307,8 @@ impl<'a> Simulation<'a> {
         if replica == SLOW_REPLICA && now >= p.outage_start_ms && now < p.outage_end_ms {
             ms *= p.slowdown;
         }
-        self.events
-            .schedule(now + ms, Event::Done { replica, service });
+        let seq = self.next_seq();
+        self.replicas.complete_at(replica, now + ms, seq);
     }
 
     /// Server time `worked` (ms) of a copy that left its server at `now`.
@@ -305,14 +321,11 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    fn done(&mut self, now: f64, replica: u32, service: u64) {
-        let rep = &self.replicas[replica as usize];
-        if rep.services != service {
-            return; // its copy was cancelled in service
-        }
-        let Some((key, attempt)) = rep.station.serving(0) else {
-            return;
-        };
+    fn done(&mut self, now: f64, replica: u32) {
+        let (key, attempt) = self
+            .replicas
+            .serving(replica)
+            .expect("a replica with a completion is serving");
         let r = *self
             .requests
             .get(key)
@@ -320,21 +333,28 @@ impl<'a> Simulation<'a> {
         let a = usize::from(attempt);
         let worked = now - r.copies[a].started;
         self.account(now, a, worked);
-        self.replicas[replica as usize].depth -= 1;
+        self.depth[replica as usize] -= 1;
         // The winner answers; the other copy, if sent and still there, is cancelled.
         let latency = now - r.arrival;
         let other = 1 - a;
         let o = r.copies[other];
+        debug_assert!(
+            o.state == State::Unsent
+                || LOSER_RULE.on_loser(other == 1, o.state == State::InService, false)
+                    == Some(true)
+        );
         match o.state {
-            State::Waiting => self.replicas[o.replica as usize].depth -= 1,
+            State::Waiting => self.depth[o.replica as usize] -= 1,
             State::InService => {
                 self.account(now, other, now - o.started);
-                let rep = &mut self.replicas[o.replica as usize];
-                rep.depth -= 1;
-                rep.services += 1; // its completion is now stale
+                // Its completion is replaced by the next copy's, or cleared.
+                self.depth[o.replica as usize] -= 1;
                 self.start_next(now, o.replica);
             }
             State::Unsent => {}
+        }
+        if let Some(timer) = r.timer {
+            self.timers.cancel(timer);
         }
         self.requests.remove(key);
         self.unanswered -= 1;
@@ -425,6 +445,47 @@ impl<'a> Simulation<'a> {
                 Vec::new()
             },
             window_tokens: tokens,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::budget::BudgetParams;
+
+    #[test]
+    fn no_timer_outlives_its_request() {
+        // Every policy that hedges, with the delay tracking the latency (so timers are set
+        // out of order): after each event, each pending timer belongs to a request in flight.
+        let config = BudgetConfig::new(BudgetParams {
+            delay_rule: DelayRule::Tracking,
+            span_ms: 6_000.0,
+            outage_start_ms: 2_000.0,
+            outage_end_ms: 4_000.0,
+            ..BudgetParams::default()
+        })
+        .unwrap();
+        for policy in [
+            BudgetPolicy::Hedge,
+            BudgetPolicy::Budgeted,
+            BudgetPolicy::Disabled,
+        ] {
+            let mut sim = Simulation::new(&config, policy);
+            let first = sim.gap(0);
+            let seq = sim.next_seq();
+            sim.arrival = (EventKey::new(first, seq), 0);
+            let (mut events, mut peak) = (0u64, 0usize);
+            while sim.step() {
+                events += 1;
+                assert!(sim.timers.len() <= sim.requests.len(), "{policy:?}");
+                peak = peak.max(sim.timers.len());
+            }
+            assert!(events > 1_000 && peak > 0, "{policy:?}: {events} events");
+            assert!(
+                sim.timers.is_empty() && sim.requests.is_empty(),
+                "{policy:?}"
+            );
         }
     }
 }

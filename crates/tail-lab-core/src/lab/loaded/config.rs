@@ -5,11 +5,13 @@ use super::engine::{Simulation, no_backup_p95};
 use super::policy::{Cancellation, DelayBasis, HedgeDelay, LoadedPolicy};
 use crate::error::{CountRange, ParamError, check_range};
 use crate::lab::hedge_idle::Percentiles;
+use crate::lab::replicas::{Answers, draws};
 use crate::lab::service::{ServiceModel, ServiceSampler};
-use crate::sampling::address::Stream;
+use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::batch::RunIntervals;
 use crate::sampling::histogram::{BIN_COUNT, shared_bins};
 use std::cell::RefCell;
+use std::rc::Rc;
 
 /// The random stream of the loaded-replica simulation (id 6).
 pub const STREAM: Stream = Stream::new(6);
@@ -102,10 +104,42 @@ pub enum LoadedService {
 }
 
 impl LoadedService {
-    pub(super) fn mean_ms(&self) -> f64 {
+    /// The mean service time (ms).
+    pub(crate) fn mean_ms(&self) -> f64 {
         match self {
             LoadedService::Lab(m) => m.mean_ms(),
             LoadedService::Exponential(mean) => mean.get(),
+        }
+    }
+
+    /// The sampler a run draws the Lab's service from (`None` for an exponential service).
+    pub(crate) fn sampler(&self) -> Option<Rc<ServiceSampler>> {
+        match self {
+            LoadedService::Lab(m) => Some(ServiceSampler::shared(m.clone())),
+            LoadedService::Exponential(_) => None,
+        }
+    }
+
+    /// The service time (ms) of copy `attempt` of the request keyed `key`, and whether it is
+    /// a hiccup, from the copy's [`draws::SERVICE`] sub-stream; `sampler` is
+    /// [`Self::sampler`]'s.
+    #[inline]
+    pub(crate) fn sample_copy(
+        &self,
+        sampler: Option<&ServiceSampler>,
+        key: RequestKey,
+        attempt: u32,
+    ) -> (f64, bool) {
+        let mut stream = key.sample(draws::SERVICE, attempt);
+        match (sampler, self) {
+            (_, &LoadedService::Exponential(mean)) => {
+                (-mean.get() * libm::log(stream.next_open_unit()), false)
+            }
+            (Some(s), LoadedService::Lab(_)) => {
+                let d = s.sample(stream);
+                (d.ms, d.slow)
+            }
+            (None, LoadedService::Lab(_)) => unreachable!("Lab service always has a sampler"),
         }
     }
 }
@@ -266,6 +300,25 @@ pub enum Unstable {
 }
 
 impl Unstable {
+    /// The verdict on a run of loaded replicas (the loaded and tied engines'): a runaway
+    /// (`runaway`, the arrivals when they stopped) first, then the closed form
+    /// (`stable_by_theory`) when it knows, then the run's own drift, then a latency off the
+    /// scale; `None` for a stable run.
+    pub(crate) fn judge(
+        runaway: Option<u64>,
+        stable_by_theory: Option<bool>,
+        answers: &Answers,
+    ) -> Option<Unstable> {
+        match (runaway, stable_by_theory) {
+            (Some(arrived), _) => Some(Unstable::Runaway { arrived }),
+            (None, Some(false)) => Some(Unstable::Overloaded),
+            (None, None) if answers.drifting() => Some(Unstable::Drifting),
+            _ if answers.off_scale() => Some(Unstable::OffScale),
+            // Warm-up is a tenth of at least 1,000 requests, so a finished run measured some.
+            _ => None,
+        }
+    }
+
     /// A sentence for a reader.
     pub fn describe(&self) -> String {
         match self {

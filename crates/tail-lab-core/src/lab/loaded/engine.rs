@@ -6,41 +6,37 @@
 //! - the next arrival (there is only ever one: each arrival schedules the next);
 //! - the hedge timers, a FIFO: each fires a fixed delay after its request arrived, so they come
 //!   due in arrival order;
-//! - each replica's next completion, in [`StationClocks`]: a replica serves one copy at a
-//!   time, and a copy cancelled in service simply has its completion replaced by the next
-//!   one's (or cleared), so no stale event is ever stored.
+//! - each replica's next completion, in the kernel's [`ReplicaSet`]: a replica serves one
+//!   copy at a time, and a copy cancelled in service simply has its completion replaced by the
+//!   next one's (or cleared), so no stale event is ever stored.
 //!
 //! A request's copies live inline in its record, in a window from the oldest request in flight
-//! to the newest; a replica's [`FifoStation`] queues copy ids (`request << 1 | attempt`), and a
+//! to the newest; a replica's queue holds copy ids (`request << 1 | attempt`), and a
 //! cancelled copy still queued is skipped when it reaches the head (lazy cancellation). The
 //! random draws a request needs at arrival (its gap, replica choices and primary service) are
 //! computed a block of requests ahead: they are addressed, so when they are drawn changes no
 //! number.
 
-use super::config::{
-    LoadedConfig, LoadedResult, LoadedService, MAX_IN_FLIGHT, TenantOutcome, Unstable,
-};
+use super::config::{LoadedConfig, LoadedResult, MAX_IN_FLIGHT, TenantOutcome, Unstable};
 use super::policy::Cancellation;
-use crate::des::{EventKey, FifoStation, Ring, StationClocks};
+use crate::des::{EventKey, FifoTimers, Ring};
 use crate::lab::hedge_idle::Percentiles;
+use crate::lab::replicas::draws::{CHOICE, ONCE, gap_ms, primary_and_backup};
+use crate::lab::replicas::{Answers, ReplicaSet, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
 use crate::sampling::batch::BatchHistogram;
-use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, LogBins, shared_bins};
+use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, shared_bins};
 use std::rc::Rc;
 
-// A request's sub-streams, by purpose (the "leaf" of its address): its copies' service times
-// (attempt 0 the primary, 1 the backup), its replica choices, and the gap before it.
-const SERVICE: u32 = 0;
-const CHOICE: u32 = 1;
-const GAP: u32 = 2;
+// A request's sub-streams, by purpose (the "leaf" of its address), are the kernel's
+// (`replicas::draws`: its copies' service times, attempt 0 the primary and 1 the backup, its
+// replica choices and the gap before it), and one more:
 /// The request's tenant (a run with two tenants only): its own sub-stream, so drawing it moves
 /// no other draw.
 const TENANT: u32 = 3;
 const PRIMARY: u32 = 0;
 const BACKUP: u32 = 1;
-// The attempt of a sub-stream drawn once per request (the gap, the choices).
-const ONCE: u32 = 0;
 
 /// Requests whose arrival draws are computed together.
 const BLOCK: usize = 64;
@@ -99,9 +95,6 @@ const UNSENT: Copy = Copy {
     state: CopyState::Unsent,
 };
 
-/// A replica: one server and its FIFO queue of copy ids.
-type Replica = FifoStation<u64>;
-
 /// A copy's id in a replica's queue: its request and attempt.
 #[inline(always)]
 fn copy_id(k: u64, attempt: u32) -> u64 {
@@ -153,15 +146,14 @@ pub(super) struct Simulation<'a> {
     /// The next arrival ([`EventKey::NONE`] when none is left) and its request.
     arrival: (EventKey, u64),
     /// Pending hedge timers, due in this order, and their requests.
-    timers: Ring<(EventKey, u64)>,
+    timers: FifoTimers<u64>,
     /// Pending delayed cancellations (a fixed delay after each answer, so due in this order),
     /// each with its request and the copy it cancels. Empty unless `cancel_delay_ms` is set.
-    cancels: Ring<(EventKey, u64, u8)>,
+    cancels: FifoTimers<(u64, u8)>,
     /// Each tenant's measured latency, in a run with two tenants.
     tenants: Option<Box<[TenantTally; 2]>>,
-    /// Each replica's next completion.
-    completions: StationClocks,
-    replicas: Vec<Replica>,
+    /// The replicas, queueing copy ids ([`copy_id`]), and each one's next completion.
+    replicas: ReplicaSet<u64>,
     /// Each replica's live copies (waiting, in service or draining), primaries at `2r` and
     /// backups at `2r + 1`: kept as copies come and go, so a trace reads them in O(replicas)
     /// after an event instead of scanning every request in flight.
@@ -175,22 +167,11 @@ pub(super) struct Simulation<'a> {
     runaway: Option<u64>,
     /// Requests arrived and not yet answered.
     unanswered: usize,
-    /// True when a measured latency passed the histogram's top edge.
-    off_scale: bool,
     /// Stability known in closed form, when it is.
     stable_by_theory: Option<bool>,
     arrival_rate: f64,
-    bins: &'static LogBins,
-    top_edge: f64,
-    /// Measured latencies by batch of answers, for the histogram and the intervals.
-    latency: BatchHistogram,
-    latency_sum: f64,
-    measured: u64,
-    warmup: u64,
-    /// The first request of blocks 1, 2 and 3 of the four the measured requests are cut into.
-    block_starts: [u64; 3],
-    block_sums: [f64; 4],
-    block_counts: [u64; 4],
+    /// The measured latencies.
+    answers: Answers,
     sojourn_sum: f64,
     sojourn_count: u64,
     backups: u64,
@@ -239,37 +220,17 @@ impl TenantTally {
     }
 }
 
-/// The block (0..4) of measured request `k`: `min(3, (k − warmup)·4 / span)`.
-fn block_of(k: u64, warmup: u64, span: u64) -> usize {
-    (((k - warmup) * 4) / span).min(3) as usize
-}
-
 impl<'a> Simulation<'a> {
     /// A run of `config` on the draws of `stream`, sending backups after `delay_ms` (`None`:
     /// no backups, whatever the policy says).
     pub(super) fn new(config: &'a LoadedConfig, stream: Stream, delay_ms: Option<f64>) -> Self {
         let mean = config.service.mean_ms();
-        let warmup = config.requests / 10;
-        let span = (config.requests - warmup).max(1);
-        // Block j (1..=3) starts at the first k with (k − warmup)·4 ≥ j·span: the division
-        // `block_of` does, found without dividing per request.
-        let block_starts = [1u64, 2, 3].map(|j| warmup + (j * span).div_ceil(4));
-        // (A span of fewer than four requests leaves some blocks empty: nothing to check.)
-        debug_assert!(
-            span < 4
-                || block_starts.iter().enumerate().all(|(j, &s)| {
-                    block_of(s, warmup, span) == j + 1 && block_of(s - 1, warmup, span) == j
-                })
-        );
-        let bins = shared_bins();
+        let span = Answers::span(config.requests);
         let mut sim = Simulation {
             config,
             stream,
             delay_ms,
-            sampler: match &config.service {
-                LoadedService::Lab(m) => Some(ServiceSampler::shared(m.clone())),
-                LoadedService::Exponential(_) => None,
-            },
+            sampler: config.service.sampler(),
             draws: Box::new(Draws {
                 start: 0,
                 key: [RequestKey::new(0, stream, 0); BLOCK],
@@ -282,32 +243,22 @@ impl<'a> Simulation<'a> {
             }),
             seq: 0,
             arrival: (EventKey::NONE, 0),
-            timers: Ring::new(),
-            cancels: Ring::new(),
+            timers: FifoTimers::new(),
+            cancels: FifoTimers::new(),
             tenants: config.tenant_a_share.map(|share| {
                 let a = libm::round(span as f64 * share) as u64;
                 Box::new([TenantTally::new(a), TenantTally::new(span - a.min(span))])
             }),
-            completions: StationClocks::new(config.replicas as usize),
-            replicas: vec![Replica::new(1); config.replicas as usize],
+            replicas: ReplicaSet::new(config.replicas),
             live: vec![0; 2 * config.replicas as usize],
             requests: Ring::new(),
             first: 0,
             peak_in_flight: 0,
             runaway: None,
             unanswered: 0,
-            off_scale: false,
             stable_by_theory: None,
             arrival_rate: config.load * f64::from(config.replicas) / mean,
-            bins,
-            top_edge: bins.edges()[BIN_COUNT],
-            latency: BatchHistogram::new(span),
-            latency_sum: 0.0,
-            measured: 0,
-            warmup,
-            block_starts,
-            block_sums: [0.0; 4],
-            block_counts: [0; 4],
+            answers: Answers::new(config.requests),
             sojourn_sum: 0.0,
             sojourn_count: 0,
             backups: 0,
@@ -326,39 +277,6 @@ impl<'a> Simulation<'a> {
         self.seq
     }
 
-    /// Service time of copy `attempt` of the request whose key is `key`, and whether it is a
-    /// hiccup.
-    #[inline]
-    fn service(
-        sampler: Option<&ServiceSampler>,
-        service: &LoadedService,
-        key: RequestKey,
-        attempt: u32,
-    ) -> (f64, bool) {
-        let mut stream = key.sample(SERVICE, attempt);
-        match (sampler, service) {
-            (_, &LoadedService::Exponential(mean)) => {
-                (-mean.get() * libm::log(stream.next_open_unit()), false)
-            }
-            (Some(s), LoadedService::Lab(_)) => {
-                let d = s.sample(stream);
-                (d.ms, d.slow)
-            }
-            (None, LoadedService::Lab(_)) => unreachable!("Lab service always has a sampler"),
-        }
-    }
-
-    /// `⌊bits · n / 2^64⌋`: a uniform integer below `n` from 64 random bits. Computed in two
-    /// 64-bit halves (`bits = a·2^32 + b`, so the result is `⌊(a·n + ⌊b·n / 2^32⌋) / 2^32⌋`,
-    /// exactly, and nothing overflows), because wasm has no 64 × 64 → 128-bit multiply and
-    /// would call a helper for one.
-    #[inline(always)]
-    fn uniform_below(bits: u64, n: u32) -> u32 {
-        let n = u64::from(n);
-        let low = ((bits & 0xFFFF_FFFF) * n) >> 32;
-        (((bits >> 32) * n + low) >> 32) as u32
-    }
-
     /// Draws the arrival numbers of requests `start..start + BLOCK`.
     fn fill_draws(&mut self, start: u64) {
         let n = self.config.replicas;
@@ -375,15 +293,9 @@ impl<'a> Simulation<'a> {
         for i in 0..BLOCK {
             let key = RequestKey::new(seed, stream, start + i as u64);
             d.key[i] = key;
-            let mut s = key.sample(GAP, ONCE);
-            d.gap[i] = -libm::log(s.next_open_unit()) / rate;
-            let mut choice = key.sample(CHOICE, ONCE);
-            let primary = Self::uniform_below(choice.next_bits(), n);
-            // (primary + 1 + u) % n, with primary + 1 + u < 2n: one subtraction, no division.
-            let b = primary + 1 + Self::uniform_below(choice.next_bits(), n - 1);
-            d.primary[i] = primary;
-            d.backup[i] = if b >= n { b - n } else { b };
-            let (ms, slow) = Self::service(sampler, service, key, PRIMARY);
+            d.gap[i] = gap_ms(key, rate);
+            (d.primary[i], d.backup[i]) = primary_and_backup(key, n);
+            let (ms, slow) = service.sample_copy(sampler, key, PRIMARY);
             d.service_ms[i] = ms;
             d.slow[i] = slow;
             if let Some(share) = share {
@@ -412,42 +324,37 @@ impl<'a> Simulation<'a> {
     fn step_timed(&mut self) -> Option<(f64, Event)> {
         // A timer whose request has been answered (or retired) would do nothing when it
         // fires, so it is dropped now: the events left pop in the same order.
-        while let Some(&(_, k)) = self.timers.front() {
-            if k >= self.first && !self.requests[(k - self.first) as usize].answered {
-                break;
-            }
-            self.timers.pop_front();
-        }
-        let mut timer = self.timers.front().map_or(EventKey::NONE, |&(key, _)| key);
+        let (requests, first) = (&self.requests, self.first);
+        self.timers
+            .drop_front_while(|&k| k < first || requests[(k - first) as usize].answered);
+        let mut timer = self.timers.first();
         // Delayed cancellations (none in the loaded model: one predictable branch) compete
         // with the timers for the middle place.
         let mut cancel_first = false;
         if !self.cancels.is_empty() {
             self.drop_idle_cancels();
-            if let Some(&(key, _, _)) = self.cancels.front()
-                && key < timer
-            {
-                timer = key;
+            let cancel = self.cancels.first();
+            if cancel < timer {
+                timer = cancel;
                 cancel_first = true;
             }
         }
-        let (replica, completion) = self.completions.first();
+        let (replica, completion) = self.replicas.next_completion();
         // Two comparisons and two branches on them (no jump table on an event kind): a
         // completion, else a timer, else the arrival.
         let timer_first = timer < self.arrival.0;
         let key = if timer_first { timer } else { self.arrival.0 };
         if completion < key {
-            let replica = replica as u32;
             self.complete(completion.time(), replica);
             Some((completion.time(), Event::Completion { replica }))
         } else if !key.is_some() {
             None
         } else if timer_first && cancel_first {
-            let (_, k, attempt) = self.cancels.pop_front().expect("a cancel is due");
+            let (_, (k, attempt)) = self.cancels.pop().expect("a cancel is due");
             self.land_cancel(key.time(), k, usize::from(attempt));
             Some((key.time(), Event::Cancel(k)))
         } else if timer_first {
-            let (_, k) = self.timers.pop_front().expect("a timer is due");
+            let (_, k) = self.timers.pop().expect("a timer is due");
             self.hedge(key.time(), k);
             Some((key.time(), Event::HedgeTimer(k)))
         } else {
@@ -488,17 +395,14 @@ impl<'a> Simulation<'a> {
     /// service: they would do nothing when they land, so the events left pop in the same
     /// order, and the queue holds only cancels that still matter.
     fn drop_idle_cancels(&mut self) {
-        while let Some(&(_, k, attempt)) = self.cancels.front() {
-            if k >= self.first
-                && matches!(
-                    self.requests[(k - self.first) as usize].copies[usize::from(attempt)].state,
+        let (requests, first) = (&self.requests, self.first);
+        self.cancels.drop_front_while(|&(k, attempt)| {
+            k < first
+                || !matches!(
+                    requests[(k - first) as usize].copies[usize::from(attempt)].state,
                     CopyState::Waiting | CopyState::InService
                 )
-            {
-                return;
-            }
-            self.cancels.pop_front();
-        }
+        });
     }
 
     /// A delayed cancellation of copy `attempt` of request `k` lands: the rule is applied to
@@ -622,7 +526,7 @@ impl<'a> Simulation<'a> {
             Some(d) if d <= 0.0 => self.hedge(now, k),
             Some(d) => {
                 let seq = self.next_seq();
-                self.timers.push_back((EventKey::new(now + d, seq), k));
+                self.timers.set(EventKey::new(now + d, seq), k);
             }
             None => {}
         }
@@ -674,7 +578,9 @@ impl<'a> Simulation<'a> {
         }
         self.backups += 1;
         let (service_ms, slow) =
-            Self::service(self.sampler.as_deref(), &self.config.service, r.key, BACKUP);
+            self.config
+                .service
+                .sample_copy(self.sampler.as_deref(), r.key, BACKUP);
         self.enqueue(now, k, BACKUP, service_ms, slow);
     }
 
@@ -689,9 +595,7 @@ impl<'a> Simulation<'a> {
         };
         let replica = r.replica(attempt as usize);
         self.live[2 * replica as usize + attempt as usize] += 1;
-        let station = &mut self.replicas[replica as usize];
-        station.push(copy_id(k, attempt));
-        if station.idle_server().is_some() {
+        if self.replicas.push(replica, copy_id(k, attempt)) {
             self.start_next(now, replica);
         }
     }
@@ -700,23 +604,20 @@ impl<'a> Simulation<'a> {
     /// skipped), and sets the replica's next completion (none when it goes idle).
     fn start_next(&mut self, now: f64, replica: u32) {
         let (requests, first) = (&mut self.requests, self.first);
-        let started = self.replicas[replica as usize].start_next(0, |id| {
+        let started = self.replicas.start_next(replica, |id| {
             // Cancelled while it waited (and perhaps retired since): skipped.
             let k = id >> 1;
             k >= first
                 && requests[(k - first) as usize].copies[(id & 1) as usize].state
                     == CopyState::Waiting
         });
-        match started {
-            Some(id) => {
-                let c = &mut requests[((id >> 1) - first) as usize].copies[(id & 1) as usize];
-                c.state = CopyState::InService;
-                c.started_at = now;
-                let done = now + c.service_ms;
-                let seq = self.next_seq();
-                self.completions.set(replica as usize, done, seq);
-            }
-            None => self.completions.clear(replica as usize),
+        if let Some(id) = started {
+            let c = &mut requests[((id >> 1) - first) as usize].copies[(id & 1) as usize];
+            c.state = CopyState::InService;
+            c.started_at = now;
+            let done = now + c.service_ms;
+            let seq = self.next_seq();
+            self.replicas.complete_at(replica, done, seq);
         }
     }
 
@@ -728,8 +629,9 @@ impl<'a> Simulation<'a> {
     }
 
     fn complete(&mut self, now: f64, replica: u32) {
-        let id = self.replicas[replica as usize]
-            .serving(0)
+        let id = self
+            .replicas
+            .serving(replica)
             .expect("a replica with a completion is serving");
         let (k, attempt) = (id >> 1, (id & 1) as usize);
         let backup = attempt == 1;
@@ -766,18 +668,10 @@ impl<'a> Simulation<'a> {
         let (arrival, tenant_b) = (r.arrival, r.tenant_b);
         self.unanswered -= 1;
         let latency = now - arrival;
-        if k >= self.warmup {
-            self.off_scale |= latency > self.top_edge;
-            self.latency.record_bin(self.bins.bin_of(latency), latency);
-            self.latency_sum += latency;
-            self.measured += 1;
-            let [b1, b2, b3] = self.block_starts;
-            let block = usize::from(k >= b1) + usize::from(k >= b2) + usize::from(k >= b3);
-            self.block_sums[block] += latency;
-            self.block_counts[block] += 1;
-            if let Some(t) = self.tenants.as_deref_mut() {
-                t[usize::from(tenant_b)].record(self.bins.bin_of(latency), latency);
-            }
+        if let Some(bin) = self.answers.record(k, latency)
+            && let Some(t) = self.tenants.as_deref_mut()
+        {
+            t[usize::from(tenant_b)].record(bin, latency);
         }
         if let Some(delay) = self.config.cancel_delay_ms {
             self.send_cancels(now, k, delay);
@@ -813,33 +707,16 @@ impl<'a> Simulation<'a> {
             {
                 let seq = self.next_seq();
                 self.cancels
-                    .push_back((EventKey::new(now + delay, seq), k, attempt));
+                    .set(EventKey::new(now + delay, seq), (k, attempt));
             }
         }
     }
 
     fn result(self) -> LoadedResult {
-        let latency = self.latency.merged();
+        let latency = self.answers.merged();
         let capacity = f64::from(self.config.replicas) * self.last_arrival.max(f64::MIN_POSITIVE);
-        // Empirical instability: the mean latency keeps climbing from block to block and the
-        // last quarter waits at least twice as long as the first. A stable queue's block means
-        // fluctuate; an unstable one's grow without bound.
-        let means: Vec<f64> = self
-            .block_sums
-            .iter()
-            .zip(self.block_counts)
-            .map(|(s, c)| s / c.max(1) as f64)
-            .collect();
-        let drifting = means.windows(2).all(|w| w[1] > w[0]) && means[3] > 2.0 * means[0];
-        let unstable = match (self.runaway, self.stable_by_theory) {
-            (Some(arrived), _) => Some(Unstable::Runaway { arrived }),
-            (None, Some(false)) => Some(Unstable::Overloaded),
-            (None, None) if drifting => Some(Unstable::Drifting),
-            _ if self.off_scale => Some(Unstable::OffScale),
-            // Warm-up is a tenth of at least 1,000 requests, so a finished run measured some.
-            _ => None,
-        };
-        let stable = unstable.is_none() && self.measured > 0;
+        let unstable = Unstable::judge(self.runaway, self.stable_by_theory, &self.answers);
+        let stable = unstable.is_none() && self.answers.measured() > 0;
         let arrived = self.runaway.unwrap_or(self.config.requests);
         let capacity_cost = (self.consumed_work - self.primary_work) / capacity;
         LoadedResult {
@@ -849,7 +726,7 @@ impl<'a> Simulation<'a> {
             delay_ms: self.delay_ms,
             stable,
             latency: stable.then(|| Percentiles::of(&latency)),
-            mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
+            mean_ms: stable.then(|| self.answers.mean_ms()),
             copy_sojourn_ms: stable.then(|| self.sojourn_sum / self.sojourn_count.max(1) as f64),
             extra_requests: self.backups as f64 / arrived as f64,
             backups_completed: (self.backups > 0)
@@ -860,7 +737,7 @@ impl<'a> Simulation<'a> {
             peak_in_flight: self.peak_in_flight as u64,
             unstable,
             intervals: if stable {
-                Some(self.latency.intervals(self.bins, &latency))
+                Some(self.answers.intervals(&latency))
             } else {
                 None
             },
@@ -885,10 +762,7 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
     }
     let n = config.replicas;
     let rate = config.load * f64::from(n) / config.service.mean_ms();
-    let sampler = match &config.service {
-        LoadedService::Lab(m) => Some(ServiceSampler::shared(m.clone())),
-        LoadedService::Exponential(_) => None,
-    };
+    let sampler = config.service.sampler();
     let bins = shared_bins();
     let top_edge = bins.edges()[BIN_COUNT];
     let warmup = config.requests / 10;
@@ -898,11 +772,11 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
     let mut now = 0.0;
     for k in 0..config.requests {
         let key = RequestKey::new(config.seed, stream, k);
-        let gap = -libm::log(key.sample(GAP, ONCE).next_open_unit()) / rate;
+        let gap = gap_ms(key, rate);
         // The first arrival is at its gap (0 + gap is the gap: it is positive).
         now = if k == 0 { gap } else { now + gap };
-        let replica = Simulation::uniform_below(key.sample(CHOICE, ONCE).next_bits(), n) as usize;
-        let (service, _) = Simulation::service(sampler.as_deref(), &config.service, key, PRIMARY);
+        let replica = uniform_below(key.sample(CHOICE, ONCE).next_bits(), n) as usize;
+        let (service, _) = config.service.sample_copy(sampler.as_deref(), key, PRIMARY);
         let done = now.max(free[replica]) + service;
         free[replica] = done;
         if k >= warmup {
@@ -920,7 +794,7 @@ pub(super) fn no_backup_p95(config: &LoadedConfig, stream: Stream) -> Option<f64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::loaded::{LoadedParams, LoadedPolicy, STREAM};
+    use crate::lab::loaded::{LoadedParams, LoadedPolicy, LoadedService, STREAM};
 
     #[test]
     fn no_backups_cost_nothing_and_duplicates_go_elsewhere() {
@@ -1052,29 +926,5 @@ mod tests {
             }
         }
         assert!(off_scale > 0, "the off-scale case is covered");
-    }
-
-    #[test]
-    fn uniform_below_is_the_128_bit_product_high_half() {
-        let mut s = crate::sampling::address::SampleStream::from_state(11);
-        for n in [1u32, 2, 3, 9, 10, 999, 1000, u32::MAX] {
-            for bits in [
-                0,
-                1,
-                u64::MAX,
-                u64::MAX - 1,
-                1 << 63,
-                (1 << 32) - 1,
-                1 << 32,
-            ] {
-                let want = ((u128::from(bits) * u128::from(n)) >> 64) as u32;
-                assert_eq!(Simulation::uniform_below(bits, n), want, "{bits} {n}");
-            }
-            for _ in 0..100_000 {
-                let bits = s.next_bits();
-                let want = ((u128::from(bits) * u128::from(n)) >> 64) as u32;
-                assert_eq!(Simulation::uniform_below(bits, n), want, "{bits} {n}");
-            }
-        }
     }
 }

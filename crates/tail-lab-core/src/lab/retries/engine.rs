@@ -1,19 +1,30 @@
 //! The discrete-event simulation of one retries run, on [`crate::des`].
 //!
-//! One [`EventQueue`] holds every event (the next arrival, each replica's completion, attempt
-//! and request timeouts, retries waiting out their backoff, hedge timers), so events tied in
-//! time pop in the order they were scheduled. Requests live in a [`Slab`] while the client
-//! waits on them; an event or an attempt whose request has gone finds its key stale. Each
-//! replica is a [`FifoStation`] of attempts that carry their own service time, because the
-//! replica serves an attempt whether or not its client still waits for it: an abandoned
-//! attempt costs its full service. Only a hedge's loser still queued when its sibling answers
+//! Events are kept in three places and numbered from one counter, so that together they pop
+//! as one [`crate::des::EventQueue`] would (time, then the order they were scheduled,
+//! [`EventKey`]): the next arrival, each replica's next completion (in the kernel's
+//! [`ReplicaSet`]: an attempt in service always runs to its end, so a replica has one pending
+//! completion while it is busy), and the timers in [`Timers`] (attempt and request timeouts,
+//! retries waiting out their backoff, hedge timers). Requests live in a [`Slab`] while the
+//! client waits on them; a timer or an attempt whose request has gone finds its key stale.
+//!
+//! A timer is not cancelled when its request resolves: it stays until it is due and then does
+//! nothing, because every event, even one that does nothing, ends a step of the attempts-at-
+//! the-replicas integral (`integrate`), and a step split in two sums to other bits than the
+//! step whole. Cancelling them would make the timers' memory follow the requests in flight,
+//! and change that series' last bits.
+//!
+//! Each replica queues attempts that carry their own service time, because the replica serves
+//! an attempt whether or not its client still waits for it: an abandoned attempt costs its
+//! full service. Only a hedge's loser still queued when its sibling answers
 //! is cancelled (the client tells the replica): its queue entry holds a ticket, and a ticket
 //! removed from the ticket slab makes the entry skipped when it reaches the head.
 
 use super::params::{Policy, RetriesConfig, RetriesResult, Unstable};
 use super::rules::{ArrivalClock, Bucket};
 use super::{MAX_IN_FLIGHT, MAX_IN_SYSTEM, STREAM};
-use crate::des::{EventQueue, FifoStation, Slab, SlotKey};
+use crate::des::{EventKey, Slab, SlotKey, Timers};
+use crate::lab::replicas::{ReplicaSet, elsewhere, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::RequestKey;
 use crate::sampling::histogram::{BIN_COUNT, Histogram, LogBins, shared_bins};
@@ -38,10 +49,9 @@ const FAILURES: usize = 3;
 const IN_SYSTEM: usize = 4;
 const SERIES: usize = 5;
 
+/// A timer's event.
 #[derive(Debug, Clone, Copy)]
-enum Ev {
-    Arrival,
-    Completion(u32),
+enum Timer {
     /// Attempt `.1` of a request times out (`WHOLE`: the request does).
     Timeout(SlotKey, u32),
     /// A retry's backoff is over: send the next attempt.
@@ -79,8 +89,14 @@ struct Request {
 pub(super) struct Simulation<'a> {
     config: &'a RetriesConfig,
     sampler: Rc<ServiceSampler>,
-    events: EventQueue<Ev>,
-    stations: Vec<FifoStation<Job>>,
+    /// Events scheduled so far: each event's sequence number.
+    seq: u64,
+    /// The next arrival (request `next`), [`EventKey::NONE`] when none is due.
+    arrival: EventKey,
+    /// Timeouts, retries' backoffs and hedge delays, each with its request.
+    timers: Timers<Timer>,
+    /// The replicas, queueing attempts, and each one's next completion.
+    replicas: ReplicaSet<Job>,
     /// Live attempts queued (not in service) at each replica.
     queued: Vec<u32>,
     requests: Slab<Request>,
@@ -106,12 +122,6 @@ pub(super) struct Simulation<'a> {
     r: RetriesResult,
 }
 
-/// `⌊bits · n / 2^64⌋`: a uniform integer below `n`.
-#[inline]
-fn uniform_below(bits: u64, n: u32) -> u32 {
-    ((u128::from(bits) * u128::from(n)) >> 64) as u32
-}
-
 impl<'a> Simulation<'a> {
     pub(super) fn new(config: &'a RetriesConfig) -> Self {
         let p = &config.p;
@@ -122,8 +132,10 @@ impl<'a> Simulation<'a> {
         Simulation {
             config,
             sampler: ServiceSampler::shared(config.service.clone()),
-            events: EventQueue::new(),
-            stations: vec![FifoStation::new(1); n],
+            seq: 0,
+            arrival: EventKey::NONE,
+            timers: Timers::new(),
+            replicas: ReplicaSet::new(p.replicas),
             queued: vec![0; n],
             requests: Slab::new(),
             tickets: Slab::new(),
@@ -175,16 +187,42 @@ impl<'a> Simulation<'a> {
         }
     }
 
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Sets a timer `timer` due at `time` (ms).
+    fn set_timer(&mut self, time: f64, timer: Timer) {
+        let seq = self.next_seq();
+        self.timers.set(EventKey::new(time, seq), timer);
+    }
+
     pub(super) fn run(mut self) -> RetriesResult {
         self.schedule_arrival();
-        while let Some((now, ev)) = self.events.pop() {
-            self.integrate(now);
-            match ev {
-                Ev::Arrival => self.arrive(now),
-                Ev::Completion(r) => self.complete(now, r),
-                Ev::Timeout(slot, attempt) => self.timeout(now, slot, attempt),
-                Ev::Retry(slot) => self.send_next(now, slot),
-                Ev::Hedge(slot) => self.hedge(now, slot),
+        loop {
+            // The earliest of a completion, a timer and the arrival, each by its key.
+            let (replica, completion) = self.replicas.next_completion();
+            let timer = self.timers.first();
+            let arrival = self.arrival;
+            if completion < timer && completion < arrival {
+                self.integrate(completion.time());
+                self.complete(completion.time(), replica);
+            } else if timer < arrival {
+                let (key, timer) = self.timers.pop().expect("a timer is due");
+                let now = key.time();
+                self.integrate(now);
+                match timer {
+                    Timer::Timeout(slot, attempt) => self.timeout(now, slot, attempt),
+                    Timer::Retry(slot) => self.send_next(now, slot),
+                    Timer::Hedge(slot) => self.hedge(now, slot),
+                }
+            } else if arrival.is_some() {
+                self.arrival = EventKey::NONE;
+                self.integrate(arrival.time());
+                self.arrive(arrival.time());
+            } else {
+                break;
             }
             // Once arrivals are over and every request has resolved, what the replicas still
             // hold is abandoned work nobody waits for: the run ends.
@@ -219,7 +257,8 @@ impl<'a> Simulation<'a> {
         self.u += -libm::log(key.sample(GAP, 0).next_open_unit());
         let t = self.clock.time(self.u);
         if t < self.config.p.duration_ms {
-            self.events.schedule(t, Ev::Arrival);
+            let seq = self.next_seq();
+            self.arrival = EventKey::new(t, seq);
         } else {
             self.open = false;
         }
@@ -248,12 +287,10 @@ impl<'a> Simulation<'a> {
         });
         if p.policy == Policy::Hedge {
             if p.timeout_ms.is_finite() {
-                self.events
-                    .schedule(now + p.timeout_ms, Ev::Timeout(slot, WHOLE));
+                self.set_timer(now + p.timeout_ms, Timer::Timeout(slot, WHOLE));
             }
             if p.hedge_delay_ms.is_finite() {
-                self.events
-                    .schedule(now + p.hedge_delay_ms, Ev::Hedge(slot));
+                self.set_timer(now + p.hedge_delay_ms, Timer::Hedge(slot));
             }
         }
         self.send_next(now, slot);
@@ -285,8 +322,7 @@ impl<'a> Simulation<'a> {
         let key = req.key;
         let bits = key.sample(CHOICE, attempt).next_bits();
         let replica = if attempt == 1 && p.policy == Policy::Hedge {
-            let b = req.replica[0] + 1 + uniform_below(bits, n - 1);
-            if b >= n { b - n } else { b }
+            elsewhere(req.replica[0], bits, n)
         } else {
             uniform_below(bits, n)
         };
@@ -311,8 +347,7 @@ impl<'a> Simulation<'a> {
         };
         if self.enqueue(now, replica, job) {
             if p.policy != Policy::Hedge && p.timeout_ms.is_finite() {
-                self.events
-                    .schedule(now + p.timeout_ms, Ev::Timeout(slot, attempt));
+                self.set_timer(now + p.timeout_ms, Timer::Timeout(slot, attempt));
             }
         } else {
             if let Some(t) = ticket {
@@ -340,7 +375,7 @@ impl<'a> Simulation<'a> {
             self.r.attempts_after_end += 1;
         }
         let r = replica as usize;
-        let busy = self.stations[r].serving(0).is_some();
+        let busy = self.replicas.serving(replica).is_some();
         if busy
             && self
                 .config
@@ -351,11 +386,12 @@ impl<'a> Simulation<'a> {
             self.r.rejected += 1;
             return false;
         }
-        self.stations[r].push(job);
+        let idle = self.replicas.push(replica, job);
+        debug_assert_eq!(idle, !busy);
         self.queued[r] += 1;
         self.in_system += 1;
         self.peak_in_system = self.peak_in_system.max(self.in_system);
-        if !busy {
+        if idle {
             self.start_next(now, replica);
         }
         true
@@ -363,22 +399,25 @@ impl<'a> Simulation<'a> {
 
     fn start_next(&mut self, now: f64, replica: u32) {
         let tickets = &self.tickets;
-        let started = self.stations[replica as usize]
-            .start_next(0, |job| job.ticket.is_none_or(|t| tickets.contains(t)));
+        let started = self.replicas.start_next(replica, |job| {
+            job.ticket.is_none_or(|t| tickets.contains(t))
+        });
         if let Some(job) = started {
             self.queued[replica as usize] -= 1;
             if let Some(t) = job.ticket {
                 // In service now: it runs to its end whatever happens.
                 self.tickets.remove(t);
             }
-            self.events
-                .schedule(now + job.service_ms, Ev::Completion(replica));
+            let seq = self.next_seq();
+            self.replicas
+                .complete_at(replica, now + job.service_ms, seq);
         }
     }
 
     fn complete(&mut self, now: f64, replica: u32) {
-        let job = self.stations[replica as usize]
-            .serving(0)
+        let job = self
+            .replicas
+            .serving(replica)
             .expect("a replica with a completion is serving");
         self.in_system -= 1;
         self.r.work_ms += job.service_ms;
@@ -461,7 +500,7 @@ impl<'a> Simulation<'a> {
         let unit = key.sample(JITTER, sent).next_unit();
         let wait = p.backoff.wait_ms(sent, unit);
         if wait > 0.0 {
-            self.events.schedule(now + wait, Ev::Retry(slot));
+            self.set_timer(now + wait, Timer::Retry(slot));
         } else {
             self.send_next(now, slot);
         }

@@ -5,11 +5,11 @@
 //! - the next arrival (each arrival schedules the next);
 //! - the cancellations in flight, a FIFO: each lands a fixed delay after its request's first
 //!   copy started, so they come due in the order they were sent;
-//! - each replica's next completion, in [`StationClocks`] (an aborted copy's completion is
-//!   replaced by the next copy's, or cleared).
+//! - each replica's next completion, in the kernel's [`ReplicaSet`] (an aborted copy's
+//!   completion is replaced by the next copy's, or cleared).
 //!
 //! A request's copies live inline in a window of requests in flight (`tie` copies a request,
-//! in a second [`Ring`] beside the requests); a replica's [`FifoStation`] queues copy ids
+//! in a second [`Ring`] beside the requests); a replica's queue holds copy ids
 //! (`request · tie + copy`) and skips a cancelled one when it reaches the head.
 //!
 //! Draws are the loaded engine's, address for address: the gap before request `k`, its replica
@@ -20,21 +20,17 @@
 //! on the same stream, bit for bit (a unit test below).
 
 use super::config::{MAX_IN_FLIGHT_COPIES, TiedConfig, TiedPolicy, TiedResult};
-use crate::des::{EventKey, FifoStation, Ring, StationClocks};
+use crate::des::{EventKey, FifoTimers, Ring};
 use crate::lab::hedge_idle::Percentiles;
 use crate::lab::loaded::{LoadedService, Unstable};
+use crate::lab::replicas::draws::{CHOICE, ONCE, gap_ms};
+use crate::lab::replicas::{Answers, ReplicaSet, uniform_below};
 use crate::lab::service::ServiceSampler;
 use crate::sampling::address::{RequestKey, Stream};
-use crate::sampling::batch::BatchHistogram;
-use crate::sampling::histogram::{BIN_COUNT, LogBins, shared_bins};
 use std::rc::Rc;
 
-// A request's sub-streams, by purpose, as the loaded engine's: copy j's service at attempt j,
-// the replica choices, the gap before it.
-const SERVICE: u32 = 0;
-const CHOICE: u32 = 1;
-const GAP: u32 = 2;
-const ONCE: u32 = 0;
+// A request's sub-streams, by purpose, are the kernel's (`replicas::draws`), as the loaded
+// engine's: copy j's service at attempt j, the replica choices, the gap before it.
 
 /// Where a copy is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,12 +92,15 @@ pub(super) struct Simulation<'a> {
     draw: Vec<(u32, f64)>,
     seq: u64,
     arrival: (EventKey, u64),
-    cancels: Ring<(EventKey, u64)>,
-    /// The staggered siblings' sends, a FIFO: each is due a fixed delay after its request.
-    sends: Ring<(EventKey, u64)>,
+    /// The cancellations in flight, each with its request: each lands a fixed delay after its
+    /// request's first copy started.
+    cancels: FifoTimers<u64>,
+    /// The staggered siblings' sends, each with its request: each is due a fixed delay after
+    /// its request.
+    sends: FifoTimers<u64>,
     stagger_ms: f64,
-    completions: StationClocks,
-    replicas: Vec<FifoStation<u64>>,
+    /// The replicas, queueing copy ids (`request · tie + copy`), and their completions.
+    replicas: ReplicaSet<u64>,
     pub(super) requests: Ring<Request>,
     pub(super) copies: Ring<Copy>,
     pub(super) first: u64,
@@ -109,18 +108,10 @@ pub(super) struct Simulation<'a> {
     runaway: Option<u64>,
     max_unanswered: usize,
     unanswered: usize,
-    off_scale: bool,
     stable_by_theory: Option<bool>,
     arrival_rate: f64,
-    bins: &'static LogBins,
-    top_edge: f64,
-    latency: BatchHistogram,
-    latency_sum: f64,
-    measured: u64,
-    warmup: u64,
-    block_starts: [u64; 3],
-    block_sums: [f64; 4],
-    block_counts: [u64; 4],
+    /// The measured latencies.
+    answers: Answers,
     pub(super) useful_work: f64,
     pub(super) wasted_work: f64,
     pub(super) consumed_work: f64,
@@ -141,45 +132,26 @@ pub(super) fn exponential_mean(service: &LoadedService) -> Option<f64> {
     }
 }
 
-/// `⌊bits · n / 2^64⌋`, as the loaded engine computes it (two 32-bit halves).
-#[inline(always)]
-fn uniform_below(bits: u64, n: u32) -> u32 {
-    let n = u64::from(n);
-    let low = ((bits & 0xFFFF_FFFF) * n) >> 32;
-    (((bits >> 32) * n + low) >> 32) as u32
-}
-
 impl<'a> Simulation<'a> {
     pub(super) fn new(config: &'a TiedConfig, stream: Stream) -> Self {
         let p = config.params;
-        let mean = match &config.service {
-            LoadedService::Lab(m) => m.mean_ms(),
-            LoadedService::Exponential(m) => m.get(),
-        };
-        let warmup = p.requests / 10;
-        let span = (p.requests - warmup).max(1);
-        let block_starts = [1u64, 2, 3].map(|j| warmup + (j * span).div_ceil(4));
-        let bins = shared_bins();
+        let mean = config.service.mean_ms();
         let tie = p.tie;
         Simulation {
             config,
             stream,
             tie,
             delay_ms: p.message_delay_ms,
-            sampler: match &config.service {
-                LoadedService::Lab(m) => Some(ServiceSampler::shared(m.clone())),
-                LoadedService::Exponential(_) => None,
-            },
+            sampler: config.service.sampler(),
             offsets: (1..p.replicas).collect(),
             swaps: Vec::with_capacity(tie as usize),
             draw: Vec::with_capacity(tie as usize),
             seq: 0,
             arrival: (EventKey::NONE, 0),
-            cancels: Ring::new(),
-            sends: Ring::new(),
+            cancels: FifoTimers::new(),
+            sends: FifoTimers::new(),
             stagger_ms: config.stagger_ms,
-            completions: StationClocks::new(p.replicas as usize),
-            replicas: vec![FifoStation::new(1); p.replicas as usize],
+            replicas: ReplicaSet::new(p.replicas),
             requests: Ring::new(),
             copies: Ring::new(),
             first: 0,
@@ -187,18 +159,9 @@ impl<'a> Simulation<'a> {
             runaway: None,
             max_unanswered: MAX_IN_FLIGHT_COPIES / tie as usize,
             unanswered: 0,
-            off_scale: false,
             stable_by_theory: None,
             arrival_rate: p.load * f64::from(p.replicas) / mean,
-            bins,
-            top_edge: bins.edges()[BIN_COUNT],
-            latency: BatchHistogram::new(span),
-            latency_sum: 0.0,
-            measured: 0,
-            warmup,
-            block_starts,
-            block_sums: [0.0; 4],
-            block_counts: [0; 4],
+            answers: Answers::new(p.requests),
             useful_work: 0.0,
             wasted_work: 0.0,
             consumed_work: 0.0,
@@ -217,20 +180,15 @@ impl<'a> Simulation<'a> {
     }
 
     fn gap(&self, k: u64) -> f64 {
-        let key = RequestKey::new(self.config.params.seed, self.stream, k);
-        -libm::log(key.sample(GAP, ONCE).next_open_unit()) / self.arrival_rate
+        gap_ms(
+            RequestKey::new(self.config.params.seed, self.stream, k),
+            self.arrival_rate,
+        )
     }
 
     fn service(&self, key: RequestKey, attempt: u32) -> f64 {
-        let stream = key.sample(SERVICE, attempt);
-        match (&self.config.service, self.sampler.as_deref()) {
-            (LoadedService::Exponential(mean), _) => {
-                let mut stream = stream;
-                -mean.get() * libm::log(stream.next_open_unit())
-            }
-            (LoadedService::Lab(_), Some(s)) => s.sample(stream).ms,
-            (LoadedService::Lab(_), None) => unreachable!("Lab service always has a sampler"),
-        }
+        let sampler = self.sampler.as_deref();
+        self.config.service.sample_copy(sampler, key, attempt).0
     }
 
     /// Stability known in closed form: cancellations that never land make every copy run,
@@ -266,15 +224,11 @@ impl<'a> Simulation<'a> {
     /// Processes the next event and says which it was (`None` when none is left).
     pub(super) fn step(&mut self) -> Option<Event> {
         // A cancellation whose request has retired was accounted for then: dropped now.
-        while let Some(&(_, k)) = self.cancels.front() {
-            if k >= self.first {
-                break;
-            }
-            self.cancels.pop_front();
-        }
-        let cancel = self.cancels.front().map_or(EventKey::NONE, |&(key, _)| key);
-        let send = self.sends.front().map_or(EventKey::NONE, |&(key, _)| key);
-        let (replica, completion) = self.completions.first();
+        let first = self.first;
+        self.cancels.drop_front_while(|&k| k < first);
+        let cancel = self.cancels.first();
+        let send = self.sends.first();
+        let (replica, completion) = self.replicas.next_completion();
         let cancel_first = cancel < self.arrival.0 && cancel < send;
         let send_first = !cancel_first && send < self.arrival.0;
         let key = if cancel_first {
@@ -285,17 +239,16 @@ impl<'a> Simulation<'a> {
             self.arrival.0
         };
         if completion < key {
-            let replica = replica as u32;
             self.complete(completion.time(), replica);
             Some(Event::Completion { replica })
         } else if !key.is_some() {
             None
         } else if send_first {
-            let (_, k) = self.sends.pop_front().expect("a send is due");
+            let (_, k) = self.sends.pop().expect("a send is due");
             self.send_siblings(key.time(), k);
             Some(Event::Send(k))
         } else if cancel_first {
-            let (_, k) = self.cancels.pop_front().expect("a cancellation is due");
+            let (_, k) = self.cancels.pop().expect("a cancellation is due");
             self.land(key.time(), k);
             Some(Event::Cancellation(k))
         } else {
@@ -389,8 +342,7 @@ impl<'a> Simulation<'a> {
         if staggered {
             self.enqueue(now, k, 0);
             let seq = self.next_seq();
-            self.sends
-                .push_back((EventKey::new(now + self.stagger_ms, seq), k));
+            self.sends.set(EventKey::new(now + self.stagger_ms, seq), k);
         } else {
             for j in 0..self.tie {
                 self.enqueue(now, k, j);
@@ -419,9 +371,7 @@ impl<'a> Simulation<'a> {
         c.state = CopyState::Waiting;
         let replica = c.replica;
         self.request(k).live += 1;
-        let station = &mut self.replicas[replica as usize];
-        station.push(k * tie + u64::from(j));
-        if station.idle_server().is_some() {
+        if self.replicas.push(replica, k * tie + u64::from(j)) {
             self.start_next(now, replica);
         }
     }
@@ -431,13 +381,12 @@ impl<'a> Simulation<'a> {
     /// first copy to start sends the cancellation.
     fn start_next(&mut self, now: f64, replica: u32) {
         let (copies, first, tie) = (&self.copies, self.first, u64::from(self.tie));
-        let started = self.replicas[replica as usize].start_next(0, |id| {
+        let started = self.replicas.start_next(replica, |id| {
             let k = id / tie;
             k >= first
                 && copies[((k - first) * tie + id % tie) as usize].state == CopyState::Waiting
         });
         let Some(id) = started else {
-            self.completions.clear(replica as usize);
             return;
         };
         let (k, j) = (id / tie, (id % tie) as u32);
@@ -446,7 +395,7 @@ impl<'a> Simulation<'a> {
         c.started_at = now;
         let done = now + c.service_ms;
         let seq = self.next_seq();
-        self.completions.set(replica as usize, done, seq);
+        self.replicas.complete_at(replica, done, seq);
         self.copies_started += 1;
         let delay = self.delay_ms;
         let r = self.request(k);
@@ -463,7 +412,7 @@ impl<'a> Simulation<'a> {
         } else {
             self.request(k).cancel_pending = true;
             let seq = self.next_seq();
-            self.cancels.push_back((EventKey::new(now + delay, seq), k));
+            self.cancels.set(EventKey::new(now + delay, seq), k);
         }
     }
 
@@ -499,8 +448,9 @@ impl<'a> Simulation<'a> {
 
     fn complete(&mut self, now: f64, replica: u32) {
         let tie = u64::from(self.tie);
-        let id = self.replicas[replica as usize]
-            .serving(0)
+        let id = self
+            .replicas
+            .serving(replica)
             .expect("a replica with a completion is serving");
         let (k, j) = (id / tie, (id % tie) as u32);
         let c = self.copy(k, j);
@@ -524,16 +474,7 @@ impl<'a> Simulation<'a> {
 
     fn answer(&mut self, k: u64, latency: f64) {
         self.unanswered -= 1;
-        if k >= self.warmup {
-            self.off_scale |= latency > self.top_edge;
-            self.latency.record_bin(self.bins.bin_of(latency), latency);
-            self.latency_sum += latency;
-            self.measured += 1;
-            let [b1, b2, b3] = self.block_starts;
-            let block = usize::from(k >= b1) + usize::from(k >= b2) + usize::from(k >= b3);
-            self.block_sums[block] += latency;
-            self.block_counts[block] += 1;
-        }
+        self.answers.record(k, latency);
     }
 
     /// Drops answered requests with no copy left from the front of the window. A cancellation
@@ -556,23 +497,10 @@ impl<'a> Simulation<'a> {
 
     pub(super) fn result(self) -> TiedResult {
         let p = self.config.params;
-        let latency = self.latency.merged();
+        let latency = self.answers.merged();
         let capacity = f64::from(p.replicas) * self.last_arrival.max(f64::MIN_POSITIVE);
-        let means: Vec<f64> = self
-            .block_sums
-            .iter()
-            .zip(self.block_counts)
-            .map(|(s, c)| s / c.max(1) as f64)
-            .collect();
-        let drifting = means.windows(2).all(|w| w[1] > w[0]) && means[3] > 2.0 * means[0];
-        let unstable = match (self.runaway, self.stable_by_theory) {
-            (Some(arrived), _) => Some(Unstable::Runaway { arrived }),
-            (None, Some(false)) => Some(Unstable::Overloaded),
-            (None, None) if drifting => Some(Unstable::Drifting),
-            _ if self.off_scale => Some(Unstable::OffScale),
-            _ => None,
-        };
-        let stable = unstable.is_none() && self.measured > 0;
+        let unstable = Unstable::judge(self.runaway, self.stable_by_theory, &self.answers);
+        let stable = unstable.is_none() && self.answers.measured() > 0;
         let arrived = self.runaway.unwrap_or(p.requests);
         let sent = self.cancels_sent;
         let share = |x: u64| (sent > 0).then(|| x as f64 / sent as f64);
@@ -587,8 +515,8 @@ impl<'a> Simulation<'a> {
             stagger_ms: Some(self.stagger_ms),
             stable,
             latency: stable.then(|| Percentiles::of(&latency)),
-            mean_ms: stable.then(|| self.latency_sum / self.measured as f64),
-            intervals: stable.then(|| self.latency.intervals(self.bins, &latency)),
+            mean_ms: stable.then(|| self.answers.mean_ms()),
+            intervals: stable.then(|| self.answers.intervals(&latency)),
             extra_work: self.consumed_work / self.own_work.max(f64::MIN_POSITIVE) - 1.0,
             wasted_over_answering: Some(self.wasted_work / self.useful_work.max(f64::MIN_POSITIVE)),
             late_cancellations: share(self.cancels_aborted + self.cancels_after_finish),
@@ -618,20 +546,22 @@ mod tests {
         .unwrap()
     }
 
+    /// When the first of `timers` is due (ms; infinite when none is pending).
+    fn due(timers: &FifoTimers<u64>) -> f64 {
+        if timers.is_empty() {
+            f64::INFINITY
+        } else {
+            timers.first().time()
+        }
+    }
+
     /// Processes every event due before `t`.
     fn run_until(sim: &mut Simulation<'_>, t: f64) {
         loop {
-            let cancel = sim
-                .cancels
-                .front()
-                .map_or(f64::INFINITY, |(key, _)| key.time());
-            let send = sim
-                .sends
-                .front()
-                .map_or(f64::INFINITY, |(key, _)| key.time());
-            let cancel = cancel.min(send);
+            let cancel = due(&sim.cancels).min(due(&sim.sends));
             let completion = sim
-                .completions
+                .replicas
+                .completions()
                 .peek()
                 .map_or(f64::INFINITY, |(_, at, _)| at);
             if cancel.min(completion) >= t {
@@ -646,8 +576,8 @@ mod tests {
         let config = config(1.0);
         let mut sim = Simulation::new(&config, STREAM_FOR_TESTS);
         // Requests numbered from the end of warm-up, so every latency is measured.
-        sim.first = sim.warmup;
-        let k = sim.warmup;
+        sim.first = sim.answers.warmup();
+        let k = sim.answers.warmup();
         // t = 0: both replicas idle, both copies start; copy 0 (on replica 0) started first and
         // owns the request; its cancellation lands at 1 and aborts copy 1 after 1 ms of work.
         sim.admit(0.0, k, &[(0, 5.0), (1, 3.0)]);
@@ -681,8 +611,8 @@ mod tests {
         assert_eq!(sim.useful_work, 5.0 + 0.5 + 0.5 + 3.0);
         assert_eq!(sim.wasted_work, 1.0 + 1.0 + 4.0);
         assert_eq!(sim.consumed_work, 15.0);
-        assert_eq!(sim.measured, 4);
-        assert_eq!(sim.latency_sum, 5.0 + 0.5 + 0.5 + 3.0);
+        assert_eq!(sim.answers.measured(), 4);
+        assert_eq!(sim.answers.sum_ms(), 5.0 + 0.5 + 0.5 + 3.0);
         // The requests' own work: each first copy's full service.
         assert_eq!(sim.own_work, 5.0 + 0.5 + 4.0 + 2.0);
         let r = sim.result();
@@ -696,8 +626,8 @@ mod tests {
     fn a_hand_traced_staggered_run() {
         let config = config(1.0).with_stagger(2.0).unwrap();
         let mut sim = Simulation::new(&config, STREAM_FOR_TESTS);
-        sim.first = sim.warmup;
-        let k = sim.warmup;
+        sim.first = sim.answers.warmup();
+        let k = sim.answers.warmup();
         // t = 0: only copy 0 is sent; replica 0 is idle, so it starts and owns at once. Its
         // cancellation lands at 1, before copy 1 is sent at 2: copy 1 is dropped unsent, and
         // replica 1 never sees it.
@@ -706,7 +636,7 @@ mod tests {
         assert_eq!(sim.request(k).owner, Some(0));
         run_until(&mut sim, 2.5);
         assert_eq!(sim.copy(k, 1).state, CopyState::Cancelled);
-        assert_eq!(sim.replicas[1].serving(0), None);
+        assert_eq!(sim.replicas.serving(1), None);
         // t = 3: copy 0 waits behind request k (replica 0 busy to 5); copy 1 is sent at 5. At 5
         // request k's completion comes first (scheduled first): copy 0 starts and owns, its
         // cancellation due at 6. Then copy 1 reaches idle replica 1 and starts too; it answers
@@ -720,7 +650,7 @@ mod tests {
         assert_eq!(sim.cancels_sent, 2);
         assert_eq!(sim.cancels_aborted, 0);
         assert_eq!(sim.cancels_after_finish, 1);
-        assert_eq!(sim.latency_sum, 5.0 + 2.5);
+        assert_eq!(sim.answers.sum_ms(), 5.0 + 2.5);
         assert_eq!(sim.own_work, 5.0 + 1.0);
         assert_eq!(sim.consumed_work, 5.0 + 1.0 + 0.5);
         assert_eq!(sim.wasted_work, 1.0);
@@ -730,15 +660,15 @@ mod tests {
     fn no_message_delay_removes_a_sibling_before_it_is_queued() {
         let config = config(0.0);
         let mut sim = Simulation::new(&config, STREAM_FOR_TESTS);
-        sim.first = sim.warmup;
-        let k = sim.warmup;
+        sim.first = sim.answers.warmup();
+        let k = sim.answers.warmup();
         // Both replicas idle: copy 0 starts and cancels copy 1 at the same instant, before copy
         // 1 reaches its (idle) replica, which stays idle.
         sim.admit(0.0, k, &[(0, 5.0), (1, 3.0)]);
         sim.unanswered += 1;
         assert_eq!(sim.copy(k, 1).state, CopyState::Cancelled);
-        assert_eq!(sim.replicas[1].serving(0), None);
-        assert_eq!(sim.replicas[1].waiting(), 0);
+        assert_eq!(sim.replicas.serving(1), None);
+        assert_eq!(sim.replicas.waiting(1), 0);
         while sim.step().is_some() {}
         assert_eq!(
             (
@@ -758,8 +688,8 @@ mod tests {
     fn never_landing_cancellations_send_nothing() {
         let config = config(f64::INFINITY);
         let mut sim = Simulation::new(&config, STREAM_FOR_TESTS);
-        sim.first = sim.warmup;
-        let k = sim.warmup;
+        sim.first = sim.answers.warmup();
+        let k = sim.answers.warmup();
         sim.admit(0.0, k, &[(0, 5.0), (1, 3.0)]);
         sim.unanswered += 1;
         while sim.step().is_some() {}
@@ -769,7 +699,7 @@ mod tests {
             (sim.copies_started, sim.wasted_work, sim.useful_work),
             (2, 5.0, 3.0)
         );
-        assert_eq!(sim.latency_sum, 3.0);
+        assert_eq!(sim.answers.sum_ms(), 3.0);
         assert_eq!(sim.result().late_cancellations, None);
     }
 

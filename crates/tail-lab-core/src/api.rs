@@ -208,6 +208,8 @@ pub enum Kind {
         /// Used when the option is absent.
         default: Option<f64>,
     },
+    /// Another kind's values, or `null` for none (absent is the other kind's default).
+    Nullable(&'static Kind),
     /// True or false.
     Flag {
         /// Used when the option is absent.
@@ -307,6 +309,7 @@ impl Kind {
             Kind::Number { .. } | Kind::Count { .. } => "a number",
             Kind::Name { .. } => "a string",
             Kind::NumberOr { .. } => "a number or a string",
+            Kind::Nullable(inner) => inner.type_words(),
             Kind::Flag { .. } => "true or false",
             Kind::Seed { .. } => "a number or a bigint",
             Kind::RunLength { .. } => "a number, \"auto\" or \"pilot\"",
@@ -322,6 +325,7 @@ impl Kind {
             }
             Kind::Count { default, .. } => default.map(OptionValue::Count),
             Kind::Name { default, .. } => default.map(OptionValue::Name),
+            Kind::Nullable(inner) => inner.default_value(),
             Kind::Flag { default } => Some(OptionValue::Flag(default)),
             Kind::Seed { default } => Some(OptionValue::Seed(default)),
             Kind::RunLength { default, .. } => {
@@ -342,6 +346,7 @@ impl Kind {
                 .collect::<Vec<_>>()
                 .join(" | "),
             Kind::NumberOr { word, .. } => format!("number | {word:?}"),
+            Kind::Nullable(inner) => format!("{} | null", inner.typescript()),
             Kind::Flag { .. } => "boolean".into(),
             Kind::Seed { .. } => "number | bigint".into(),
             Kind::RunLength { .. } => "number | \"auto\" | \"pilot\"".into(),
@@ -356,6 +361,7 @@ impl Kind {
             Kind::Count { range, .. } => range.expected.into(),
             Kind::Name { expected, .. } => format!("one of {expected}"),
             Kind::NumberOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
+            Kind::Nullable(inner) => format!("{}, or null (none)", inner.accepted()),
             Kind::Flag { .. } => "true or false".into(),
             Kind::Seed { .. } => "an integer in 0..=2^53-1, or a bigint below 2^64".into(),
             Kind::RunLength { range, .. } => format!(
@@ -376,7 +382,7 @@ impl Kind {
             }
             OptionValue::Name(n) => Some(format!("{n:?}")),
             OptionValue::Flag(b) => Some(b.to_string()),
-            OptionValue::Service(_) => None,
+            OptionValue::Service(_) | OptionValue::Null => None,
         }
     }
 }
@@ -400,6 +406,8 @@ pub enum OptionValue {
     Length(u64, LengthChoice),
     /// A service model.
     Service(ServiceModel),
+    /// `null`: none ([`Kind::Nullable`]).
+    Null,
 }
 
 /// A call's options after reading: every given value checked, every absent one with a
@@ -467,6 +475,24 @@ impl OptionValues {
         match self.get(name)? {
             OptionValue::Number(x) => Some(Ok(*x)),
             OptionValue::Name(w) => Some(Err(w)),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A nullable number's value: `None` for `null` or absent with no default.
+    pub fn nullable_number(&self, name: &str) -> Option<f64> {
+        match self.get(name)? {
+            OptionValue::Number(x) => Some(*x),
+            OptionValue::Null => None,
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A nullable whole number's value: `None` for `null` or absent with no default.
+    pub fn nullable_count(&self, name: &str) -> Option<u64> {
+        match self.get(name)? {
+            OptionValue::Count(n) => Some(*n),
+            OptionValue::Null => None,
             other => wrong_kind(name, Some(other)),
         }
     }
@@ -569,7 +595,7 @@ impl Call {
                         },
                     },
                     OptionValue::Flag(b) => Value::Flag(b),
-                    OptionValue::Service(_) => return None,
+                    OptionValue::Service(_) | OptionValue::Null => return None,
                 };
                 // The option's name is already camelCase, which the rendering keeps as is.
                 Some(Field::new(o.name, o.unit, o.doc, value))

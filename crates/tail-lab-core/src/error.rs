@@ -174,6 +174,8 @@ pub enum Ends {
     AboveLow,
     /// `lo..=hi`, or `+∞` (a delay that never ends).
     ClosedOrInfinity,
+    /// `(lo, hi]`, or `+∞`.
+    AboveLowOrInfinity,
 }
 
 /// A range of finite numbers and the words an error states it in, written once: the core
@@ -197,12 +199,11 @@ impl NumberRange {
             Ends::Closed => self.lo <= value && value <= self.hi,
             Ends::Open => self.lo < value && value < self.hi,
             Ends::AboveLow => self.lo < value && value <= self.hi,
-            Ends::ClosedOrInfinity => {
-                if value == f64::INFINITY {
-                    return Ok(value);
-                }
-                self.lo <= value && value <= self.hi
+            Ends::ClosedOrInfinity | Ends::AboveLowOrInfinity if value == f64::INFINITY => {
+                return Ok(value);
             }
+            Ends::ClosedOrInfinity => self.lo <= value && value <= self.hi,
+            Ends::AboveLowOrInfinity => self.lo < value && value <= self.hi,
         };
         accept(param, value, inside, self.expected)
     }

@@ -80,6 +80,16 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
             (None, Some(x)) => kind.number(name, x),
             (None, None) => return Err(wrong()),
         },
+        Kind::Nullable(inner) => {
+            if v.is_null() {
+                return Ok(OptionValue::Null);
+            }
+            let spec = OptionSpec {
+                kind: **inner,
+                ..*spec
+            };
+            return value(&spec, v);
+        }
         Kind::Flag { .. } => return v.as_bool().map(OptionValue::Flag).ok_or_else(wrong),
         Kind::Seed { .. } => return seed(name, v).map(OptionValue::Seed),
         Kind::Service => return service(Some(v.clone())).map(OptionValue::Service),

@@ -48,9 +48,11 @@ pub mod params;
 pub mod rules;
 pub mod theory;
 
+mod call;
 mod engine;
 mod model;
 
+pub use call::{CALL, THEORY_OPTIONS, params as call_params};
 pub use model::MODEL;
 pub use params::{
     MAX_ATTEMPTS, POLICY_NAMES, Policy, QUEUE_LIMIT, REPLICAS, RetriesConfig, RetriesParams,

@@ -281,7 +281,7 @@ pub const MODEL: Model = Model {
            runs: retry, retry with a 10% budget, hedge after 20 ms with the budget, none. Seed 003: \
            retries under overload multiply load; a budget bounds them",
     call: Some("simulateRetries"),
-    api: None,
+    api: Some(&super::CALL),
     closed_forms: &["retriesTheory"],
     result_type: <RetriesResult as Describe>::TYPE_NAME,
     result_doc: <RetriesResult as Describe>::DOC,

@@ -2,7 +2,7 @@
 //! outcome ([`RetriesResult`]).
 
 use super::rules::{Backoff, Budget, Spike};
-use crate::error::{CountRange, ParamError, check_range};
+use crate::error::{CountRange, ParamError};
 use crate::lab::service::ServiceModel;
 
 /// Replicas a run may have (a hedge needs a second one).
@@ -99,22 +99,27 @@ impl Default for RetriesParams {
     /// The metastable setting: ten replicas at 40% load, a 1 s timeout, three attempts with no
     /// backoff, and a 2.5× spike from 10 to 20 s of a 60 s run, in 1 s windows.
     fn default() -> Self {
-        RetriesParams {
-            replicas: 10,
-            load: super::DEFAULT_LOAD,
-            policy: Policy::Retry,
-            timeout_ms: super::DEFAULT_TIMEOUT_MS,
-            max_attempts: 3,
-            backoff: Backoff::None,
-            hedge_delay_ms: super::DEFAULT_HEDGE_DELAY_MS,
-            budget: None,
-            spike: Spike::DEFAULT,
-            queue_limit: Some(super::DEFAULT_QUEUE_LIMIT),
-            duration_ms: 60_000.0,
-            windows: 60,
-            seed: 1,
-        }
+        Self::DEFAULT
     }
+}
+
+impl RetriesParams {
+    /// The defaults, as a constant (the call's options declare them).
+    pub const DEFAULT: RetriesParams = RetriesParams {
+        replicas: 10,
+        load: super::DEFAULT_LOAD,
+        policy: Policy::Retry,
+        timeout_ms: super::DEFAULT_TIMEOUT_MS,
+        max_attempts: 3,
+        backoff: Backoff::None,
+        hedge_delay_ms: super::DEFAULT_HEDGE_DELAY_MS,
+        budget: None,
+        spike: Spike::DEFAULT,
+        queue_limit: Some(super::DEFAULT_QUEUE_LIMIT),
+        duration_ms: 60_000.0,
+        windows: 60,
+        seed: 1,
+    };
 }
 
 /// Requests waiting out a backoff that add one time the run's base cost per event (see
@@ -132,13 +137,7 @@ impl RetriesConfig {
     /// `p` checked, with the Lab's service model. Each bad parameter is refused by name.
     pub fn new(p: RetriesParams) -> Result<Self, ParamError> {
         REPLICAS.check("replicas", u64::from(p.replicas))?;
-        check_range(
-            "load",
-            p.load,
-            MIN_LOAD,
-            MAX_LOAD,
-            "a utilisation in 0.001..=2",
-        )?;
+        super::call::LOAD.check("load", p.load)?;
         if p.timeout_ms.is_nan() || p.timeout_ms <= 0.0 {
             return Err(ParamError::OutOfRange {
                 param: "timeoutMs",
@@ -158,13 +157,7 @@ impl RetriesConfig {
         if let Some(b) = p.budget {
             b.check()?;
         }
-        check_range(
-            "durationMs",
-            p.duration_ms,
-            MIN_DURATION_MS,
-            MAX_DURATION_MS,
-            "a duration in ms in 100..=3600000",
-        )?;
+        super::call::DURATION_MS.check("durationMs", p.duration_ms)?;
         p.spike.check(p.duration_ms)?;
         if let Some(q) = p.queue_limit {
             QUEUE_LIMIT.check("queueLimit", u64::from(q))?;

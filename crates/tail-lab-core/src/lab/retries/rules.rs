@@ -67,20 +67,8 @@ impl Backoff {
             base_ms, cap_ms, ..
         } = *self
         {
-            check_range(
-                "backoffBaseMs",
-                base_ms,
-                0.0,
-                MAX_BACKOFF_MS,
-                "a wait in ms in 0..=600000",
-            )?;
-            check_range(
-                "backoffCapMs",
-                cap_ms,
-                0.0,
-                MAX_BACKOFF_MS,
-                "a wait in ms in 0..=600000",
-            )?;
+            super::call::WAIT_MS.check("backoffBaseMs", base_ms)?;
+            super::call::WAIT_MS.check("backoffCapMs", cap_ms)?;
         }
         Ok(())
     }
@@ -143,22 +131,10 @@ impl Budget {
     }
 
     pub(super) fn check(&self) -> Result<(), ParamError> {
-        check_range(
-            "budget",
-            self.ratio,
-            0.0,
-            MAX_RATIO,
-            "a ratio in 0..=10 (tokens per request)",
-        )?;
+        super::call::RATIO.check("budget", self.ratio)?;
         // A bucket smaller than one token never holds one, so it would allow nothing at any
         // ratio: the burst is at least a token.
-        check_range(
-            "budgetBurst",
-            self.burst,
-            1.0,
-            MAX_BURST,
-            "a count of tokens in 1..=1000000 (a bucket under one token never spends)",
-        )?;
+        super::call::BURST.check("budgetBurst", self.burst)?;
         Ok(())
     }
 
@@ -239,13 +215,7 @@ impl Spike {
     }
 
     pub(super) fn check(&self, duration_ms: f64) -> Result<(), ParamError> {
-        check_range(
-            "spike",
-            self.factor,
-            1.0,
-            MAX_SPIKE,
-            "a multiplier of the arrival rate in 1..=10",
-        )?;
+        super::call::SPIKE.check("spike", self.factor)?;
         check_range(
             "spikeStartMs",
             self.start_ms,

@@ -62,7 +62,13 @@ test("bad options throw RangeError or TypeError naming the option", () => {
     [{ delayRule: "p95" }, RangeError, /delayRule/],
     [{ delayMs: 0 }, RangeError, /delayMs/],
     [{ maxTokens: 1 }, RangeError, /maxTokens/],
-    [{ maxTokens: "lots" }, TypeError, /maxTokens/],
+    // A string is a value maxTokens takes ("unlimited"): another word is a bad value, as a run
+    // length's "often" is, not a wrong type.
+    [
+      { maxTokens: "lots" },
+      RangeError,
+      /maxTokens must be a whole number of tokens, or "unlimited"/,
+    ],
     [{ tokenRatio: 0 }, RangeError, /tokenRatio/],
     [{ disableDepth: -1 }, RangeError, /disableDepth/],
     [{ disableUtilisation: "yes" }, TypeError, /disableUtilisation/],

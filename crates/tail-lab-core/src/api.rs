@@ -208,6 +208,18 @@ pub enum Kind {
         /// Used when the option is absent.
         default: Option<f64>,
     },
+    /// A whole number in a range, or one word that stands for something else (`maxTokens` is
+    /// a count or `"unlimited"`).
+    CountOr {
+        /// The whole numbers accepted.
+        range: CountRange,
+        /// The word accepted.
+        word: &'static str,
+        /// Both forms in an error's words.
+        expected: &'static str,
+        /// Used when the option is absent.
+        default: Option<u64>,
+    },
     /// Another kind's values, or `null` for none (absent is the other kind's default).
     Nullable(&'static Kind),
     /// True or false.
@@ -242,12 +254,19 @@ impl Kind {
             Kind::Number { range, .. } | Kind::NumberOr { range, .. } => {
                 range.check(param, x).map(OptionValue::Number)
             }
-            Kind::Count { range, .. } => range.check_number(param, x).map(OptionValue::Count),
+            Kind::Count { range, .. } | Kind::CountOr { range, .. } => {
+                range.check_number(param, x).map(OptionValue::Count)
+            }
             Kind::RunLength { range, .. } => range
                 .check_number(param, x)
                 .map(|n| OptionValue::Length(n, LengthChoice::Fixed))
                 .map_err(|_| self.length_refused(param, readable(x))),
-            _ => unreachable!("{param} is not a number option"),
+            // A kind that takes no numbers (as above).
+            _ => Err(ParamError::NotAccepted {
+                param,
+                got: readable(x),
+                expected: self.type_words().to_string(),
+            }),
         }
     }
 
@@ -266,14 +285,14 @@ impl Kind {
                     got: text.to_string(),
                     expected,
                 }),
-            Kind::NumberOr { word, expected, .. } => {
+            Kind::NumberOr { word, expected, .. } | Kind::CountOr { word, expected, .. } => {
                 if text == *word {
                     Ok(OptionValue::Name(word))
                 } else {
-                    Err(ParamError::UnknownName {
+                    Err(ParamError::NotAccepted {
                         param,
-                        got: text.to_string(),
-                        expected,
+                        got: crate::error::echoed(text),
+                        expected: expected.to_string(),
                     })
                 }
             }
@@ -284,7 +303,13 @@ impl Kind {
                 Some(choice) => Ok(OptionValue::Length(rule.pilot + rule.cap, choice)),
                 None => Err(self.length_refused(param, crate::error::echoed(text))),
             },
-            _ => unreachable!("{param} is not a name option"),
+            // A kind that takes no words: a binding that hands it one gets the error a reader
+            // would, never a panic.
+            _ => Err(ParamError::NotAccepted {
+                param,
+                got: crate::error::echoed(text),
+                expected: self.type_words().to_string(),
+            }),
         }
     }
 
@@ -308,7 +333,7 @@ impl Kind {
         match self {
             Kind::Number { .. } | Kind::Count { .. } => "a number",
             Kind::Name { .. } => "a string",
-            Kind::NumberOr { .. } => "a number or a string",
+            Kind::NumberOr { .. } | Kind::CountOr { .. } => "a number or a string",
             Kind::Nullable(inner) => inner.type_words(),
             Kind::Flag { .. } => "true or false",
             Kind::Seed { .. } => "a number or a bigint",
@@ -323,7 +348,9 @@ impl Kind {
             Kind::Number { default, .. } | Kind::NumberOr { default, .. } => {
                 default.map(OptionValue::Number)
             }
-            Kind::Count { default, .. } => default.map(OptionValue::Count),
+            Kind::Count { default, .. } | Kind::CountOr { default, .. } => {
+                default.map(OptionValue::Count)
+            }
             Kind::Name { default, .. } => default.map(OptionValue::Name),
             Kind::Nullable(inner) => inner.default_value(),
             Kind::Flag { default } => Some(OptionValue::Flag(default)),
@@ -345,7 +372,9 @@ impl Kind {
                 .map(|n| format!("{n:?}"))
                 .collect::<Vec<_>>()
                 .join(" | "),
-            Kind::NumberOr { word, .. } => format!("number | {word:?}"),
+            Kind::NumberOr { word, .. } | Kind::CountOr { word, .. } => {
+                format!("number | {word:?}")
+            }
             Kind::Nullable(inner) => format!("{} | null", inner.typescript()),
             Kind::Flag { .. } => "boolean".into(),
             Kind::Seed { .. } => "number | bigint".into(),
@@ -361,6 +390,7 @@ impl Kind {
             Kind::Count { range, .. } => range.expected.into(),
             Kind::Name { expected, .. } => format!("one of {expected}"),
             Kind::NumberOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
+            Kind::CountOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
             Kind::Nullable(inner) => format!("{}, or null (none)", inner.accepted()),
             Kind::Flag { .. } => "true or false".into(),
             Kind::Seed { .. } => "an integer in 0..=2^53-1, or a bigint below 2^64".into(),
@@ -493,6 +523,16 @@ impl OptionValues {
         match self.get(name)? {
             OptionValue::Count(n) => Some(*n),
             OptionValue::Null => None,
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A count-or-word option's value ([`Kind::CountOr`]), if given or defaulted: the count, or
+    /// `Err` with the word.
+    pub fn count_or_word(&self, name: &str) -> Option<Result<u64, &'static str>> {
+        match self.get(name)? {
+            OptionValue::Count(n) => Some(Ok(*n)),
+            OptionValue::Name(w) => Some(Err(w)),
             other => wrong_kind(name, Some(other)),
         }
     }

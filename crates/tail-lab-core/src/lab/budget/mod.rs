@@ -53,9 +53,11 @@ pub mod result;
 pub mod rules;
 pub mod theory;
 
+mod call;
 mod engine;
 mod model;
 
+pub use call::CALL;
 pub use engine::SLOW_REPLICA;
 pub use model::MODEL;
 pub use params::{BudgetConfig, BudgetParams, DELAY_RULE_NAMES, DelayRule, MAX_IN_FLIGHT, STREAM};

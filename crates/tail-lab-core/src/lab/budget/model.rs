@@ -23,7 +23,7 @@ pub const MODEL: Model = Model {
            hedge at the service's p95; a bucket of 10 tokens gaining 0.25 a request; no hedge \
            to a replica holding more than 4 copies or above measured utilisation 1",
     call: Some("simulateBudget"),
-    api: None,
+    api: Some(&super::CALL),
     closed_forms: &["budgetHedgeBound"],
     result_type: <BudgetResult as Describe>::TYPE_NAME,
     result_doc: <BudgetResult as Describe>::DOC,

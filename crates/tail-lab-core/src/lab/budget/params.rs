@@ -1,6 +1,6 @@
 //! A budget run's parameters ([`BudgetParams`], [`BudgetConfig`]), its streams and bounds.
 
-use crate::error::{CountRange, ParamError, check_half_open, check_open, check_range};
+use crate::error::{CountRange, ParamError, check_range};
 use crate::lab::service::ServiceModel;
 use crate::sampling::address::Stream;
 
@@ -123,23 +123,28 @@ pub struct BudgetParams {
 
 impl Default for BudgetParams {
     fn default() -> Self {
-        BudgetParams {
-            replicas: 10,
-            load: 0.5,
-            slowdown: 10.0,
-            span_ms: 60_000.0,
-            outage_start_ms: 20_000.0,
-            outage_end_ms: 40_000.0,
-            windows: 30,
-            delay_rule: DelayRule::Fixed,
-            delay_ms: None,
-            max_tokens: Some(10),
-            token_ratio: 0.25,
-            disable_depth: 4.0,
-            disable_utilisation: true,
-            seed: 1,
-        }
+        Self::DEFAULT
     }
+}
+
+impl BudgetParams {
+    /// The section's and the report's run, as a constant (the call's options declare it).
+    pub const DEFAULT: BudgetParams = BudgetParams {
+        replicas: 10,
+        load: 0.5,
+        slowdown: 10.0,
+        span_ms: 60_000.0,
+        outage_start_ms: 20_000.0,
+        outage_end_ms: 40_000.0,
+        windows: 30,
+        delay_rule: DelayRule::Fixed,
+        delay_ms: None,
+        max_tokens: Some(10),
+        token_ratio: 0.25,
+        disable_depth: 4.0,
+        disable_utilisation: true,
+        seed: 1,
+    };
 }
 
 /// A checked budget run: its parameters and service model.
@@ -170,27 +175,9 @@ impl BudgetConfig {
     pub fn with_service(params: BudgetParams, service: ServiceModel) -> Result<Self, ParamError> {
         let p = params;
         REPLICAS.check("replicas", u64::from(p.replicas))?;
-        check_range(
-            "load",
-            p.load,
-            MIN_LOAD,
-            MAX_LOAD,
-            "a utilisation in 0.01..=2",
-        )?;
-        check_range(
-            "slowdown",
-            p.slowdown,
-            1.0,
-            MAX_SLOWDOWN,
-            "a factor in 1..=1000",
-        )?;
-        check_half_open(
-            "spanMs",
-            p.span_ms,
-            0.0,
-            MAX_SPAN_MS,
-            "a span in ms in (0, 600000]",
-        )?;
+        super::call::LOAD.check("load", p.load)?;
+        super::call::SLOWDOWN.check("slowdown", p.slowdown)?;
+        super::call::SPAN_MS.check("spanMs", p.span_ms)?;
         check_range(
             "outageStartMs",
             p.outage_start_ms,
@@ -209,13 +196,7 @@ impl BudgetConfig {
         if let Some(m) = p.max_tokens {
             MAX_TOKENS.check("maxTokens", u64::from(m))?;
         }
-        check_range(
-            "tokenRatio",
-            p.token_ratio,
-            0.001,
-            1.0,
-            TOKEN_RATIO_EXPECTED,
-        )?;
+        super::call::TOKEN_RATIO.check("tokenRatio", p.token_ratio)?;
         if p.disable_depth.is_nan() || p.disable_depth < 0.0 {
             return Err(ParamError::OutOfRange {
                 param: "disableDepth",
@@ -224,7 +205,7 @@ impl BudgetConfig {
             });
         }
         let delay_ms = match p.delay_ms {
-            Some(d) => check_open("delayMs", d, 0.0, 1e9, "a delay in ms in (0, 1e9)")?,
+            Some(d) => super::call::DELAY_MS.check("delayMs", d)?,
             None => service.quantile(TRACKING_QUANTILE),
         };
         let rate = p.load * f64::from(p.replicas) / service.mean_ms();

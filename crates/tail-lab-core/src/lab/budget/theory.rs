@@ -27,6 +27,9 @@ pub fn max_budgeted_hedges(max_tokens: u32, ratio_milli: u64, requests: u64) -> 
         / 1000
 }
 
+/// The requests a hedge bound may count over.
+pub const BOUND_REQUESTS: crate::error::CountRange = crate::count_range!(0, 1000000000000);
+
 /// [`max_budgeted_hedges`] for a bucket of `max_tokens` tokens ([`MAX_TOKENS`]) gaining
 /// `token_ratio` tokens a request (0.001..=1, kept to thousandths as the run keeps it).
 ///

@@ -2,7 +2,7 @@
 // report, serve web/ on localhost, and launch Debian's Chromium through playwright-core.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { delimiter, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,18 +33,35 @@ export async function loadPackage() {
   return pkg;
 }
 
-/** `tail-lab report --json` from the release build (`cargo xtask ci` builds it first). */
+/**
+ * `tail-lab report --json` from the release build (`cargo xtask ci` builds it first). Each
+ * distinct argument set runs the binary once per build: its output is kept in
+ * `target/report-cache/`, named by the arguments and the binary's size and modification time,
+ * so the test files that ask for the same report (and the same file asking twice) read it
+ * instead of running the 123 experiments again. The report is deterministic for a build (the
+ * same bits on any number of threads), so a kept one is the one a run would print; a rebuilt
+ * binary has another name in the cache.
+ * @param {number} seed
+ * @param {number} requests
+ */
 export function nativeReport(seed, requests) {
   const bin = join(ROOT, "target", "release", "tail-lab");
-  const out = execFileSync(bin, [
-    "report",
-    "--json",
-    "--seed",
-    String(seed),
-    "--requests",
-    String(requests),
-  ]);
-  return JSON.parse(out.toString());
+  const args = ["report", "--json", "--seed", String(seed), "--requests", String(requests)];
+  const { size, mtimeMs } = statSync(bin);
+  const cache = join(ROOT, "target", "report-cache");
+  const file = join(cache, `seed${seed}-requests${requests}-${size}-${mtimeMs}.json`);
+  let out;
+  try {
+    out = readFileSync(file, "utf8");
+  } catch {
+    out = execFileSync(bin, args).toString();
+    mkdirSync(cache, { recursive: true });
+    // Written beside, then renamed: a file that reads another's half-written report never exists.
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, out);
+    renameSync(part, file);
+  }
+  return JSON.parse(out);
 }
 
 /**

@@ -148,21 +148,48 @@ export function chromiumPath() {
   );
 }
 
-/** Chromium, headless, with the flags this sandboxed machine needs. */
+/** The flags this sandboxed machine's Chromium needs, headless. */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/**
+ * The environment variable through which the browser suite's runner (`tests/e2e/run.mjs`)
+ * hands every test file the one Chromium it started: its playwright-core endpoint.
+ */
+export const BROWSER_ENDPOINT = "TAIL_LAB_BROWSER_WS";
+
+/**
+ * Chromium, headless, with the flags this sandboxed machine needs. Under the browser suite's
+ * runner (`${BROWSER_ENDPOINT}` set) this connects to the Chromium it started, so the suite
+ * launches one browser, not one a file; each `newPage()` or `newContext()` is still a context
+ * of its own (no cookies, storage or cache shared), and `close()` ends this file's connection
+ * and its contexts, not the browser. Run alone, a file launches its own.
+ */
 export async function launchChromium() {
   const { chromium } = await import("playwright-core");
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const endpoint = process.env[BROWSER_ENDPOINT];
+  if (endpoint) return chromium.connect(endpoint);
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+}
+
+/**
+ * A download's bytes, read through playwright-core's stream (`download.path()` is refused on a
+ * browser connected to, as the runner's is).
+ * @param {import("playwright-core").Download} download
+ * @returns {Promise<Buffer>}
+ */
+export async function downloadBytes(download) {
+  const stream = await download.createReadStream();
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -217,12 +217,14 @@ fn page_tests(clock: &mut Clock, tally: &mut Tally) -> Result<(), String> {
         )
     })?;
     // One browser file at a time: three Chromiums beside one another on two cores would each
-    // wait on the others, and the tests' waits for progress would stretch for nothing.
+    // wait on the others, and the tests' waits for progress would stretch for nothing. One
+    // Chromium for the whole suite: the runner starts it and every file connects to it (each
+    // in contexts of its own), instead of a launch a file.
     clock.time("node tests/e2e", || {
         run_counted(
             "node",
             &[
-                "--test",
+                "tests/e2e/run.mjs",
                 "--test-concurrency=1",
                 "--test-reporter=tap",
                 "tests/e2e/",

@@ -22,6 +22,23 @@ pub fn run_all(args: &[String]) -> Result<(), String> {
     {
         println!("native  {line}");
     }
+    if !quick {
+        // The core's print-only tests (`ci::PRINT_ONLY`): the standard sweeps' figures.
+        let mut args = vec![
+            "test",
+            "--release",
+            "-p",
+            "tail-lab-core",
+            "--test",
+            "it",
+            "--",
+            "--ignored",
+            "--exact",
+            "--nocapture",
+        ];
+        args.extend(crate::ci::PRINT_ONLY);
+        run("cargo", &args)?;
+    }
     let mut browser = vec!["tests/bench/browser.mjs"];
     if quick {
         browser.push("--quick");

@@ -40,6 +40,10 @@ impl Clock {
     }
 }
 
+/// The core's ignored tests that assert nothing and print figures (`#[ignore = "exploration:
+/// …"]`): not run by CI's slow step, printed by `cargo xtask bench`.
+pub const PRINT_ONLY: [&str; 2] = ["cancellation::print_the_sweep", "fairness::print_the_sweep"];
+
 /// Runs every check in order and stops at the first failure.
 pub fn run_all() -> Result<(), String> {
     let mut clock = Clock::default();
@@ -127,23 +131,23 @@ fn checks(clock: &mut Clock, tally: &mut Tally) -> Result<(), String> {
         run_counted("cargo", &["test", "--workspace", "--release"], &[], tally)
     })?;
     // The slow statistical checks (`#[ignore = "slow: …"]` in the core's `tests/it`): skipped
-    // above, run here in a step of their own, from the same release build.
+    // above, run here in a step of their own, from the same release build. The ignored tests
+    // that only print figures (`PRINT_ONLY`) are no check: `cargo xtask bench` prints them.
     clock.time("cargo test --ignored (slow)", || {
-        run_counted(
-            "cargo",
-            &[
-                "test",
-                "--release",
-                "-p",
-                "tail-lab-core",
-                "--test",
-                "it",
-                "--",
-                "--ignored",
-            ],
-            &[],
-            tally,
-        )
+        let mut args = vec![
+            "test",
+            "--release",
+            "-p",
+            "tail-lab-core",
+            "--test",
+            "it",
+            "--",
+            "--ignored",
+        ];
+        for name in PRINT_ONLY {
+            args.extend(["--skip", name]);
+        }
+        run_counted("cargo", &args, &[], tally)
     })?;
     // The native benchmark must still build and start (a tiny run; figures are not checked).
     clock.time("cargo bench quick", || {

@@ -193,11 +193,24 @@ export async function downloadBytes(download) {
 }
 
 /**
- * One Lab section in real Chromium, for that section's test file: the Lab at `#name` in a
- * 1280 × 1000 page, scrolled to the section, its sweep complete. `settled()` waits for the
- * sweep again (after a control moved), `setValue(id, v)` moves an input as a drag does (an
- * `input` event), `problems` collects page errors and console errors. Call it in `before`, and
- * `close()` in `after`.
+ * One Lab section in real Chromium, for that section's test file: `panel.html?kind=name`, the
+ * page that mounts that one section as a `<tail-lab-panel>` (the same section module, controls,
+ * readouts and sweep as in the Lab, and nothing else computing beside it), in a 1280 × 1000
+ * page, its sweep complete. The whole Lab (`index.html`, every section) is tested by
+ * tests/e2e/lab.test.mjs and the other whole-page files.
+ *
+ * The panel lives in an open shadow root and prefixes its ids, so:
+ * - a CSS selector given to playwright-core (`page.$eval`, `page.textContent`, …) reaches into
+ *   it as it is (`[data-section=name] [data-readout=x]`); a control is `control(id)`, the
+ *   selector of the control the Lab page calls `#id`;
+ * - code that runs in the page finds the section's nodes under `sectionScope()` (a global this
+ *   helper defines: the panel's shadow root), where the Lab page would use `document`;
+ * - the settings go into the panel's link (`link()`: what its "copy link" copies), not the
+ *   page's URL (the Lab page's URL for every setting of every section: lab.test.mjs).
+ *
+ * `settled()` waits for the sweep again (after a control moved), `setValue(id, v)` moves a
+ * control as a drag does (an `input` event), `problems` collects page errors and console
+ * errors. Call it in `before`, and `close()` in `after`.
  * @param {string} name the section's `data-section`
  * @param {{ ready?: string, timeout?: number, readout?: string }} [options] `ready`: a selector
  *   inside the section that shows it mounted (default "canvas"); `timeout`: for each sweep (ms);
@@ -211,14 +224,28 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
   page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  await page.addInitScript(() => {
+    const scope = () => document.querySelector("tail-lab-panel")?.shadowRoot ?? document;
+    Object.assign(globalThis, { sectionScope: scope });
+    // "copy link" writes here (the headless page has no clipboard to read back).
+    Object.defineProperty(navigator, "clipboard", {
+      value: {
+        writeText: async (/** @type {string} */ text) => {
+          Object.assign(globalThis, { copiedLink: text });
+        },
+      },
+    });
+  });
   const root = `[data-section=${name}]`;
+  /** The panel's id prefix (`tlp1-` for the page's one panel), read once it has mounted. */
+  let prefix = "";
+  const control = (/** @type {string} */ id) => `${root} #${prefix}${id}`;
   const settled = async () => {
     await page.waitForFunction(
       ([sel, r]) => {
-        const p = /** @type {HTMLElement | null} */ (
-          document.querySelector(`${sel} [data-progress]`)
-        );
-        const v = r ? document.querySelector(`${sel} [data-readout=${r}]`) : null;
+        const scope = /** @type {any} */ (globalThis).sectionScope();
+        const p = /** @type {HTMLElement | null} */ (scope.querySelector(`${sel} [data-progress]`));
+        const v = r ? scope.querySelector(`${sel} [data-readout=${r}]`) : null;
         return (
           !!p?.dataset.total &&
           p.dataset.done === p.dataset.total &&
@@ -231,7 +258,7 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
   };
   const setValue = async (/** @type {string} */ id, /** @type {unknown} */ value) => {
     await page.$eval(
-      `#${id}`,
+      control(id),
       (el, v) => {
         /** @type {HTMLInputElement} */ (el).value = String(v);
         el.dispatchEvent(new Event("input", { bubbles: true }));
@@ -239,14 +266,24 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
       value,
     );
   };
+  /** The panel's link to its current view, as its first chart's "copy link" copies it. */
+  const link = async () => {
+    await page.evaluate(() => Object.assign(globalThis, { copiedLink: null }));
+    await page.click(`${root} [data-export=copy-link]`);
+    await page.waitForFunction(() => /** @type {any} */ (globalThis).copiedLink);
+    return /** @type {string} */ (
+      await page.evaluate(() => /** @type {any} */ (globalThis).copiedLink)
+    );
+  };
   const close = async () => {
     await browser.close();
     await server.close();
   };
   try {
-    await page.goto(`${server.url}index.html#${name}`);
+    await page.goto(`${server.url}panel.html?kind=${name}`);
     await page.waitForSelector(`${root} ${ready}`);
-    await page.$eval(root, (e) => e.scrollIntoView());
+    prefix = await page.$eval(root, (r) => /^tlp\d+-/.exec(r.querySelector("[id]")?.id ?? "")?.[0]);
+    if (!prefix) throw new Error(`the ${name} panel's controls have no panel id prefix`);
     await settled();
   } catch (e) {
     // A failed start must not leave Chromium and the server running: the file's `after` has
@@ -254,7 +291,7 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
     await close();
     throw e;
   }
-  return { page, problems, settled, setValue, close };
+  return { page, problems, settled, setValue, control, link, close };
 }
 
 /** The bits of a float as a hex string, for exact comparisons with the Rust vectors. */

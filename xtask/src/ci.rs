@@ -151,7 +151,18 @@ fn checks(clock: &mut Clock, tally: &mut Tally) -> Result<(), String> {
     })?;
     // The native benchmark must still build and start (a tiny run; figures are not checked).
     clock.time("cargo bench quick", || {
-        run("cargo", &["bench", "-p", "tail-lab-core", "--", "quick"])
+        run(
+            "cargo",
+            &[
+                "bench",
+                "-p",
+                "tail-lab-core",
+                "--bench",
+                "models",
+                "--",
+                "quick",
+            ],
+        )
     })?;
     page_tests(clock, tally)
 }
@@ -245,7 +256,16 @@ fn page_tests(clock: &mut Clock, tally: &mut Tally) -> Result<(), String> {
         run("node", &["tests/bench/wasm-leaf.mjs", "--quick", "--node"])?;
         run(
             "cargo",
-            &["bench", "-p", "tail-lab-core", "--", "tail-leaf", "quick"],
+            &[
+                "bench",
+                "-p",
+                "tail-lab-core",
+                "--bench",
+                "models",
+                "--",
+                "tail-leaf",
+                "quick",
+            ],
         )
     })
 }

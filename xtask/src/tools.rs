@@ -314,20 +314,56 @@ pub fn build_page() -> Result<(), String> {
     )?;
     write_package_manifest()?;
     crate::glue::harden_package(&crate::root().join("web/pkg"))?;
-    let wasm = "web/pkg/tail_lab_bg.wasm";
-    run(
-        "node_modules/.bin/wasm-opt",
-        &[
-            "-O3",
-            "--enable-bulk-memory",
-            "--enable-nontrapping-float-to-int",
-            "--enable-sign-ext",
-            "--enable-mutable-globals",
-            wasm,
-            "-o",
-            wasm,
-        ],
-    )
+    optimise_wasm("web/pkg/tail_lab_bg.wasm")
+}
+
+/// binaryen's wasm-opt on `wasm` (a path in the workspace), in place. Its output for the same
+/// input, flags and binaryen is kept in `target/wasm-opt/`, so a wasm-pack build that found
+/// nothing to rebuild (the same bytes again) is not optimised again: the kept output is copied
+/// back, as wasm-opt would have written it.
+fn optimise_wasm(wasm: &str) -> Result<(), String> {
+    const FLAGS: [&str; 5] = [
+        "-O3",
+        "--enable-bulk-memory",
+        "--enable-nontrapping-float-to-int",
+        "--enable-sign-ext",
+        "--enable-mutable-globals",
+    ];
+    let root = crate::root();
+    let path = root.join(wasm);
+    let input = std::fs::read(&path).map_err(|e| format!("cannot read {wasm}: {e}"))?;
+    let binaryen = std::fs::read_to_string(root.join("node_modules/binaryen/package.json"))
+        .unwrap_or_default();
+    let mut key = input.clone();
+    key.extend(FLAGS.join(" ").bytes());
+    key.extend(manifest_version(&binaryen).unwrap_or("").bytes());
+    let kept_dir = root.join("target/wasm-opt");
+    let kept = kept_dir.join(format!("{:016x}-{}.wasm", fnv1a(&key), input.len()));
+    if kept.is_file() {
+        eprintln!(
+            "\n(wasm-opt: {wasm} is the input of {}, copied)",
+            kept.display()
+        );
+        return std::fs::copy(&kept, &path)
+            .map(|_| ())
+            .map_err(|e| format!("cannot copy {}: {e}", kept.display()));
+    }
+    let mut args = FLAGS.to_vec();
+    args.extend([wasm, "-o", wasm]);
+    run("node_modules/.bin/wasm-opt", &args)?;
+    // Only the latest is kept.
+    let _ = std::fs::remove_dir_all(&kept_dir);
+    std::fs::create_dir_all(&kept_dir)
+        .and_then(|()| std::fs::copy(&path, &kept))
+        .map(|_| ())
+        .map_err(|e| format!("cannot keep {}: {e}", kept.display()))
+}
+
+/// 64-bit FNV-1a: a cache key, not a defence against anyone.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The recovery tests' package in target/fault-pkg: the binding built with its

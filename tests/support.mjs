@@ -193,6 +193,42 @@ export async function downloadBytes(download) {
 }
 
 /**
+ * Before `page` loads a panel page: defines `sectionScope()` in it (the one
+ * `<tail-lab-panel>`'s shadow root, where a Lab section's nodes are; `document` on a page
+ * without one) and a clipboard whose `writeText` keeps the text for `copiedLink`.
+ * @param {import("playwright-core").Page} page
+ */
+export async function watchPanel(page) {
+  await page.addInitScript(() => {
+    const scope = () => document.querySelector("tail-lab-panel")?.shadowRoot ?? document;
+    Object.assign(globalThis, { sectionScope: scope });
+    // "copy link" writes here (the headless page has no clipboard to read back).
+    Object.defineProperty(navigator, "clipboard", {
+      value: {
+        writeText: async (/** @type {string} */ text) => {
+          Object.assign(globalThis, { copiedLink: text });
+        },
+      },
+    });
+  });
+}
+
+/**
+ * The link the first "copy link" button under `root` copies (a page set up by `watchPanel`):
+ * a panel's link to its current view.
+ * @param {import("playwright-core").Page} page
+ * @param {string} root
+ */
+export async function copiedLink(page, root) {
+  await page.evaluate(() => Object.assign(globalThis, { copiedLink: null }));
+  await page.click(`${root} [data-export=copy-link]`);
+  await page.waitForFunction(() => /** @type {any} */ (globalThis).copiedLink);
+  return /** @type {string} */ (
+    await page.evaluate(() => /** @type {any} */ (globalThis).copiedLink)
+  );
+}
+
+/**
  * One Lab section in real Chromium, for that section's test file: `panel.html?kind=name`, the
  * page that mounts that one section as a `<tail-lab-panel>` (the same section module, controls,
  * readouts and sweep as in the Lab, and nothing else computing beside it), in a 1280 × 1000
@@ -224,18 +260,7 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
   page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-  await page.addInitScript(() => {
-    const scope = () => document.querySelector("tail-lab-panel")?.shadowRoot ?? document;
-    Object.assign(globalThis, { sectionScope: scope });
-    // "copy link" writes here (the headless page has no clipboard to read back).
-    Object.defineProperty(navigator, "clipboard", {
-      value: {
-        writeText: async (/** @type {string} */ text) => {
-          Object.assign(globalThis, { copiedLink: text });
-        },
-      },
-    });
-  });
+  await watchPanel(page);
   const root = `[data-section=${name}]`;
   /** The panel's id prefix (`tlp1-` for the page's one panel), read once it has mounted. */
   let prefix = "";
@@ -267,14 +292,7 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
     );
   };
   /** The panel's link to its current view, as its first chart's "copy link" copies it. */
-  const link = async () => {
-    await page.evaluate(() => Object.assign(globalThis, { copiedLink: null }));
-    await page.click(`${root} [data-export=copy-link]`);
-    await page.waitForFunction(() => /** @type {any} */ (globalThis).copiedLink);
-    return /** @type {string} */ (
-      await page.evaluate(() => /** @type {any} */ (globalThis).copiedLink)
-    );
-  };
+  const link = () => copiedLink(page, root);
   const close = async () => {
     await browser.close();
     await server.close();

@@ -150,6 +150,8 @@ fn checks(clock: &mut Clock, tally: &mut Tally) -> Result<(), String> {
         run_counted("cargo", &args, &[], tally)
     })?;
     // The native benchmark must still build and start (a tiny run; figures are not checked).
+    // `--bench models`: the benchmark alone; a bare `cargo bench` also builds the core's unit
+    // tests again under the bench profile's fat LTO, to run none of them.
     clock.time("cargo bench quick", || {
         run(
             "cargo",

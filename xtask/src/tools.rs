@@ -370,6 +370,11 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// `fault-injection` feature (exports that panic or exhaust memory on purpose), in the plain
 /// release profile (no LTO: it is small and quick to build), through the same wasm-bindgen CLI.
 /// The shipped package in web/pkg never has these exports.
+///
+/// It builds in a target folder of its own, `target/fault-build`: a cdylib's output file has no
+/// hash in its name, so in the shared folder this build and `wasm-pack test`'s (the same crate
+/// and profile, other features) overwrote each other's `tail_lab_wasm.wasm`, and each CI run
+/// rebuilt the binding twice.
 pub fn build_fault_package() -> Result<(), String> {
     run(
         "cargo",
@@ -382,6 +387,8 @@ pub fn build_fault_package() -> Result<(), String> {
             "--release",
             "--features",
             "fault-injection",
+            "--target-dir",
+            "target/fault-build",
         ],
     )?;
     run(
@@ -393,7 +400,7 @@ pub fn build_fault_package() -> Result<(), String> {
             "target/fault-pkg",
             "--out-name",
             "tail_lab",
-            "target/wasm32-unknown-unknown/release/tail_lab_wasm.wasm",
+            "target/fault-build/wasm32-unknown-unknown/release/tail_lab_wasm.wasm",
         ],
     )?;
     crate::glue::harden_package(&crate::root().join("target/fault-pkg"))

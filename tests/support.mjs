@@ -2,7 +2,7 @@
 // report, serve web/ on localhost, and launch Debian's Chromium through playwright-core.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { delimiter, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,18 +33,35 @@ export async function loadPackage() {
   return pkg;
 }
 
-/** `tail-lab report --json` from the release build (`cargo xtask ci` builds it first). */
+/**
+ * `tail-lab report --json` from the release build (`cargo xtask ci` builds it first). Each
+ * distinct argument set runs the binary once per build: its output is kept in
+ * `target/report-cache/`, named by the arguments and the binary's size and modification time,
+ * so the test files that ask for the same report (and the same file asking twice) read it
+ * instead of running the 123 experiments again. The report is deterministic for a build (the
+ * same bits on any number of threads), so a kept one is the one a run would print; a rebuilt
+ * binary has another name in the cache.
+ * @param {number} seed
+ * @param {number} requests
+ */
 export function nativeReport(seed, requests) {
   const bin = join(ROOT, "target", "release", "tail-lab");
-  const out = execFileSync(bin, [
-    "report",
-    "--json",
-    "--seed",
-    String(seed),
-    "--requests",
-    String(requests),
-  ]);
-  return JSON.parse(out.toString());
+  const args = ["report", "--json", "--seed", String(seed), "--requests", String(requests)];
+  const { size, mtimeMs } = statSync(bin);
+  const cache = join(ROOT, "target", "report-cache");
+  const file = join(cache, `seed${seed}-requests${requests}-${size}-${mtimeMs}.json`);
+  let out;
+  try {
+    out = readFileSync(file, "utf8");
+  } catch {
+    out = execFileSync(bin, args).toString();
+    mkdirSync(cache, { recursive: true });
+    // Written beside, then renamed: a file that reads another's half-written report never exists.
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, out);
+    renameSync(part, file);
+  }
+  return JSON.parse(out);
 }
 
 /**
@@ -131,29 +148,105 @@ export function chromiumPath() {
   );
 }
 
-/** Chromium, headless, with the flags this sandboxed machine needs. */
+/** The flags this sandboxed machine's Chromium needs, headless. */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/**
+ * The environment variable through which the browser suite's runner (`tests/e2e/run.mjs`)
+ * hands every test file the one Chromium it started: its playwright-core endpoint.
+ */
+export const BROWSER_ENDPOINT = "TAIL_LAB_BROWSER_WS";
+
+/**
+ * Chromium, headless, with the flags this sandboxed machine needs. Under the browser suite's
+ * runner (`${BROWSER_ENDPOINT}` set) this connects to the Chromium it started, so the suite
+ * launches one browser, not one a file; each `newPage()` or `newContext()` is still a context
+ * of its own (no cookies, storage or cache shared), and `close()` ends this file's connection
+ * and its contexts, not the browser. Run alone, a file launches its own.
+ */
 export async function launchChromium() {
   const { chromium } = await import("playwright-core");
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+  const endpoint = process.env[BROWSER_ENDPOINT];
+  if (endpoint) return chromium.connect(endpoint);
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+}
+
+/**
+ * A download's bytes, read through playwright-core's stream (`download.path()` is refused on a
+ * browser connected to, as the runner's is).
+ * @param {import("playwright-core").Download} download
+ * @returns {Promise<Buffer>}
+ */
+export async function downloadBytes(download) {
+  const stream = await download.createReadStream();
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Before `page` loads a panel page: defines `sectionScope()` in it (the one
+ * `<tail-lab-panel>`'s shadow root, where a Lab section's nodes are; `document` on a page
+ * without one) and a clipboard whose `writeText` keeps the text for `copiedLink`.
+ * @param {import("playwright-core").Page} page
+ */
+export async function watchPanel(page) {
+  await page.addInitScript(() => {
+    const scope = () => document.querySelector("tail-lab-panel")?.shadowRoot ?? document;
+    Object.assign(globalThis, { sectionScope: scope });
+    // "copy link" writes here (the headless page has no clipboard to read back).
+    Object.defineProperty(navigator, "clipboard", {
+      value: {
+        writeText: async (/** @type {string} */ text) => {
+          Object.assign(globalThis, { copiedLink: text });
+        },
+      },
+    });
   });
 }
 
 /**
- * One Lab section in real Chromium, for that section's test file: the Lab at `#name` in a
- * 1280 × 1000 page, scrolled to the section, its sweep complete. `settled()` waits for the
- * sweep again (after a control moved), `setValue(id, v)` moves an input as a drag does (an
- * `input` event), `problems` collects page errors and console errors. Call it in `before`, and
- * `close()` in `after`.
+ * The link the first "copy link" button under `root` copies (a page set up by `watchPanel`):
+ * a panel's link to its current view.
+ * @param {import("playwright-core").Page} page
+ * @param {string} root
+ */
+export async function copiedLink(page, root) {
+  await page.evaluate(() => Object.assign(globalThis, { copiedLink: null }));
+  await page.click(`${root} [data-export=copy-link]`);
+  await page.waitForFunction(() => /** @type {any} */ (globalThis).copiedLink);
+  return /** @type {string} */ (
+    await page.evaluate(() => /** @type {any} */ (globalThis).copiedLink)
+  );
+}
+
+/**
+ * One Lab section in real Chromium, for that section's test file: `panel.html?kind=name`, the
+ * page that mounts that one section as a `<tail-lab-panel>` (the same section module, controls,
+ * readouts and sweep as in the Lab, and nothing else computing beside it), in a 1280 × 1000
+ * page, its sweep complete. The whole Lab (`index.html`, every section) is tested by
+ * tests/e2e/lab.test.mjs and the other whole-page files.
+ *
+ * The panel lives in an open shadow root and prefixes its ids, so:
+ * - a CSS selector given to playwright-core (`page.$eval`, `page.textContent`, …) reaches into
+ *   it as it is (`[data-section=name] [data-readout=x]`); a control is `control(id)`, the
+ *   selector of the control the Lab page calls `#id`;
+ * - code that runs in the page finds the section's nodes under `sectionScope()` (a global this
+ *   helper defines: the panel's shadow root), where the Lab page would use `document`;
+ * - the settings go into the panel's link (`link()`: what its "copy link" copies), not the
+ *   page's URL (the Lab page's URL for every setting of every section: lab.test.mjs).
+ *
+ * `settled()` waits for the sweep again (after a control moved), `setValue(id, v)` moves a
+ * control as a drag does (an `input` event), `problems` collects page errors and console
+ * errors. Call it in `before`, and `close()` in `after`.
  * @param {string} name the section's `data-section`
  * @param {{ ready?: string, timeout?: number, readout?: string }} [options] `ready`: a selector
  *   inside the section that shows it mounted (default "canvas"); `timeout`: for each sweep (ms);
@@ -167,14 +260,17 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
   page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  await watchPanel(page);
   const root = `[data-section=${name}]`;
+  /** The panel's id prefix (`tlp1-` for the page's one panel), read once it has mounted. */
+  let prefix = "";
+  const control = (/** @type {string} */ id) => `${root} #${prefix}${id}`;
   const settled = async () => {
     await page.waitForFunction(
       ([sel, r]) => {
-        const p = /** @type {HTMLElement | null} */ (
-          document.querySelector(`${sel} [data-progress]`)
-        );
-        const v = r ? document.querySelector(`${sel} [data-readout=${r}]`) : null;
+        const scope = /** @type {any} */ (globalThis).sectionScope();
+        const p = /** @type {HTMLElement | null} */ (scope.querySelector(`${sel} [data-progress]`));
+        const v = r ? scope.querySelector(`${sel} [data-readout=${r}]`) : null;
         return (
           !!p?.dataset.total &&
           p.dataset.done === p.dataset.total &&
@@ -187,7 +283,7 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
   };
   const setValue = async (/** @type {string} */ id, /** @type {unknown} */ value) => {
     await page.$eval(
-      `#${id}`,
+      control(id),
       (el, v) => {
         /** @type {HTMLInputElement} */ (el).value = String(v);
         el.dispatchEvent(new Event("input", { bubbles: true }));
@@ -195,14 +291,17 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
       value,
     );
   };
+  /** The panel's link to its current view, as its first chart's "copy link" copies it. */
+  const link = () => copiedLink(page, root);
   const close = async () => {
     await browser.close();
     await server.close();
   };
   try {
-    await page.goto(`${server.url}index.html#${name}`);
+    await page.goto(`${server.url}panel.html?kind=${name}`);
     await page.waitForSelector(`${root} ${ready}`);
-    await page.$eval(root, (e) => e.scrollIntoView());
+    prefix = await page.$eval(root, (r) => /^tlp\d+-/.exec(r.querySelector("[id]")?.id ?? "")?.[0]);
+    if (!prefix) throw new Error(`the ${name} panel's controls have no panel id prefix`);
     await settled();
   } catch (e) {
     // A failed start must not leave Chromium and the server running: the file's `after` has
@@ -210,7 +309,7 @@ export async function openLabSection(name, { ready = "canvas", timeout = 120_000
     await close();
     throw e;
   }
-  return { page, problems, settled, setValue, close };
+  return { page, problems, settled, setValue, control, link, close };
 }
 
 /** The bits of a float as a hex string, for exact comparisons with the Rust vectors. */

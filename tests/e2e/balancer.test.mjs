@@ -12,13 +12,13 @@ import { ARRIVALS } from "../../web/lab/sections/balancer/section.js";
 import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let page, problems, settled, close;
+let page, problems, settled, control, link, close;
 
 const root = "[data-section=balancer]";
 const text = (sel) => page.textContent(`${root} ${sel}`);
 
 before(async () => {
-  ({ page, problems, settled, close } = await openLabSection("balancer"));
+  ({ page, problems, settled, control, link, close } = await openLabSection("balancer"));
 });
 
 after(() => close?.());
@@ -97,30 +97,33 @@ test("the chart switches to p99 without running again, and the measure goes into
         window.progressChanges.push(/** @type {Element} */ (r.target).getAttribute("data-done"));
     }).observe(p, { attributes: true, attributeFilter: ["data-done"] });
   });
-  await page.selectOption("#bal-measure", "p99");
+  await page.selectOption(control("bal-measure"), "p99");
   await page.waitForFunction(
-    (sel) => /^P99 time in system/.test(document.querySelector(`${sel} canvas`)?.ariaLabel ?? ""),
+    (sel) =>
+      /^P99 time in system/.test(
+        globalThis.sectionScope().querySelector(`${sel} canvas`)?.ariaLabel ?? "",
+      ),
     root,
   );
   const label = await page.$eval(`${root} canvas`, (c) => c.getAttribute("aria-label"));
   const fresh = run("fresh");
   assert.match(String(label), new RegExp(`fresh ${formatNumber(fresh.p99)} service times`));
-  // The URL is written at most every 150 ms.
-  await page.waitForFunction(() => location.search.includes("bal-measure=p99"));
+  // The panel's link carries the measure (the Lab page's URL: lab.test.mjs, every setting).
+  assert.match(await link(), /bal-measure=p99/);
   assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).progressChanges), []);
   // And the controls that do change the runs are seen by the same watch.
-  await page.$eval("#bal-d", (el) => {
+  await page.$eval(control("bal-d"), (el) => {
     /** @type {HTMLInputElement} */ (el).value = "3";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
   await settled();
   assert.ok((await page.evaluate(() => /** @type {any} */ (window).progressChanges)).includes("0"));
-  await page.$eval("#bal-d", (el) => {
+  await page.$eval(control("bal-d"), (el) => {
     /** @type {HTMLInputElement} */ (el).value = "2";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
   await settled();
-  await page.selectOption("#bal-measure", "mean");
+  await page.selectOption(control("bal-measure"), "mean");
 });
 
 test("the crosshair reads every signal's number at the nearest λ: the readouts' own", async () => {
@@ -144,7 +147,7 @@ test("the crosshair reads every signal's number at the nearest λ: the readouts'
 });
 
 test("a slow server random overloads is named unbounded, not quoted as a number", async () => {
-  await page.$eval("#bal-slow", (el) => {
+  await page.$eval(control("bal-slow"), (el) => {
     /** @type {HTMLInputElement} */ (el).value = "5";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
@@ -164,7 +167,7 @@ test("a slow server random overloads is named unbounded, not quoted as a number"
   assert.match(note, /random at λ = 50%, 60%, 70%, 80%, 90%, 95%/);
   assert.match(note, /round robin at λ = 50%/);
   assert.doesNotMatch(note, /fresh queue lengths at/);
-  await page.$eval("#bal-slow", (el) => {
+  await page.$eval(control("bal-slow"), (el) => {
     /** @type {HTMLInputElement} */ (el).value = "1";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
@@ -175,12 +178,12 @@ test("a slow server random overloads is named unbounded, not quoted as a number"
 
 test("staleness 0 reads the fresh number, and the setting goes into the URL", async () => {
   const fresh = await text("[data-readout=fresh-mean]");
-  await page.$eval("#bal-staleness", (el) => {
+  await page.$eval(control("bal-staleness"), (el) => {
     /** @type {HTMLInputElement} */ (el).value = "0";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
   await settled();
   assert.equal(await text("[data-readout=stale-mean]"), fresh);
-  assert.match(page.url(), /bal-staleness=0/);
+  assert.match(await link(), /bal-staleness=0/);
   assert.deepEqual(problems, []);
 });

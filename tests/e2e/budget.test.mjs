@@ -15,14 +15,14 @@ import {
 import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let page, problems, settled, close;
+let page, problems, settled, control, close;
 
 const root = "[data-section=budget]";
 const text = (sel) => page.textContent(`${root} ${sel}`);
 const fraction = (s) => Number(s.replace("%", "")) / 100;
 
 before(async () => {
-  ({ page, problems, settled, close } = await openLabSection("budget", {
+  ({ page, problems, settled, control, close } = await openLabSection("budget", {
     ready: "canvas[data-chart=p99]",
     readout: "hedge-delay",
   }));
@@ -113,14 +113,14 @@ test("both charts' crosshairs read every policy's window as the core reports it"
 });
 
 test("a control re-runs the model: the ratio moves the bound and the limit", async () => {
-  await page.$eval("#budget-ratio", (el) => {
+  await page.$eval(control("budget-ratio"), (el) => {
     /** @type {HTMLInputElement} */ (el).value = "0.05";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
   await page.waitForFunction(
     (sel) =>
-      document.querySelector(`${sel} [data-theory=outage-multiplier-budgeted]`)?.textContent ===
-      "limit 1.05×",
+      globalThis.sectionScope().querySelector(`${sel} [data-theory=outage-multiplier-budgeted]`)
+        ?.textContent === "limit 1.05×",
     root,
     { timeout: 120_000 },
   );

@@ -9,13 +9,13 @@ import { formatMs, formatPct } from "../../web/format.js";
 import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let page, problems, settled, setValue, close;
+let page, problems, settled, setValue, link, close;
 
 const root = "[data-section=cancellation]";
 const text = (sel) => page.textContent(`${root} ${sel}`);
 
 before(async () => {
-  ({ page, problems, settled, setValue, close } = await openLabSection("cancellation", {
+  ({ page, problems, settled, setValue, link, close } = await openLabSection("cancellation", {
     ready: "canvas[data-chart=crossing]",
   }));
 });
@@ -127,6 +127,6 @@ test("below the boundary the never-landing duplicate is stable, and the theory s
   assert.equal(never.duplicateStable, true);
   assert.equal(await text("[data-readout=dup-p99-never]"), formatMs(never.duplicateP99));
   assert.equal(await text("[data-theory=dup-p99-never]"), "theory stable");
-  assert.match(page.url(), /cancel-load=0\.4/);
+  assert.match(await link(), /cancel-load=0\.4/);
   assert.deepEqual(problems, []);
 });

@@ -6,11 +6,10 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { formatMs, formatPct } from "../../web/format.js";
-import { Z, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { Z, loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let server, browser, page;
-const problems = [];
+let page, problems, settled, setControl, control, close;
 
 const root = "[data-section=correlated]";
 const text = (sel) => page.textContent(`${root} ${sel}`);
@@ -19,47 +18,26 @@ const share = (v) => formatPct(v, v > 0 && v < 0.01 ? 3 : 1);
 /** A written percentage back as a fraction. */
 const fraction = (s) => Number(s.replace("%", "")) / 100;
 
-async function settled() {
-  await page.waitForFunction(
-    (sel) => {
-      const p = document.querySelector(`${sel} [data-progress]`);
-      return p?.dataset.total && p.dataset.done === p.dataset.total;
-    },
-    root,
-    { timeout: 120_000 },
-  );
-}
-
+/** Moves a control as a drag does, then waits two frames: sliders update once per frame. */
 async function setValue(id, value) {
-  await page.$eval(
-    `#${id}`,
-    (el, v) => {
-      /** @type {HTMLInputElement} */ (el).value = String(v);
-      el.dispatchEvent(new Event("input", { bubbles: true }));
-    },
-    value,
-  );
+  await setControl(id, value);
   await page.evaluate(
     () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
   );
 }
 
 before(async () => {
-  server = await serveWeb();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-  await page.goto(`${server.url}index.html#correlated`);
-  await page.waitForSelector(`${root} canvas[data-chart=gain]`);
-  await page.$eval(root, (e) => e.scrollIntoView());
-  await settled();
+  ({
+    page,
+    problems,
+    settled,
+    setValue: setControl,
+    control,
+    close,
+  } = await openLabSection("correlated", { ready: "canvas[data-chart=gain]" }));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => close?.());
 
 const DEFAULTS = { n: 100, c: 0.3, cr: 0.5, drop: 0.05, delayQ: 0.95, p: 0.01 };
 const FIXES = [
@@ -123,13 +101,13 @@ test("the closed forms follow the sliders at once; c = 1 makes the parent one le
 });
 
 test("the gain chart's marker moves the replica correlation from the keyboard", async () => {
-  const before = await page.inputValue("#corr-cr");
+  const before = await page.inputValue(control("corr-cr"));
   await page.focus(`${root} canvas[data-chart=gain]`);
   await page.keyboard.press("ArrowRight");
   await page.evaluate(
     () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
   );
-  const now = await page.inputValue("#corr-cr");
+  const now = await page.inputValue(control("corr-cr"));
   assert.equal(Number(now), Number(before) + 0.01);
   const t = pkg.correlatedTheory({ ...DEFAULTS, cr: Number(now) });
   await settled();

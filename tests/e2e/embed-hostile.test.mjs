@@ -9,13 +9,13 @@
 // TAIL_LAB_WEB=dir serves another copy of the site (e.g. an older one, to see these tests fail).
 
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { formatPct } from "../../web/format.js";
 import { LOAD_TIMEOUT_MS } from "../../web/wasm.js";
-import { SITE, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { SITE, downloadBytes, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const pkg = await loadPackage();
 /** The same-origin lab (127.0.0.1), the lab with CORS headers, and the lab without. */
@@ -537,7 +537,7 @@ test("a Lab section's copy link ends with #its id and opens there; the SVG downl
     page.waitForEvent("download"),
     page.click("section#fanout [data-export=svg]"),
   ]);
-  const svg = readFileSync(await download.path(), "utf8");
+  const svg = (await downloadBytes(download)).toString("utf8");
   const label = await page.$eval("section#fanout canvas", (c) => c.getAttribute("aria-label"));
   const title = await page.$eval("section#fanout [data-export=svg]", (b) =>
     b.getAttribute("aria-label").replace(/: download the chart as SVG$/, ""),

@@ -8,13 +8,13 @@ import { formatMs } from "../../web/format.js";
 import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let page, problems, settled, close;
+let page, problems, settled, control, link, close;
 
 const root = "[data-section=fairness]";
 const text = (sel) => page.textContent(`${root} ${sel}`);
 
 before(async () => {
-  ({ page, problems, settled, close } = await openLabSection("fairness", {
+  ({ page, problems, settled, control, link, close } = await openLabSection("fairness", {
     ready: "canvas[data-chart=p50]",
   }));
 });
@@ -92,7 +92,7 @@ test("both charts' crosshairs read each tenant's numbers at the nearest load: th
 
 test("moving A's share reruns the section and goes into the URL", async () => {
   const before = await text("[data-readout=a-p99]");
-  await page.$eval("#fair-share", (el) => {
+  await page.$eval(control("fair-share"), (el) => {
     /** @type {HTMLInputElement} */ (el).value = "0.3";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
@@ -100,6 +100,6 @@ test("moving A's share reruns the section and goes into the URL", async () => {
   const e = run({ shareA: 0.3 });
   assert.equal(await text("[data-readout=a-p99]"), formatMs(e.aP99));
   assert.notEqual(await text("[data-readout=a-p99]"), before);
-  assert.match(page.url(), /fair-share=0\.3/);
+  assert.match(await link(), /fair-share=0\.3/);
   assert.deepEqual(problems, []);
 });

@@ -12,7 +12,7 @@ import { after, before, beforeEach, test } from "node:test";
 import { countWord, formatMs, formatNumber, formatPct } from "../../web/format.js";
 import { SNIPPET_READOUTS } from "../../web/lab/sections/code/readouts.js";
 import { SECTIONS } from "../../web/lab/sections.js";
-import { ROOT, Z, launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { ROOT, Z, downloadBytes, launchChromium, loadPackage, serveWeb } from "../support.mjs";
 
 const SHOTS = join(ROOT, "tests", "screenshots");
 const pkg = await loadPackage();
@@ -335,9 +335,7 @@ async function fanoutCsv(p) {
     p.waitForEvent("download"),
     p.click("[data-section=fanout] [data-export=csv]"),
   ]);
-  const lines = readFileSync(await download.path(), "utf8")
-    .trim()
-    .split("\n");
+  const lines = (await downloadBytes(download)).toString("utf8").trim().split("\n");
   const rows = lines.filter((l) => !l.startsWith("#") && !l.startsWith("n,"));
   return {
     meta: lines.filter((l) => l.startsWith("# ")).map((l) => l.slice(2)),

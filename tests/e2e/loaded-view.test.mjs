@@ -4,11 +4,13 @@
 // the data, the cancellation rules are readable whole at 1280 and 390 px and in a 320 px panel,
 // and the five rules are small multiples, all filled, the chosen one marked, each choosable by
 // keyboard (a rule already computed comes from the cache, at full size at once).
-// One worker (`?workers=1`), so the order is the workers' ranks and nothing else.
+// One worker (`?workers=1`), so the order is the workers' ranks and nothing else. The chart's
+// and the small multiples' checks run on the section's own panel (`panel.html?kind=loaded`,
+// nothing else computing); the readability checks on the Lab page too.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { SITE, launchChromium, serveWeb } from "../support.mjs";
+import { SITE, copiedLink, launchChromium, serveWeb, watchPanel } from "../support.mjs";
 
 let server, browser;
 
@@ -23,35 +25,49 @@ after(async () => {
 
 const SECTION = '[data-section="loaded"]';
 const CANVAS = `${SECTION} .lab-panel > canvas`;
+/** The loaded section alone, on one worker. */
+const PANEL = "panel.html?kind=loaded&workers=1";
 
 /** Waits until the loaded section's chosen rule is complete at full size. */
 const chosenDone = (page) =>
   page.waitForFunction(
     (sel) => {
-      const p = document.querySelector(`${sel} [data-progress]`);
+      const p = globalThis.sectionScope().querySelector(`${sel} [data-progress]`);
       return p?.dataset.total && p.dataset.done === p.dataset.total;
     },
     SECTION,
     { timeout: 300_000 },
   );
 
-/** Records every drawing of the main chart: its segments and its points, as drawn together. */
+/**
+ * Records every drawing of the main chart: its segments and its points, as drawn together. The
+ * panel's chart is in its shadow root: each shadow root is watched from when it is attached.
+ */
 function recordDrawings() {
   window.__drawings = [];
-  new MutationObserver((records) => {
+  const observer = new MutationObserver((records) => {
     for (const r of records) {
       const c = /** @type {HTMLElement} */ (r.target);
       if (!c.matches('[data-section="loaded"] .lab-panel > canvas')) continue;
       window.__drawings.push({ segments: c.dataset.segments, points: c.dataset.points });
     }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-segments"] });
+  });
+  const watch = (node) =>
+    observer.observe(node, { subtree: true, attributes: true, attributeFilter: ["data-segments"] });
+  watch(document);
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const shadow = attach.call(this, init);
+    watch(shadow);
+    return shadow;
+  };
 }
 
 test("the chart differs by policy, and no line crosses a load not yet computed while the sweep drafts", async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await watchPanel(page);
   await page.addInitScript(recordDrawings);
-  await page.goto(`${server.url}?workers=1#loaded`);
-  await page.locator(SECTION).scrollIntoViewIfNeeded();
+  await page.goto(`${server.url}${PANEL}`);
   await chosenDone(page);
 
   // Every drawing, drafts included: a segment [a, b] of a policy covers only loads drawn as its
@@ -90,7 +106,7 @@ test("the chart differs by policy, and no line crosses a load not yet computed w
   const hedge = await state();
   await page.selectOption(`${SECTION} select[id$="loaded-policy"]`, "duplicate");
   await page.waitForFunction(
-    (sel) => document.querySelector(sel)?.dataset.highlight === "duplicate",
+    (sel) => globalThis.sectionScope().querySelector(sel)?.dataset.highlight === "duplicate",
     CANVAS,
   );
   const duplicate = await state();
@@ -109,10 +125,13 @@ test("the chart differs by policy, and no line crosses a load not yet computed w
 
 test("the five rules as small multiples: all present, all filled, the chosen one marked, and each choosable", async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${server.url}?workers=1#loaded`);
-  await page.locator(SECTION).scrollIntoViewIfNeeded();
+  await watchPanel(page);
+  await page.goto(`${server.url}${PANEL}`);
   const figures = `${SECTION} .loaded-multiple`;
-  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 5, figures);
+  await page.waitForFunction(
+    (sel) => globalThis.sectionScope().querySelectorAll(sel).length === 5,
+    figures,
+  );
   assert.deepEqual(await page.$$eval(figures, (fs) => fs.map((f) => f.getAttribute("data-rule"))), [
     "backup",
     "either",
@@ -122,7 +141,7 @@ test("the five rules as small multiples: all present, all filled, the chosen one
   ]);
   await page.waitForFunction(
     (sel) => {
-      const fs = [...document.querySelectorAll(sel)];
+      const fs = [...globalThis.sectionScope().querySelectorAll(sel)];
       return (
         fs.length === 5 && fs.every((f) => f.dataset.total && f.dataset.done === f.dataset.total)
       );
@@ -160,7 +179,7 @@ test("the five rules as small multiples: all present, all filled, the chosen one
   // already, so the chosen rule's sweep comes from the cache: complete in its first report.
   await page.evaluate(() => {
     window.__first = null;
-    const p = document.querySelector('[data-section="loaded"] [data-progress]');
+    const p = globalThis.sectionScope().querySelector('[data-section="loaded"] [data-progress]');
     new MutationObserver(() => {
       window.__first ??= {
         done: p.dataset.done,
@@ -174,13 +193,15 @@ test("the five rules as small multiples: all present, all filled, the chosen one
 
   assert.equal(await page.$eval(`${SECTION} select[id$="loaded-cancel"]`, (s) => s.value), "never");
   await page.waitForFunction(
-    (sel) => document.querySelector(`${sel}[data-rule="never"]`)?.hasAttribute("data-chosen"),
+    (sel) =>
+      globalThis
+        .sectionScope()
+        .querySelector(`${sel}[data-rule="never"]`)
+        ?.hasAttribute("data-chosen"),
     figures,
   );
-  // The link follows (params.js writes it a moment later).
-  await page.waitForFunction(
-    () => new URL(location.href).searchParams.get("loaded-cancel") === "never",
-  );
+  // The link follows (the panel's "copy link"; the Lab page's URL: lab.test.mjs, every setting).
+  assert.equal(new URL(await copiedLink(page, SECTION)).searchParams.get("loaded-cancel"), "never");
   assert.deepEqual(await page.evaluate(() => window.__first), {
     done: "57",
     drafted: "57",

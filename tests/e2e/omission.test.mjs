@@ -10,7 +10,7 @@ import { options } from "../../web/lab/sections/omission/section.js";
 import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let page, problems, settled, close;
+let page, problems, settled, control, close;
 
 const root = "[data-section=omission]";
 const readout = (name) => page.textContent(`${root} [data-readout="${name}"]`);
@@ -26,7 +26,7 @@ const DEFAULTS = {
 };
 
 before(async () => {
-  ({ page, problems, settled, close } = await openLabSection("omission"));
+  ({ page, problems, settled, control, close } = await openLabSection("omission"));
 });
 
 after(() => close?.());
@@ -43,13 +43,13 @@ test("the worked example reads 99.99% closed loop and 50.00% corrected", async (
 });
 
 test("its readouts are the API's numbers at the same settings, and the closed form follows random stalls", async () => {
-  await page.selectOption("#omission-gaps", "random");
+  await page.selectOption(control("omission-gaps"), "random");
   for (const [id, v] of [
     ["omission-stall", "3"],
     ["omission-share", "0.05"],
   ])
     await page.$eval(
-      `#${id}`,
+      control(id),
       (el, value) => {
         /** @type {HTMLInputElement} */ (el).value = value;
         el.dispatchEvent(new Event("input", { bubbles: true }));

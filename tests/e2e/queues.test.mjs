@@ -6,10 +6,13 @@
 // It can fail: the lengths are compared number for number with node's trace (a view drawing
 // the wrong row, or a stale trace after a change, differs), and the "does not advance" check
 // is paired with one that the same page, without reduced motion, does advance.
+//
+// Each view is checked on its section's own panel (`panel.html?kind=balance`, `…=loaded`): the
+// same section module and view, with no other section computing beside it.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { launchChromium, loadPackage, serveWeb } from "../support.mjs";
+import { launchChromium, loadPackage, serveWeb, watchPanel } from "../support.mjs";
 
 const pkg = await loadPackage();
 let server, browser;
@@ -60,14 +63,16 @@ function expected(name, args, i) {
 /** The lengths a label lists ("queue lengths 1,2,…" or "copies at each 1,2,…"). */
 const listed = (label) => /(?:queue lengths|copies at each) ([\d,]+);/.exec(label)?.[1];
 
-async function open(reducedMotion) {
+/** Section `name`'s panel, its queue view loaded. */
+async function open(reducedMotion, name) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
   await page.emulateMedia({ reducedMotion });
-  await page.goto(`${server.url}index.html`);
+  await watchPanel(page);
+  await page.goto(`${server.url}panel.html?kind=${name}`);
   await page.waitForFunction(
-    () => document.querySelectorAll("[data-queues][data-event]").length === 2,
+    () => globalThis.sectionScope().querySelectorAll("[data-queues][data-event]").length === 1,
     null,
     { timeout: 120_000 },
   );
@@ -75,8 +80,8 @@ async function open(reducedMotion) {
 }
 
 test("under reduced motion each view holds still, and step moves it through the core's trace", async () => {
-  const { page, problems } = await open("reduce");
   for (const name of ["balance", "loaded"]) {
+    const { page, problems } = await open("reduce", name);
     await page.locator(`[data-queues-figure=${name}]`).scrollIntoViewIfNeeded();
     const first = await view(page, name);
     assert.equal(first.playing, "false", `${name} starts paused`);
@@ -91,31 +96,39 @@ test("under reduced motion each view holds still, and step moves it through the 
     assert.equal(after.event, 3);
     assert.equal(listed(after.label), expected(name, after.args, 3), after.label);
     assert.match(after.label, /event 4 of \d+/);
+    if (name === "balance") {
+      // The balance view follows d: random assignment samples one server.
+      await page.selectOption('[data-section=balance] select[id$="balance-d"]', "1");
+      await page.waitForFunction(
+        () =>
+          JSON.parse(
+            globalThis.sectionScope().querySelector("[data-queues=balance]")?.dataset.trace ?? "{}",
+          ).d === 1,
+      );
+      await page.waitForFunction(() =>
+        /sampled server \d+, joined|a job left/.test(
+          globalThis
+            .sectionScope()
+            .querySelector("[data-queues=balance]")
+            ?.getAttribute("aria-label") ?? "",
+        ),
+      );
+      const random = await view(page, "balance");
+      assert.equal(listed(random.label), expected("balance", random.args, random.event));
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
   }
-  // The balance view follows d: random assignment samples one server.
-  await page.selectOption("#balance-d", "1");
-  await page.waitForFunction(
-    () =>
-      JSON.parse(document.querySelector("[data-queues=balance]")?.dataset.trace ?? "{}").d === 1,
-  );
-  await page.waitForFunction(() =>
-    /sampled server \d+, joined|a job left/.test(
-      document.querySelector("[data-queues=balance]")?.getAttribute("aria-label") ?? "",
-    ),
-  );
-  const random = await view(page, "balance");
-  assert.equal(listed(random.label), expected("balance", random.args, random.event));
-  assert.deepEqual(problems, []);
-  await page.close();
 });
 
 test("without reduced motion the views play, and pause holds them", async () => {
-  const { page, problems } = await open("no-preference");
   for (const name of ["balance", "loaded"]) {
+    const { page, problems } = await open("no-preference", name);
     await page.locator(`[data-queues-figure=${name}]`).scrollIntoViewIfNeeded();
     assert.equal((await view(page, name)).playing, "true");
     await page.waitForFunction(
-      (name) => Number(document.querySelector(`[data-queues=${name}]`)?.dataset.event) > 1,
+      (name) =>
+        Number(globalThis.sectionScope().querySelector(`[data-queues=${name}]`)?.dataset.event) > 1,
       name,
       { timeout: 60_000 },
     );
@@ -128,7 +141,7 @@ test("without reduced motion the views play, and pause holds them", async () => 
     const later = await view(page, name);
     assert.equal(later.event, held.event, `${name} paused`);
     assert.equal(listed(later.label), expected(name, later.args, later.event));
+    assert.deepEqual(problems, []);
+    await page.close();
   }
-  assert.deepEqual(problems, []);
-  await page.close();
 });

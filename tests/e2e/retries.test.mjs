@@ -10,13 +10,13 @@ import { formatMs, formatPct } from "../../web/format.js";
 import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let page, problems, settled, close;
+let page, problems, settled, control, close;
 
 const root = "[data-section=retries]";
 const text = (/** @type {string} */ sel) => page.textContent(`${root} ${sel}`);
 
 before(async () => {
-  ({ page, problems, settled, close } = await openLabSection("retries"));
+  ({ page, problems, settled, control, close } = await openLabSection("retries"));
 });
 
 after(() => close?.());
@@ -100,13 +100,14 @@ test("each chart's crosshair reads every client's window as the core reports it"
 });
 
 test("without the spike the storm is gone", async () => {
-  await page.$eval(`#retries-spike`, (el) => {
+  await page.$eval(control("retries-spike"), (el) => {
     /** @type {HTMLInputElement} */ (el).value = "1";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
   await page
     .waitForFunction(
-      (sel) => document.querySelector(`${sel} [data-progress]`)?.textContent !== "",
+      (sel) =>
+        globalThis.sectionScope().querySelector(`${sel} [data-progress]`)?.textContent !== "",
       root,
     )
     .catch(() => {});
@@ -114,7 +115,8 @@ test("without the spike the storm is gone", async () => {
   const calm = pkg.simulateRetries({ ...base, spike: 1, policy: "retry", budget: null });
   await page.waitForFunction(
     ([sel, want]) =>
-      document.querySelector(`${sel} [data-readout=retry-recovery]`)?.textContent === want,
+      globalThis.sectionScope().querySelector(`${sel} [data-readout=retry-recovery]`)
+        ?.textContent === want,
     [root, formatPct(calm.recovery, 0)],
     { timeout: 60_000 },
   );

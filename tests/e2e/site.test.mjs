@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { DIST, ROOT, launchChromium, serveWeb } from "../support.mjs";
+import { DIST, ROOT, downloadBytes, launchChromium, serveWeb } from "../support.mjs";
 
 let server, browser;
 
@@ -272,7 +272,7 @@ test("each chart downloads as CSV that matches its readouts, SVG and opaque PNG"
       page.waitForEvent("download"),
       page.click(`[data-section=${section}] [data-export=${kind}]`),
     ]);
-    return readFileSync(await download.path());
+    return downloadBytes(download);
   };
   const csv = (await grab("balance", "csv")).toString();
   const lines = csv.trim().split("\n");
@@ -318,9 +318,7 @@ test("each chart downloads as CSV that matches its readouts, SVG and opaque PNG"
     tail.waitForEvent("download"),
     tail.click("[data-part=strip] [data-export=csv]"),
   ]);
-  const strip = readFileSync(await d.path(), "utf8")
-    .trim()
-    .split("\n");
+  const strip = (await downloadBytes(d)).toString("utf8").trim().split("\n");
   assert.equal(strip.filter((l) => !l.startsWith("#")).length, 257);
   assert.deepEqual(page.problems, []);
   await tail.close();

@@ -8,13 +8,13 @@ import { formatMs } from "../../web/format.js";
 import { loadPackage, openLabSection } from "../support.mjs";
 
 const pkg = await loadPackage();
-let page, problems, settled, setValue, close;
+let page, problems, settled, setValue, control, link, close;
 
 const root = "[data-section=tied]";
 const text = (sel) => page.textContent(`${root} ${sel}`);
 
 before(async () => {
-  ({ page, problems, settled, setValue, close } = await openLabSection("tied", {
+  ({ page, problems, settled, setValue, control, link, close } = await openLabSection("tied", {
     timeout: 180_000,
   }));
 });
@@ -50,7 +50,7 @@ test("the readouts are the core's runs at the section's settings", async () => {
 });
 
 test("the stagger sends the siblings two message delays later: the readouts are that run", async () => {
-  await page.selectOption(`${root} #tied-stagger`, "2x");
+  await page.selectOption(control("tied-stagger"), "2x");
   await settled();
   const staggered = pkg.simulateTied({ ...DEFAULTS, staggerMs: 2 });
   const plain = pkg.simulateTied(DEFAULTS);
@@ -61,8 +61,8 @@ test("the stagger sends the siblings two message delays later: the readouts are 
   );
   // The point of the stagger: far fewer cancellations come too late.
   assert.ok(staggered.lateCancellations < plain.lateCancellations / 4);
-  assert.match(page.url(), /tied-stagger=2x/);
-  await page.selectOption(`${root} #tied-stagger`, "off");
+  assert.match(await link(), /tied-stagger=2x/);
+  await page.selectOption(control("tied-stagger"), "off");
   await settled();
   assert.equal(await text("[data-readout=tied-p99]"), formatMs(plain.p99));
   assert.deepEqual(problems, []);

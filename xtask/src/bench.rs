@@ -10,7 +10,7 @@ pub fn run_all(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
     build_page()?;
     ensure_chromium()?;
-    let mut bench = vec!["bench", "-p", "tail-lab-core"];
+    let mut bench = vec!["bench", "-p", "tail-lab-core", "--bench", "models"];
     if quick {
         bench.extend(["--", "quick"]);
     }
@@ -21,6 +21,23 @@ pub fn run_all(args: &[String]) -> Result<(), String> {
         .filter(|l| l.contains(" ns/") || l.ends_with(" ms"))
     {
         println!("native  {line}");
+    }
+    if !quick {
+        // The core's print-only tests (`ci::PRINT_ONLY`): the standard sweeps' figures.
+        let mut args = vec![
+            "test",
+            "--release",
+            "-p",
+            "tail-lab-core",
+            "--test",
+            "it",
+            "--",
+            "--ignored",
+            "--exact",
+            "--nocapture",
+        ];
+        args.extend(crate::ci::PRINT_ONLY);
+        run("cargo", &args)?;
     }
     let mut browser = vec!["tests/bench/browser.mjs"];
     if quick {
@@ -39,7 +56,7 @@ const PAIRED: [&str; 4] = ["tail-leaf", "supermarket", "loaded-none", "loaded-he
 /// Chromium) back to back; prints the median and range, and each engine's median figures.
 fn wasm_over_native(quick: bool) -> Result<(), String> {
     for name in PAIRED {
-        let mut native = vec!["bench", "-p", "tail-lab-core", "--"];
+        let mut native = vec!["bench", "-p", "tail-lab-core", "--bench", "models", "--"];
         let mut wasm = vec!["tests/bench/wasm-leaf.mjs"];
         if name == "tail-leaf" {
             native.push("tail-leaf");

@@ -165,36 +165,81 @@ pub fn ensure_wasm_tools() -> Result<(), String> {
     Ok(())
 }
 
-/// The npm packages in package-lock.json (`npm ci`), when node_modules is missing or stale.
+/// The npm packages in package-lock.json (`npm ci`), when one is missing or at another version.
+///
+/// Each package the lock file installs on this platform is compared with the `version` in its
+/// installed `package.json`: an already-installed tree costs a few file reads, not an `npm ci`
+/// (a file's modification time is no test: a fresh checkout or worktree touches the lock
+/// file). A `node_modules` that is a link to another tree is never reinstalled through the link
+/// (`npm ci` would empty the tree it points to): a stale one is an error naming the fix.
 pub fn ensure_npm_packages() -> Result<(), String> {
     let root = crate::root();
-    let installed = root.join("node_modules/.package-lock.json");
-    let fresh = match (
-        std::fs::metadata(&installed).and_then(|m| m.modified()),
-        std::fs::metadata(root.join("package-lock.json")).and_then(|m| m.modified()),
-    ) {
-        (Ok(a), Ok(b)) => a >= b,
-        _ => false,
-    };
-    // The tools' commands, and the packages the tests import.
-    let bins = ["wasm-opt", "biome", "tsc"];
-    let packages = [
-        "playwright-core",
-        "axe-core",
-        "@biomejs/biome",
-        "typescript",
-        "@types/node",
-    ];
-    let tools_present = bins
-        .iter()
-        .all(|b| root.join(format!("node_modules/.bin/{b}")).exists())
-        && packages
-            .iter()
-            .all(|p| root.join(format!("node_modules/{p}/package.json")).exists());
-    if !(fresh && tools_present) {
-        run("npm", &["ci", "--no-audit", "--no-fund"])?;
+    let lock = std::fs::read_to_string(root.join("package-lock.json"))
+        .map_err(|e| format!("cannot read package-lock.json: {e}"))?;
+    let modules = root.join("node_modules");
+    let stale: Vec<String> = locked_npm_packages(&lock)
+        .into_iter()
+        .filter(|(name, version)| {
+            let manifest = std::fs::read_to_string(modules.join(name).join("package.json"))
+                .unwrap_or_default();
+            manifest_version(&manifest) != Some(version.as_str())
+        })
+        .map(|(name, version)| format!("{name}@{version}"))
+        .collect();
+    if stale.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    if modules.is_symlink() {
+        return Err(format!(
+            "node_modules is a link, and lacks {}: run `npm ci` where it points",
+            stale.join(", ")
+        ));
+    }
+    run("npm", &["ci", "--no-audit", "--no-fund"])
+}
+
+/// The first `"version": "…"` of a `package.json` (its own: it precedes any nested one).
+fn manifest_version(manifest: &str) -> Option<&str> {
+    let rest = &manifest[manifest.find("\"version\"")? + "\"version\"".len()..];
+    let rest = rest
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start()
+        .strip_prefix('"')?;
+    Some(&rest[..rest.find('"')?])
+}
+
+/// The packages package-lock.json installs on every platform, `(path under node_modules,
+/// version)`: its `"node_modules/…"` entries that are not `"optional"` (those are the tools'
+/// per-platform binaries, each installed only where it runs).
+pub fn locked_npm_packages(lock: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut entry: Option<(String, Option<String>, bool)> = None;
+    let mut finish = |entry: Option<(String, Option<String>, bool)>| {
+        if let Some((name, Some(version), false)) = entry {
+            out.push((name, version));
+        }
+    };
+    for line in lock.lines() {
+        let line = line.trim();
+        if let Some(name) = line
+            .strip_prefix("\"node_modules/")
+            .and_then(|l| l.strip_suffix("\": {"))
+        {
+            finish(entry.take());
+            entry = Some((name.to_string(), None, false));
+        } else if let Some((_, version, optional)) = entry.as_mut() {
+            if let Some(v) = line.strip_prefix("\"version\": ") {
+                if version.is_none() {
+                    *version = Some(v.trim_end_matches(',').trim_matches('"').to_string());
+                }
+            } else if line.starts_with("\"optional\": true") {
+                *optional = true;
+            }
+        }
+    }
+    finish(entry);
+    out
 }
 
 /// The first of `names` found in a directory on PATH.
@@ -269,26 +314,67 @@ pub fn build_page() -> Result<(), String> {
     )?;
     write_package_manifest()?;
     crate::glue::harden_package(&crate::root().join("web/pkg"))?;
-    let wasm = "web/pkg/tail_lab_bg.wasm";
-    run(
-        "node_modules/.bin/wasm-opt",
-        &[
-            "-O3",
-            "--enable-bulk-memory",
-            "--enable-nontrapping-float-to-int",
-            "--enable-sign-ext",
-            "--enable-mutable-globals",
-            wasm,
-            "-o",
-            wasm,
-        ],
-    )
+    optimise_wasm("web/pkg/tail_lab_bg.wasm")
+}
+
+/// binaryen's wasm-opt on `wasm` (a path in the workspace), in place. Its output for the same
+/// input, flags and binaryen is kept in `target/wasm-opt/`, so a wasm-pack build that found
+/// nothing to rebuild (the same bytes again) is not optimised again: the kept output is copied
+/// back, as wasm-opt would have written it.
+fn optimise_wasm(wasm: &str) -> Result<(), String> {
+    const FLAGS: [&str; 5] = [
+        "-O3",
+        "--enable-bulk-memory",
+        "--enable-nontrapping-float-to-int",
+        "--enable-sign-ext",
+        "--enable-mutable-globals",
+    ];
+    let root = crate::root();
+    let path = root.join(wasm);
+    let input = std::fs::read(&path).map_err(|e| format!("cannot read {wasm}: {e}"))?;
+    let binaryen = std::fs::read_to_string(root.join("node_modules/binaryen/package.json"))
+        .unwrap_or_default();
+    let mut key = input.clone();
+    key.extend(FLAGS.join(" ").bytes());
+    key.extend(manifest_version(&binaryen).unwrap_or("").bytes());
+    let kept_dir = root.join("target/wasm-opt");
+    let kept = kept_dir.join(format!("{:016x}-{}.wasm", fnv1a(&key), input.len()));
+    if kept.is_file() {
+        eprintln!(
+            "\n(wasm-opt: {wasm} is the input of {}, copied)",
+            kept.display()
+        );
+        return std::fs::copy(&kept, &path)
+            .map(|_| ())
+            .map_err(|e| format!("cannot copy {}: {e}", kept.display()));
+    }
+    let mut args = FLAGS.to_vec();
+    args.extend([wasm, "-o", wasm]);
+    run("node_modules/.bin/wasm-opt", &args)?;
+    // Only the latest is kept.
+    let _ = std::fs::remove_dir_all(&kept_dir);
+    std::fs::create_dir_all(&kept_dir)
+        .and_then(|()| std::fs::copy(&path, &kept))
+        .map(|_| ())
+        .map_err(|e| format!("cannot keep {}: {e}", kept.display()))
+}
+
+/// 64-bit FNV-1a: a cache key, not a defence against anyone.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The recovery tests' package in target/fault-pkg: the binding built with its
 /// `fault-injection` feature (exports that panic or exhaust memory on purpose), in the plain
 /// release profile (no LTO: it is small and quick to build), through the same wasm-bindgen CLI.
 /// The shipped package in web/pkg never has these exports.
+///
+/// It builds in a target folder of its own, `target/fault-build`: a cdylib's output file has no
+/// hash in its name, so in the shared folder this build and `wasm-pack test`'s (the same crate
+/// and profile, other features) overwrote each other's `tail_lab_wasm.wasm`, and each CI run
+/// rebuilt the binding twice.
 pub fn build_fault_package() -> Result<(), String> {
     run(
         "cargo",
@@ -301,6 +387,8 @@ pub fn build_fault_package() -> Result<(), String> {
             "--release",
             "--features",
             "fault-injection",
+            "--target-dir",
+            "target/fault-build",
         ],
     )?;
     run(
@@ -312,7 +400,7 @@ pub fn build_fault_package() -> Result<(), String> {
             "target/fault-pkg",
             "--out-name",
             "tail_lab",
-            "target/wasm32-unknown-unknown/release/tail_lab_wasm.wasm",
+            "target/fault-build/wasm32-unknown-unknown/release/tail_lab_wasm.wasm",
         ],
     )?;
     crate::glue::harden_package(&crate::root().join("target/fault-pkg"))
@@ -361,6 +449,29 @@ fn write_package_manifest() -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lock_files_packages_are_read_without_the_optional_ones() {
+        let lock = std::fs::read_to_string(crate::root().join("package-lock.json")).unwrap();
+        let packages = locked_npm_packages(&lock);
+        for name in [
+            "playwright-core",
+            "axe-core",
+            "@biomejs/biome",
+            "typescript",
+            "binaryen",
+        ] {
+            assert!(
+                packages.iter().any(|(n, _)| n == name),
+                "{name}: {packages:?}"
+            );
+        }
+        assert!(
+            packages
+                .iter()
+                .all(|(n, v)| !n.contains("cli-") && !v.is_empty())
+        );
+    }
 
     #[test]
     fn tally_reads_cargo_and_node_summaries() {

@@ -193,6 +193,16 @@ pub struct NumberRange {
 }
 
 impl NumberRange {
+    /// The range `lo`..`hi` with `ends`, stated as `expected` in errors.
+    pub const fn new(lo: f64, hi: f64, ends: Ends, expected: &'static str) -> Self {
+        NumberRange {
+            lo,
+            hi,
+            ends,
+            expected,
+        }
+    }
+
     /// `value` when it is finite and in range; otherwise the error naming `param`.
     pub fn check(&self, param: &'static str, value: f64) -> Result<f64, ParamError> {
         let inside = match self.ends {
@@ -210,20 +220,11 @@ impl NumberRange {
 }
 
 /// A probability: `0..=1`.
-pub const PROBABILITY: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: 1.0,
-    ends: Ends::Closed,
-    expected: "a probability in 0..=1",
-};
+pub const PROBABILITY: NumberRange =
+    NumberRange::new(0.0, 1.0, Ends::Closed, "a probability in 0..=1");
 
 /// A quantile level strictly inside `(0, 1)`.
-pub const LEVEL: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: 1.0,
-    ends: Ends::Open,
-    expected: "a quantile level in (0, 1)",
-};
+pub const LEVEL: NumberRange = NumberRange::new(0.0, 1.0, Ends::Open, "a quantile level in (0, 1)");
 
 /// Checks a quantile level: finite and strictly inside `(0, 1)`.
 pub(crate) fn check_level(param: &'static str, q: f64) -> Result<f64, ParamError> {

@@ -37,12 +37,8 @@ pub const CALIBRATION_STREAM: Stream = Stream::new(4);
 pub const DELAY_CALIBRATION_DRAWS: usize = 1 << 18;
 
 /// A fixed hedge delay (ms).
-pub const DELAY_MS: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: 1e9,
-    ends: Ends::Closed,
-    expected: "a delay in ms in 0..=1e9",
-};
+pub const DELAY_MS: NumberRange =
+    NumberRange::new(0.0, 1e9, Ends::Closed, "a delay in ms in 0..=1e9");
 
 /// The hedge delay's quantile level when neither `delayQ` nor `delayMs` is given: the p95.
 pub const DEFAULT_DELAY_Q: f64 = 0.95;
@@ -410,6 +406,30 @@ pub const MODEL: Model = Model {
     },
 };
 
+/// `delayQ`: the hedge delay as a quantile level of the service time (calibrated on the
+/// call's seed here); 0.95 ([`DEFAULT_DELAY_Q`]) unless `delayMs` is given.
+pub const DELAY_Q_OPTION: OptionSpec = OptionSpec {
+    name: "delayQ",
+    doc: "The hedge delay as a quantile level of the service time, calibrated on the call's \
+          seed; 0.95 unless `delayMs` is given.",
+    unit: Unit::Fraction,
+    kind: Kind::Number {
+        range: LEVEL,
+        default: None,
+    },
+};
+
+/// `delayMs`: a fixed hedge delay, instead of `delayQ` (the two are exclusive).
+pub const DELAY_MS_OPTION: OptionSpec = OptionSpec {
+    name: "delayMs",
+    doc: "The hedge delay, instead of `delayQ`.",
+    unit: Unit::Ms,
+    kind: Kind::Number {
+        range: DELAY_MS,
+        default: None,
+    },
+};
+
 /// `simulateHedge`: hedged requests on idle replicas.
 pub const CALL: Call = Call {
     name: "simulateHedge",
@@ -418,25 +438,8 @@ pub const CALL: Call = Call {
     options_type: "HedgeOptions",
     options_doc: "Options of `simulateHedge`.",
     options: &[
-        OptionSpec {
-            name: "delayQ",
-            doc: "The hedge delay as a quantile level of the service time, calibrated on the \
-                  call's seed; 0.95 unless `delayMs` is given.",
-            unit: Unit::Fraction,
-            kind: Kind::Number {
-                range: LEVEL,
-                default: None,
-            },
-        },
-        OptionSpec {
-            name: "delayMs",
-            doc: "The hedge delay, instead of `delayQ`.",
-            unit: Unit::Ms,
-            kind: Kind::Number {
-                range: DELAY_MS,
-                default: None,
-            },
-        },
+        DELAY_Q_OPTION,
+        DELAY_MS_OPTION,
         OptionSpec::count(
             "requests",
             "Requests simulated.",

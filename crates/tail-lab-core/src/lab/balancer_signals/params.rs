@@ -30,12 +30,12 @@ pub const MAX_SLOW_FACTOR: f64 = 100.0;
 pub const TAU_RANGE: (f64, f64) = (0.01, 1.0e6);
 
 /// Arrival rates per server accepted.
-pub const LAMBDA: NumberRange = NumberRange {
-    lo: MIN_LAMBDA,
-    hi: MAX_LAMBDA,
-    ends: Ends::Closed,
-    expected: "a rate in 0.01..=0.99",
-};
+pub const LAMBDA: NumberRange = NumberRange::new(
+    MIN_LAMBDA,
+    MAX_LAMBDA,
+    Ends::Closed,
+    "a rate in 0.01..=0.99",
+);
 /// Samples per arrival: at least one, at most every server (the upper bound is the run's
 /// `servers`; [`SERVERS`]' top is the most any run allows).
 pub const CHOICES: CountRange = CountRange {
@@ -45,26 +45,22 @@ pub const CHOICES: CountRange = CountRange {
 };
 /// Refresh periods accepted (0 is fresh; otherwise at least [`MIN_STALENESS`], which
 /// [`BalancerParams::check`] adds).
-pub const STALENESS: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: MAX_STALENESS,
-    ends: Ends::Closed,
-    expected: "0, or a period in 0.001..=1e6",
-};
+pub const STALENESS: NumberRange = NumberRange::new(
+    0.0,
+    MAX_STALENESS,
+    Ends::Closed,
+    "0, or a period in 0.001..=1e6",
+);
 /// Slow factors accepted.
-pub const SLOW_FACTOR: NumberRange = NumberRange {
-    lo: 1.0,
-    hi: MAX_SLOW_FACTOR,
-    ends: Ends::Closed,
-    expected: "a factor in 1..=100",
-};
+pub const SLOW_FACTOR: NumberRange =
+    NumberRange::new(1.0, MAX_SLOW_FACTOR, Ends::Closed, "a factor in 1..=100");
 /// EWMA decay times accepted.
-pub const TAU: NumberRange = NumberRange {
-    lo: TAU_RANGE.0,
-    hi: TAU_RANGE.1,
-    ends: Ends::Closed,
-    expected: "a time in 0.01..=1e6",
-};
+pub const TAU: NumberRange = NumberRange::new(
+    TAU_RANGE.0,
+    TAU_RANGE.1,
+    Ends::Closed,
+    "a time in 0.01..=1e6",
+);
 /// The signal names in an error's words.
 pub const SIGNALS_EXPECTED: &str =
     "\"fresh\", \"stale\", \"inflight\", \"ewma\", \"round-robin\", \"random\"";

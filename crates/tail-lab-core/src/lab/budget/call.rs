@@ -15,40 +15,28 @@ use crate::error::{Ends, NumberRange, ParamError};
 const D: BudgetParams = BudgetParams::DEFAULT;
 
 /// The utilisations accepted.
-pub const LOAD: NumberRange = NumberRange {
-    lo: MIN_LOAD,
-    hi: MAX_LOAD,
-    ends: Ends::Closed,
-    expected: "a utilisation in 0.01..=2",
-};
+pub const LOAD: NumberRange = NumberRange::new(
+    MIN_LOAD,
+    MAX_LOAD,
+    Ends::Closed,
+    "a utilisation in 0.01..=2",
+);
 /// The outage's slowdowns accepted.
-pub const SLOWDOWN: NumberRange = NumberRange {
-    lo: 1.0,
-    hi: MAX_SLOWDOWN,
-    ends: Ends::Closed,
-    expected: "a factor in 1..=1000",
-};
+pub const SLOWDOWN: NumberRange =
+    NumberRange::new(1.0, MAX_SLOWDOWN, Ends::Closed, "a factor in 1..=1000");
 /// The spans accepted (ms).
-pub const SPAN_MS: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: MAX_SPAN_MS,
-    ends: Ends::AboveLow,
-    expected: "a span in ms in (0, 600000]",
-};
+pub const SPAN_MS: NumberRange = NumberRange::new(
+    0.0,
+    MAX_SPAN_MS,
+    Ends::AboveLow,
+    "a span in ms in (0, 600000]",
+);
 /// The token ratios accepted (kept to thousandths).
-pub const TOKEN_RATIO: NumberRange = NumberRange {
-    lo: 0.001,
-    hi: 1.0,
-    ends: Ends::Closed,
-    expected: TOKEN_RATIO_EXPECTED,
-};
+pub const TOKEN_RATIO: NumberRange =
+    NumberRange::new(0.001, 1.0, Ends::Closed, TOKEN_RATIO_EXPECTED);
 /// A fixed hedge delay (ms).
-pub const DELAY_MS: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: 1e9,
-    ends: Ends::Open,
-    expected: "a delay in ms in (0, 1e9)",
-};
+pub const DELAY_MS: NumberRange =
+    NumberRange::new(0.0, 1e9, Ends::Open, "a delay in ms in (0, 1e9)");
 
 /// `simulateBudget`.
 pub const CALL: Call = Call {
@@ -91,12 +79,12 @@ pub const CALL: Call = Call {
             doc: "The outage's start, within the span; a third of the span unless told.",
             unit: Unit::Ms,
             kind: Kind::Number {
-                range: NumberRange {
-                    lo: 0.0,
-                    hi: MAX_SPAN_MS,
-                    ends: Ends::Closed,
-                    expected: "a time in ms in 0..=spanMs",
-                },
+                range: NumberRange::new(
+                    0.0,
+                    MAX_SPAN_MS,
+                    Ends::Closed,
+                    "a time in ms in 0..=spanMs",
+                ),
                 default: None,
             },
         },
@@ -106,12 +94,12 @@ pub const CALL: Call = Call {
                   unless told.",
             unit: Unit::Ms,
             kind: Kind::Number {
-                range: NumberRange {
-                    lo: 0.0,
-                    hi: MAX_SPAN_MS,
-                    ends: Ends::Closed,
-                    expected: "a time in ms in outageStartMs..=spanMs",
-                },
+                range: NumberRange::new(
+                    0.0,
+                    MAX_SPAN_MS,
+                    Ends::Closed,
+                    "a time in ms in outageStartMs..=spanMs",
+                ),
                 default: None,
             },
         },
@@ -161,12 +149,12 @@ pub const CALL: Call = Call {
             "disableDepth",
             "No hedge when the backup's replica holds more copies than this (Infinity: never).",
             Unit::Count,
-            NumberRange {
-                lo: 0.0,
-                hi: f64::MAX,
-                ends: Ends::ClosedOrInfinity,
-                expected: "a queue depth ≥ 0 (Infinity: never)",
-            },
+            NumberRange::new(
+                0.0,
+                f64::MAX,
+                Ends::ClosedOrInfinity,
+                "a queue depth ≥ 0 (Infinity: never)",
+            ),
             D.disable_depth,
         ),
         OptionSpec {

@@ -50,12 +50,12 @@ pub const DELAY_STREAM: Stream = Stream::new(21);
 /// The longest finite cancellation delay accepted (ms); ∞ is accepted too.
 pub const MAX_CANCEL_DELAY_MS: f64 = 1e9;
 /// The cancellation delays accepted (ms): 0..=[`MAX_CANCEL_DELAY_MS`], or ∞.
-pub const CANCEL_DELAY_MS: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: MAX_CANCEL_DELAY_MS,
-    ends: Ends::ClosedOrInfinity,
-    expected: "a delay in ms in 0..=1e9, or ∞ (a cancel that never lands)",
-};
+pub const CANCEL_DELAY_MS: NumberRange = NumberRange::new(
+    0.0,
+    MAX_CANCEL_DELAY_MS,
+    Ends::ClosedOrInfinity,
+    "a delay in ms in 0..=1e9, or ∞ (a cancel that never lands)",
+);
 
 /// The cancellation delays of the standard sweep (ms), ∞ last.
 pub const SWEEP_DELAYS_MS: [f64; 10] = [

@@ -3,12 +3,10 @@
 use super::{
     CorrelatedParams, CorrelatedResult, DROP, Delay, FANOUT, REQUESTS_PER_CALL, SLOW_LEVEL,
 };
-use crate::api::{
-    Call, Kind, OptionSpec, OptionValues, Prepared, SEED_OPTION, SERVICE_OPTION, Work,
-};
+use crate::api::{Call, OptionSpec, OptionValues, Prepared, SEED_OPTION, SERVICE_OPTION, Work};
 use crate::describe::{Describe, Unit};
-use crate::error::{LEVEL, PROBABILITY, ParamError};
-use crate::lab::hedge_idle::{DEFAULT_DELAY_Q, DELAY_MS};
+use crate::error::{PROBABILITY, ParamError};
+use crate::lab::hedge_idle::{DEFAULT_DELAY_Q, DELAY_MS_OPTION, DELAY_Q_OPTION};
 
 /// The options of one setting, which the closed forms take as they are: every option of
 /// [`CALL`] but `requests` and `seed`.
@@ -38,24 +36,11 @@ const SETTING: [OptionSpec; 8] = [
         0.01,
     ),
     OptionSpec {
-        name: "delayQ",
-        doc: "The hedge delay as a quantile level of the service time; 0.95 unless `delayMs` \
-              is given.",
-        unit: Unit::Fraction,
-        kind: Kind::Number {
-            range: LEVEL,
-            default: None,
-        },
+        doc: "The hedge delay as a quantile level of the service time; 0.95 unless `delayMs` is \
+              given.",
+        ..DELAY_Q_OPTION
     },
-    OptionSpec {
-        name: "delayMs",
-        doc: "The hedge delay, instead of `delayQ`.",
-        unit: Unit::Ms,
-        kind: Kind::Number {
-            range: DELAY_MS,
-            default: None,
-        },
-    },
+    DELAY_MS_OPTION,
     OptionSpec::number(
         "p",
         "The slow level: a leaf is slow above its (1 − p)-quantile.",

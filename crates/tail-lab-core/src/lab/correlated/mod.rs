@@ -57,19 +57,15 @@ pub const REQUESTS_PER_CALL: CountRange = crate::count_range!(1, 10000000);
 /// The largest share of the leaves the parent may drop.
 pub const MAX_DROP: f64 = 0.5;
 /// The shares of leaves a partial-results parent may drop.
-pub const DROP: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: MAX_DROP,
-    ends: Ends::Closed,
-    expected: "a share of the leaves in 0..=0.5",
-};
+pub const DROP: NumberRange = NumberRange::new(
+    0.0,
+    MAX_DROP,
+    Ends::Closed,
+    "a share of the leaves in 0..=0.5",
+);
 /// The slow levels accepted: a leaf is slow above its `(1 − p)`-quantile.
-pub const SLOW_LEVEL: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: 1.0,
-    ends: Ends::Open,
-    expected: "a slow level in (0, 1)",
-};
+pub const SLOW_LEVEL: NumberRange =
+    NumberRange::new(0.0, 1.0, Ends::Open, "a slow level in (0, 1)");
 /// The replica correlations the hedge's gain is simulated at (the closed form is drawn at
 /// [`THEORY_CR_POINTS`] more).
 pub const SIM_CR: [f64; 6] = [0.0, 0.05, 0.25, 0.5, 0.75, 1.0];

@@ -47,12 +47,7 @@ pub const SWEEP_LOADS: [f64; 8] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 pub const REQUESTS_PER_RUN: CountRange = crate::count_range!(1000, 1000000);
 
 /// Tenant A's share of the requests.
-pub const SHARE: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: 1.0,
-    ends: Ends::Closed,
-    expected: "a share in 0..=1",
-};
+pub const SHARE: NumberRange = NumberRange::new(0.0, 1.0, Ends::Closed, "a share in 0..=1");
 
 /// What tenant A sends besides its primary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -74,12 +74,7 @@ pub const TRACE_OPTIONS: &[OptionSpec] = &[
         "load",
         "Offered utilisation before backups.",
         Unit::Fraction,
-        NumberRange {
-            lo: MIN_LOAD,
-            hi: TRACE_MAX_LOAD,
-            ends: Ends::Closed,
-            expected: TRACE_LOAD_EXPECTED,
-        },
+        NumberRange::new(MIN_LOAD, TRACE_MAX_LOAD, Ends::Closed, TRACE_LOAD_EXPECTED),
         TRACE_DEFAULTS.load,
     ),
     POLICY_OPTION,

@@ -12,12 +12,7 @@ use crate::error::{Ends, NumberRange, ParamError};
 
 /// The utilisations accepted, [`MIN_LOAD`]..=[`MAX_LOAD`] (1 and above run, and answer
 /// "unstable").
-pub const LOAD: NumberRange = NumberRange {
-    lo: MIN_LOAD,
-    hi: MAX_LOAD,
-    ends: Ends::Closed,
-    expected: LOAD_EXPECTED,
-};
+pub const LOAD: NumberRange = NumberRange::new(MIN_LOAD, MAX_LOAD, Ends::Closed, LOAD_EXPECTED);
 
 /// `load`: offered utilisation before backups, 0.5 unless told.
 pub const LOAD_OPTION: OptionSpec = OptionSpec::number(
@@ -75,12 +70,7 @@ pub const DELAY_OPTION: OptionSpec = OptionSpec {
     doc: "Send the backup after this many ms; 0 duplicates every request. Overrides `policy`.",
     unit: Unit::Ms,
     kind: Kind::Number {
-        range: NumberRange {
-            lo: 0.0,
-            hi: MAX_DELAY_MS,
-            ends: Ends::Closed,
-            expected: AFTER_DELAY_EXPECTED,
-        },
+        range: NumberRange::new(0.0, MAX_DELAY_MS, Ends::Closed, AFTER_DELAY_EXPECTED),
         default: None,
     },
 };
@@ -109,9 +99,5 @@ pub fn policy_of(o: &OptionValues) -> Result<(LoadedPolicy, Cancellation), Param
 }
 
 /// The means of an exponential service accepted (ms), [`MIN_MEAN_MS`]..=[`MAX_MEAN_MS`].
-pub const MEAN_MS: NumberRange = NumberRange {
-    lo: MIN_MEAN_MS,
-    hi: MAX_MEAN_MS,
-    ends: Ends::Closed,
-    expected: MEAN_EXPECTED,
-};
+pub const MEAN_MS: NumberRange =
+    NumberRange::new(MIN_MEAN_MS, MAX_MEAN_MS, Ends::Closed, MEAN_EXPECTED);

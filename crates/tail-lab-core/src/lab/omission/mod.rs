@@ -69,26 +69,18 @@ pub const MAX_INTERRUPTIONS: f64 = 100.0;
 /// The longest stall, interval, duration or stall period accepted (ms): 10^9, eleven days.
 pub const MAX_MS: f64 = 1e9;
 /// A time that must pass: (0, [`MAX_MS`]].
-pub const POSITIVE_MS: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: MAX_MS,
-    ends: Ends::AboveLow,
-    expected: "a time in ms in (0, 1e9]",
-};
+pub const POSITIVE_MS: NumberRange =
+    NumberRange::new(0.0, MAX_MS, Ends::AboveLow, "a time in ms in (0, 1e9]");
 /// A stall's length: 0 (none) up to [`MAX_MS`].
-pub const STALL_MS: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: MAX_MS,
-    ends: Ends::Closed,
-    expected: "a time in ms in 0..=1e9 (0: no stalls)",
-};
+pub const STALL_MS: NumberRange = NumberRange::new(
+    0.0,
+    MAX_MS,
+    Ends::Closed,
+    "a time in ms in 0..=1e9 (0: no stalls)",
+);
 /// A request's fixed work: (0, [`MAX_MS`]).
-pub const WORK_MS: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: MAX_MS,
-    ends: Ends::Open,
-    expected: "a time in ms in (0, 1e9)",
-};
+pub const WORK_MS: NumberRange =
+    NumberRange::new(0.0, MAX_MS, Ends::Open, "a time in ms in (0, 1e9)");
 
 /// `ms` when it is a time in ms in (0, [`MAX_MS`]], else an error naming `param`.
 pub(crate) fn positive_ms(param: &'static str, ms: f64) -> Result<f64, ParamError> {

@@ -25,12 +25,12 @@ pub const MAX_ARRIVALS: f64 = 2e7;
 /// loaded model's own ceiling).
 pub const MAX_PROBE_LOAD: f64 = 0.95;
 /// The probed replica's utilisations accepted.
-pub const PROBE_LOAD: NumberRange = NumberRange {
-    lo: MIN_LOAD,
-    hi: MAX_PROBE_LOAD,
-    ends: Ends::Closed,
-    expected: "a utilisation in [0.001, 0.95]",
-};
+pub const PROBE_LOAD: NumberRange = NumberRange::new(
+    MIN_LOAD,
+    MAX_PROBE_LOAD,
+    Ends::Closed,
+    "a utilisation in [0.001, 0.95]",
+);
 
 /// A probe run's parameters.
 #[derive(Debug, Clone, PartialEq)]

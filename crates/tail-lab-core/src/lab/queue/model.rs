@@ -115,12 +115,7 @@ pub const CALL: Call = Call {
             doc: "Per-server utilisation ρ = λ/(cμ).",
             unit: Unit::Fraction,
             kind: Kind::Number {
-                range: NumberRange {
-                    lo: MIN_LOAD,
-                    hi: MAX_LOAD,
-                    ends: Ends::Closed,
-                    expected: LOAD_EXPECTED,
-                },
+                range: NumberRange::new(MIN_LOAD, MAX_LOAD, Ends::Closed, LOAD_EXPECTED),
                 default: Some(0.5),
             },
         },

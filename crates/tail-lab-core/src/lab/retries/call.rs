@@ -16,52 +16,43 @@ use crate::error::{Ends, NumberRange, ParamError};
 
 const D: RetriesParams = RetriesParams::DEFAULT;
 
-const fn range(lo: f64, hi: f64, ends: Ends, expected: &'static str) -> NumberRange {
-    NumberRange {
-        lo,
-        hi,
-        ends,
-        expected,
-    }
-}
-
 /// The utilisations accepted.
-pub const LOAD: NumberRange = range(
+pub const LOAD: NumberRange = NumberRange::new(
     MIN_LOAD,
     MAX_LOAD,
     Ends::Closed,
     "a utilisation in 0.001..=2",
 );
 /// A backoff's base and cap (ms).
-pub const WAIT_MS: NumberRange = range(
+pub const WAIT_MS: NumberRange = NumberRange::new(
     0.0,
     MAX_BACKOFF_MS,
     Ends::Closed,
     "a wait in ms in 0..=600000",
 );
 /// A budget's burst (tokens).
-pub const BURST: NumberRange = range(
+pub const BURST: NumberRange = NumberRange::new(
     1.0,
     MAX_BURST,
     Ends::Closed,
     "a count of tokens in 1..=1000000 (a bucket under one token never spends)",
 );
 /// A budget's ratio (tokens per request).
-pub const RATIO: NumberRange = range(
+pub const RATIO: NumberRange = NumberRange::new(
     0.0,
     MAX_RATIO,
     Ends::Closed,
     "a ratio in 0..=10 (tokens per request)",
 );
 /// The spike's factor.
-pub const SPIKE: NumberRange = range(
+pub const SPIKE: NumberRange = NumberRange::new(
     1.0,
     MAX_SPIKE,
     Ends::Closed,
     "a multiplier of the arrival rate in 1..=10",
 );
 /// The run's length (ms).
-pub const DURATION_MS: NumberRange = range(
+pub const DURATION_MS: NumberRange = NumberRange::new(
     MIN_DURATION_MS,
     MAX_DURATION_MS,
     Ends::Closed,
@@ -101,7 +92,7 @@ const OPTIONS: [OptionSpec; 19] = [
         "The client's timeout (Infinity: never): per attempt for a retry, per request \
          otherwise.",
         Unit::Ms,
-        range(
+        NumberRange::new(
             0.0,
             f64::MAX,
             Ends::AboveLowOrInfinity,
@@ -140,7 +131,7 @@ const OPTIONS: [OptionSpec; 19] = [
         "hedgeDelayMs",
         "A hedge's delay after arrival (Infinity: no backups).",
         Unit::Ms,
-        range(
+        NumberRange::new(
             0.0,
             f64::MAX,
             Ends::ClosedOrInfinity,
@@ -174,7 +165,7 @@ const OPTIONS: [OptionSpec; 19] = [
         doc: "When the spike starts, within the run; a sixth of `durationMs` unless told.",
         unit: Unit::Ms,
         kind: Kind::Number {
-            range: range(
+            range: NumberRange::new(
                 0.0,
                 MAX_DURATION_MS,
                 Ends::Closed,
@@ -189,7 +180,7 @@ const OPTIONS: [OptionSpec; 19] = [
               told.",
         unit: Unit::Ms,
         kind: Kind::Number {
-            range: range(
+            range: NumberRange::new(
                 0.0,
                 MAX_DURATION_MS,
                 Ends::Closed,

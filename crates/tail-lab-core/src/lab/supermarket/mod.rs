@@ -69,12 +69,8 @@ pub const MIN_LAMBDA: f64 = min_lambda!();
 pub const MAX_LAMBDA: f64 = max_lambda!() as f64;
 const LAMBDA_EXPECTED: &str = concat!("a rate in ", min_lambda!(), "..=", max_lambda!());
 /// The arrival rates accepted per server, [`MIN_LAMBDA`]..=[`MAX_LAMBDA`].
-pub const LAMBDA: NumberRange = NumberRange {
-    lo: MIN_LAMBDA,
-    hi: MAX_LAMBDA,
-    ends: Ends::Closed,
-    expected: LAMBDA_EXPECTED,
-};
+pub const LAMBDA: NumberRange =
+    NumberRange::new(MIN_LAMBDA, MAX_LAMBDA, Ends::Closed, LAMBDA_EXPECTED);
 /// Choices per arrival: at least one, at most every server (the upper bound is the run's
 /// `servers`; [`SERVERS`]' top is the most any run allows).
 pub const CHOICES: CountRange = CountRange {

@@ -57,12 +57,12 @@ pub const CALL: Call = Call {
             "messageDelayMs",
             "How long a cancellation takes to land (Infinity: never).",
             Unit::Ms,
-            NumberRange {
-                lo: 0.0,
-                hi: MAX_MESSAGE_DELAY_MS,
-                ends: Ends::ClosedOrInfinity,
-                expected: DELAY_EXPECTED,
-            },
+            NumberRange::new(
+                0.0,
+                MAX_MESSAGE_DELAY_MS,
+                Ends::ClosedOrInfinity,
+                DELAY_EXPECTED,
+            ),
             1.0,
         ),
         OptionSpec::number(
@@ -70,12 +70,7 @@ pub const CALL: Call = Call {
             "Send the siblings this long after the first copy (Dean and Barroso suggest about \
              two message delays; 0: all at once). Tied only.",
             Unit::Ms,
-            NumberRange {
-                lo: 0.0,
-                hi: MAX_MESSAGE_DELAY_MS,
-                ends: Ends::Closed,
-                expected: STAGGER_EXPECTED,
-            },
+            NumberRange::new(0.0, MAX_MESSAGE_DELAY_MS, Ends::Closed, STAGGER_EXPECTED),
             0.0,
         ),
         OptionSpec::count(
@@ -156,9 +151,9 @@ pub const CALL: Call = Call {
 };
 
 /// The loads the M/M/c closed forms (`tiedTheory`) accept: a steady state needs `load` < 1.
-pub const THEORY_LOAD: NumberRange = NumberRange {
-    lo: 0.0,
-    hi: 1.0,
-    ends: Ends::Open,
-    expected: "a utilisation in (0, 1): M/M/c has no steady state at or above 1",
-};
+pub const THEORY_LOAD: NumberRange = NumberRange::new(
+    0.0,
+    1.0,
+    Ends::Open,
+    "a utilisation in (0, 1): M/M/c has no steady state at or above 1",
+);

@@ -6,25 +6,14 @@ use tail_lab_core::ParamError;
 use tail_lab_core::error::CountRange;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The most work one call may do, in work units of about 10 ns of wasm in Chromium on a
-/// 2-core machine (one Tail leaf draw is one unit; each model's `work_units` counts its
-/// events): about 2 s, so no single call freezes a tab for long.
-pub const WORK_LIMIT: f64 = 150_000_000.0;
-
 /// Refuses a call whose work in units (`what` says how it is counted, e.g. "requests ×
-/// fanout") is over [`WORK_LIMIT`], saying the bound and how to stay under it.
+/// fanout") is over the core's limit ([`tail_lab_core::api::WORK_LIMIT`]), in the core's words
+/// ([`tail_lab_core::api::Work::check`]), for the calls the core does not declare yet.
 pub fn check_work(what: &str, work: f64) -> Result<(), JsValue> {
-    if work <= WORK_LIMIT {
-        Ok(())
-    } else {
-        Err(js_sys::RangeError::new(&format!(
-            "{what} must be at most {} work units per call, about 2 s (got {}); split the work \
-             over several calls",
-            WORK_LIMIT as u64,
-            tail_lab_core::error::readable(work)
-        ))
-        .into())
-    }
+    crate::api::check_work(&tail_lab_core::api::Work {
+        units: work,
+        counted_as: what.to_string(),
+    })
 }
 
 /// Largest integer a JS number holds exactly.

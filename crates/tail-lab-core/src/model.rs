@@ -102,6 +102,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_declared_call_is_the_call_and_result_its_model_registers() {
+        // `Model::call` and `Model::result_type` are read by the report, the CLI and the
+        // binding's `models()`; a declared call states both again: they must agree.
+        for m in MODELS {
+            if let Some(api) = m.api {
+                assert_eq!(Some(api.name), m.call, "{}", m.key);
+                assert_eq!(api.result_type, m.result_type, "{}", m.key);
+            }
+        }
+        assert!(MODELS.iter().any(|m| m.api.is_some()));
+    }
+
+    #[test]
     fn no_two_models_share_a_key_or_a_stream() {
         let mut keys: Vec<_> = MODELS.iter().map(|m| m.key).collect();
         keys.sort_unstable();

@@ -10,9 +10,9 @@ pub fn run_all(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
     build_page()?;
     ensure_chromium()?;
-    let mut bench = vec!["bench", "-p", "tail-lab-core", "--bench", "models"];
+    let mut bench = crate::ci::CORE_BENCH.to_vec();
     if quick {
-        bench.extend(["--", "quick"]);
+        bench.push("quick");
     }
     eprintln!("\n$ cargo {}", bench.join(" "));
     let text = stdout_of("cargo", &bench)?;
@@ -24,18 +24,8 @@ pub fn run_all(args: &[String]) -> Result<(), String> {
     }
     if !quick {
         // The core's print-only tests (`ci::PRINT_ONLY`): the standard sweeps' figures.
-        let mut args = vec![
-            "test",
-            "--release",
-            "-p",
-            "tail-lab-core",
-            "--test",
-            "it",
-            "--",
-            "--ignored",
-            "--exact",
-            "--nocapture",
-        ];
+        let mut args = crate::ci::CORE_IGNORED.to_vec();
+        args.extend(["--exact", "--nocapture"]);
         args.extend(crate::ci::PRINT_ONLY);
         run("cargo", &args)?;
     }
@@ -56,7 +46,7 @@ const PAIRED: [&str; 4] = ["tail-leaf", "supermarket", "loaded-none", "loaded-he
 /// Chromium) back to back; prints the median and range, and each engine's median figures.
 fn wasm_over_native(quick: bool) -> Result<(), String> {
     for name in PAIRED {
-        let mut native = vec!["bench", "-p", "tail-lab-core", "--bench", "models", "--"];
+        let mut native = crate::ci::CORE_BENCH.to_vec();
         let mut wasm = vec!["tests/bench/wasm-leaf.mjs"];
         if name == "tail-leaf" {
             native.push("tail-leaf");

@@ -40,6 +40,24 @@ impl Clock {
     }
 }
 
+/// `cargo` arguments that run the core's ignored (slow or print-only) integration tests from
+/// the release build; names and flags go after them.
+pub const CORE_IGNORED: &[&str] = &[
+    "test",
+    "--release",
+    "-p",
+    "tail-lab-core",
+    "--test",
+    "it",
+    "--",
+    "--ignored",
+];
+
+/// `cargo` arguments that run the native benchmark alone (`--bench models`: a bare `cargo
+/// bench` also builds the core's unit tests again under the bench profile's fat LTO, to run
+/// none of them); its own arguments go after them.
+pub const CORE_BENCH: &[&str] = &["bench", "-p", "tail-lab-core", "--bench", "models", "--"];
+
 /// The core's ignored tests that assert nothing and print figures (`#[ignore = "exploration:
 /// …"]`): not run by CI's slow step, printed by `cargo xtask bench`.
 pub const PRINT_ONLY: [&str; 2] = ["cancellation::print_the_sweep", "fairness::print_the_sweep"];
@@ -134,37 +152,15 @@ fn checks(clock: &mut Clock, tally: &mut Tally) -> Result<(), String> {
     // above, run here in a step of their own, from the same release build. The ignored tests
     // that only print figures (`PRINT_ONLY`) are no check: `cargo xtask bench` prints them.
     clock.time("cargo test --ignored (slow)", || {
-        let mut args = vec![
-            "test",
-            "--release",
-            "-p",
-            "tail-lab-core",
-            "--test",
-            "it",
-            "--",
-            "--ignored",
-        ];
+        let mut args = CORE_IGNORED.to_vec();
         for name in PRINT_ONLY {
             args.extend(["--skip", name]);
         }
         run_counted("cargo", &args, &[], tally)
     })?;
     // The native benchmark must still build and start (a tiny run; figures are not checked).
-    // `--bench models`: the benchmark alone; a bare `cargo bench` also builds the core's unit
-    // tests again under the bench profile's fat LTO, to run none of them.
     clock.time("cargo bench quick", || {
-        run(
-            "cargo",
-            &[
-                "bench",
-                "-p",
-                "tail-lab-core",
-                "--bench",
-                "models",
-                "--",
-                "quick",
-            ],
-        )
+        run("cargo", &[CORE_BENCH, &["quick"]].concat())
     })?;
     page_tests(clock, tally)
 }
@@ -256,18 +252,6 @@ fn page_tests(clock: &mut Clock, tally: &mut Tally) -> Result<(), String> {
         run("node", &["tests/bench/browser.mjs", "--quick"])?;
         run("node", &["tests/bench/wasm-leaf.mjs", "--quick"])?;
         run("node", &["tests/bench/wasm-leaf.mjs", "--quick", "--node"])?;
-        run(
-            "cargo",
-            &[
-                "bench",
-                "-p",
-                "tail-lab-core",
-                "--bench",
-                "models",
-                "--",
-                "tail-leaf",
-                "quick",
-            ],
-        )
+        run("cargo", &[CORE_BENCH, &["tail-leaf", "quick"]].concat())
     })
 }

@@ -7,11 +7,16 @@
 
 use crate::tools::run;
 
-/// Every `.rs` file under `crates/tail-lab-core/src/lab/`, relative to the workspace, sorted.
+/// Every `.rs` file under `crates/tail-lab-core/src/lab/` and the model template
+/// (`xtask/templates/model/`, which `cargo xtask new-model` copies), relative to the
+/// workspace, sorted.
 fn model_files() -> Result<Vec<String>, String> {
     let root = crate::root();
     let mut out = Vec::new();
-    let mut dirs = vec![root.join("crates/tail-lab-core/src/lab")];
+    let mut dirs = vec![
+        root.join("crates/tail-lab-core/src/lab"),
+        root.join("xtask/templates/model"),
+    ];
     while let Some(dir) = dirs.pop() {
         let entries = std::fs::read_dir(&dir)
             .map_err(|e| format!("could not read {}: {e}", dir.display()))?;

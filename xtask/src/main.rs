@@ -5,6 +5,8 @@
 //! - `cargo xtask bench [--quick]` — native and browser benchmarks (not a test).
 //! - `cargo xtask dist [--out DIR]` — the static site as one self-contained folder.
 //! - `cargo xtask pkg` — the wasm packages only (web/pkg and the tests' target/fault-pkg).
+//! - `cargo xtask new-model NAME` — a new model folder and section folder from the templates
+//!   in `xtask/templates/`, registered (scaffold.rs).
 //! - `cargo xtask fmt` — `cargo fmt`, and rustfmt on the Lab's model folders, which are
 //!   declared inside a macro where `cargo fmt` cannot see them.
 //!
@@ -16,6 +18,7 @@ mod ci;
 mod dist;
 mod fmt;
 mod glue;
+mod scaffold;
 mod serve;
 mod tools;
 
@@ -29,7 +32,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   serve [--port N]  build the page and serve it on http://127.0.0.1:N/ (default 8000)
   dist [--out DIR]  build the site into one static folder (default dist/) for any static host
   pkg             build the wasm packages only: web/pkg and the tests' target/fault-pkg
-  fmt             cargo fmt, and rustfmt on the model folders cargo fmt cannot see";
+  fmt             cargo fmt, and rustfmt on the model folders cargo fmt cannot see
+  new-model NAME  a new Lab model (core folder) and its section (web folder) from the templates";
 
 /// The workspace root (the folder holding this crate's parent).
 pub fn root() -> PathBuf {
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run_all(&args[1..]),
         Some("dist") => dist::run(&args[1..]),
         Some("fmt") => fmt::run_fmt(false),
+        Some("new-model") => scaffold::run(&args[1..]),
         Some("pkg") => tools::build_page().and_then(|()| tools::build_fault_package()),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

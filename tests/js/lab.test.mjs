@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import {
-  REPORT_RUNS,
+  reportRunOf,
   WEB,
   Z,
   camelKeys,
@@ -22,7 +22,10 @@ import {
 } from "../support.mjs";
 
 const pkg = await loadPackage();
-const { snippet } = await import("../../web/lab/snippet.js");
+const { callSource, loadSnippets, runSnippets, snippetSource, SNIPPET_SECTIONS } = await import(
+  "../../web/lab/snippet.js"
+);
+const snippet = async () => runSnippets(await loadSnippets(), pkg);
 const { SECTIONS, loadCalls } = await import("../../web/lab/sections.js");
 const { closedFormNames, closedForms, fanoutInterval } = await import("../../web/lab/api.js");
 /** The workers' dispatch table: every section's calls.js, for this package. */
@@ -38,7 +41,7 @@ const simulations = Object.keys(calls).filter(
 );
 const REQUESTS = 20_000;
 
-test("the seed's calls work exactly as written", () => {
+test("the seed's calls work exactly as written", async () => {
   assert.ok(Math.abs(pkg.slowShare(0.01, 100) - 0.6339676587267709) < 1e-12);
   const hedge = pkg.simulateHedge({ delayQ: 0.95 });
   assert.equal(hedge.requests, 200_000);
@@ -51,9 +54,9 @@ test("the seed's calls work exactly as written", () => {
   const balance = pkg.simulateBalance({ lambda: 0.9, policy: "two" });
   assert.deepEqual(balance, pkg.simulateBalance({ lambda: 0.9, d: 2 }));
   assert.ok(Math.abs(balance.theory - 2.6140573773) < 1e-9);
-  // The page's "In code" section runs this module; it returns the same objects.
-  const out = snippet();
-  assert.equal(out.share, pkg.slowShare(0.01, 100));
+  // The page's "In code" section runs the sections' snippet calls; they return the same objects.
+  const out = await snippet();
+  assert.equal(out.fanout, pkg.slowShare(0.01, 100));
   assert.equal(out.hedge.p999After, hedge.p999After);
   // Its busy-replicas call is the loaded section's default, a hedge (issue 20).
   assert.deepEqual(out.loaded, pkg.simulateLoaded({ load: 0.6, policy: "hedge" }));
@@ -73,12 +76,38 @@ test("the code section has a readout for each section above it, from a call of t
   for (const name of covered)
     assert.ok(above.includes(name), `${name} is not above the code section`);
   assert.equal(new Set(SNIPPET_READOUTS.map((r) => r.name)).size, SNIPPET_READOUTS.length);
-  const out = snippet();
+  const out = await snippet();
   for (const { name, show } of SNIPPET_READOUTS) {
     const text = show(out);
     assert.match(text, /^[0-9]/, `${name} shows ${text}`);
     assert.doesNotMatch(text, /NaN|Infinity|undefined/, name);
   }
+});
+
+test("the program the code section shows is the sections' own calls, as their source reads", async () => {
+  const snippets = await loadSnippets();
+  // One call for each section above "In code", in page order, from its folder's snippet.js.
+  assert.deepEqual(
+    snippets.map((s) => s.section),
+    SNIPPET_SECTIONS,
+  );
+  assert.deepEqual(SNIPPET_SECTIONS, SECTIONS.slice(0, SECTIONS.indexOf("code")));
+  const text = snippetSource(snippets);
+  for (const s of snippets) {
+    const source = s.call.toString().replace(/^\(core\) => /, "");
+    assert.ok(text.includes(`  ${s.key}: ${source}, // ${s.note}\n`), `${s.section}: ${source}`);
+  }
+  assert.match(
+    text,
+    /\n {2}loaded: core\.simulateLoaded\(\{ load: 0\.6, policy: "hedge" \}\), \/\/ hedge on busy replicas\n/,
+  );
+  assert.match(text, /\n {2}yourData: core\.simulateEmpirical\(\),/);
+  // A call that is not an arrow on the core module is refused, not shown as something else.
+  assert.throws(() => callSource(() => 1), /an arrow on core/);
+  assert.equal(
+    callSource((core) => core.slowShare(0.5, 2)),
+    "core.slowShare(0.5, 2)",
+  );
 });
 
 for (const seed of [1, 7]) {
@@ -90,10 +119,9 @@ for (const seed of [1, 7]) {
     assert.ok(models.length >= 4);
     for (const model of models) {
       const entries = model.sweep ? report[model.key] : [report[model.key]];
-      assert.ok(REPORT_RUNS[model.key], `REPORT_RUNS has "${model.key}"`);
       assert.ok(entries.length > 0, model.key);
       for (const e of entries) {
-        const opts = { ...REPORT_RUNS[model.key](e, REQUESTS), seed };
+        const opts = { ...reportRunOf(model, readDts())(e, REQUESTS), seed };
         assert.deepEqual(
           plain(pkg[model.call](opts)),
           camelKeys(e),
@@ -425,7 +453,7 @@ test("the generated .d.ts declares every option and result shape: no `any` in th
   }
 });
 
-test("every section in lab/sections.js is a folder: section.js, calls.js, prose.html and claims.js", () => {
+test("every section in lab/sections.js is a folder: section.js, calls.js, prose.html, claims.js and, above In code, snippet.js", () => {
   const folders = readdirSync(join(WEB, "lab", "sections"), { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
@@ -436,8 +464,10 @@ test("every section in lab/sections.js is a folder: section.js, calls.js, prose.
   );
   assert.equal(new Set(SECTIONS).size, SECTIONS.length);
   for (const name of SECTIONS) {
-    for (const file of ["section.js", "calls.js", "prose.html", "claims.js"])
-      assert.ok(existsSync(join(WEB, "lab", "sections", name, file)), `${name}/${file}`);
+    const files = ["section.js", "calls.js", "prose.html", "claims.js"];
+    if (SNIPPET_SECTIONS.includes(name)) files.push("snippet.js");
+    for (const file of files)
+      assert.ok(existsSync(join(WEB, "lab", "sections", name, file)), `${name} lacks ${file}`);
     assert.match(
       readFileSync(join(WEB, "lab", "sections", name, "prose.html"), "utf8"),
       /<h2>[^<]/,
@@ -453,6 +483,13 @@ test("every section in lab/sections.js is a folder: section.js, calls.js, prose.
       .sort(),
     ["snippet", ...READING].sort(),
   );
+  // Every model with a call is run by some section: a model registered in the core and shown
+  // nowhere is a missing section.
+  for (const model of pkg.models().filter((m) => m.call !== null))
+    assert.ok(
+      simulations.includes(model.call),
+      `no section's calls.js runs ${model.call} (${model.key})`,
+    );
   // A simulation's result, or a trace of one (the queue animations' traceSupermarket and
   // traceLoaded).
   assert.ok(
@@ -501,7 +538,12 @@ test("the sections' facade offers the core's closed forms only: no simulation on
     for (const file of readdirSync(join(WEB, "lab", "sections", name)).filter((f) =>
       f.endsWith(".js"),
     )) {
-      const source = readFileSync(join(WEB, "lab", "sections", name, file), "utf8");
+      // Type imports in JSDoc comments (`@typedef {import("…/pkg/tail_lab.js").X}`) load
+      // nothing: only the code outside block comments is read.
+      const source = readFileSync(join(WEB, "lab", "sections", name, file), "utf8").replace(
+        /\/\*[\s\S]*?\*\//g,
+        "",
+      );
       for (const [, spec] of source.matchAll(
         /(?:\bfrom\s*|\bimport\s*\(?\s*)["'`]([^"'`]+)["'`]/g,
       )) {

@@ -67,7 +67,7 @@ function watchVisibility(root, client) {
  * function under its own name, or the "In code" snippet. A call is typed by its name, so its
  * options and its result are checked against the core's .d.ts; a name that is neither is
  * unchecked.
- * @typedef {import("./api.js").Core & { snippet: typeof import("./snippet.js").snippet }} Callable
+ * @typedef {import("./api.js").Core & { snippet: () => Record<string, any> }} Callable
  */
 /**
  * @template {string} F

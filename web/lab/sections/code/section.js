@@ -1,10 +1,11 @@
-// In code: the real API, one call for each section at its default settings. Shows `snippet.js`
-// as it stands, runs it in the worker, and prints what each line returned, each readout labelled
+// In code: the real API, one call for each section at its default settings. Shows the program
+// lab/snippet.js makes of the sections' snippet calls (their own source), runs it in the worker, and prints what each line returned, each readout labelled
 // with the settings its call uses.
 
 import { countWord } from "../../../format.js";
 import { el, readout, sectionContext } from "../../section.js";
 import { SECTIONS } from "../../sections.js";
+import { loadSnippets, snippetSource } from "../../snippet.js";
 import { SNIPPET_READOUTS } from "./readouts.js";
 
 /**
@@ -50,14 +51,14 @@ export function mount(root, context) {
   };
   showSeed();
   seed.watch(showSeed, signal);
-  fetch(new URL("../../snippet.js", import.meta.url))
-    .then((res) => res.text())
-    .then((text) => {
-      code.firstChild.textContent = text.trim();
-    })
-    .catch(() => {
-      code.firstChild.textContent = "(the snippet's source could not be loaded)";
-    });
+  loadSnippets().then(
+    (snippets) => {
+      code.firstChild.textContent = snippetSource(snippets);
+    },
+    () => {
+      code.firstChild.textContent = "(the program's source could not be loaded)";
+    },
+  );
   status.textContent = "running the snippet…";
   Object.assign(status.dataset, { done: "0", total: "1" });
   client.run([{ fn: "snippet", args: [] }], {

@@ -468,9 +468,40 @@ function show(value) {
 }
 
 /**
- * How `tail-lab report --json --requests R` runs one entry of a model that has a wasm call:
- * the options that reproduce that entry through the call. One line per model with a `call` in
- * `models()`; the contract test fails for a model that has a call and no line here.
+ * The options call `name` declares, as the generated .d.ts names them: the fields of the
+ * interface its first parameter has (`simulateX(opts?: XOptions | null)`), or [] if none.
+ */
+export function callOptionNames(dts, name) {
+  const signature = new RegExp(`export function ${name}\\(\\w+\\??: (\\w+)`).exec(dts);
+  if (!signature) return [];
+  return Object.keys(dtsInterfaces(dts)[signature[1]] ?? {});
+}
+
+/** A camelCase option name as the report spells its field: "delayQ" → "delay_q". */
+export const snakeCase = (camel) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * How `tail-lab report --json` runs one entry `e` of the model with call `name`: every option
+ * the call declares, from the entry's field of the same name where the entry has one that is
+ * not null (a null or absent field leaves the option at its default). A model whose report
+ * entries state their options this way needs no line in `REPORT_RUNS`.
+ */
+export function reportRun(dts, name) {
+  const names = callOptionNames(dts, name);
+  return (e) =>
+    Object.fromEntries(
+      names.flatMap((option) => {
+        const value = e[snakeCase(option)];
+        return value === undefined || value === null ? [] : [[option, value]];
+      }),
+    );
+}
+
+/**
+ * The report runs that the rule of `reportRun` does not give: how `tail-lab report --json
+ * --requests R` runs one entry of these models (the entry's requests are R, an option is
+ * implied by another, or a null field means something other than the default). The contract
+ * test uses `reportRun` for a model with a call and no line here.
  */
 export const REPORT_RUNS = {
   fanout: (e) => ({ p: e.p, n: e.n, requests: e.requests }),
@@ -555,3 +586,7 @@ export const REPORT_RUNS = {
     arrivals: e.arrivals,
   }),
 };
+
+/** How the report runs the entries of `model` (from `models()`): its line in `REPORT_RUNS`, or
+ * else `reportRun`'s rule for its call. */
+export const reportRunOf = (model, dts) => REPORT_RUNS[model.key] ?? reportRun(dts, model.call);

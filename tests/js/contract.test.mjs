@@ -1,7 +1,7 @@
 // The contract between the core's three renderings of a result (the JS object, the generated
 // TypeScript declaration and `tail-lab report --json`), for every registered model that has a
 // wasm call: `models()` is iterated, so a model added later is checked without a line here
-// (except how the report runs it: `REPORT_RUNS` in support.mjs, which this test requires).
+// (how the report runs it: `reportRunOf` in support.mjs, its options from the entry's fields).
 //
 // For each model: (a) the keys of the JS object, recursively, equal (b) the keys of its
 // `export interface <resultType>` in web/pkg/tail_lab.d.ts (nested interfaces too) and (c) the
@@ -12,13 +12,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  REPORT_RUNS,
   camelKeys,
   conforms,
   dtsInterfaces,
   loadPackage,
   nativeReport,
   plain,
+  reportRunOf,
   readDts,
 } from "../support.mjs";
 
@@ -134,8 +134,7 @@ for (const model of models) {
   });
 
   test(`${model.call} reproduces every field of every "${model.key}" report entry, bit for bit`, () => {
-    const run = REPORT_RUNS[model.key];
-    assert.ok(run, `REPORT_RUNS in support.mjs says how the report runs "${model.key}"`);
+    const run = reportRunOf(model, dts);
     const entries = model.sweep ? report[model.key] : [report[model.key]];
     for (const e of entries) {
       const opts = { ...run(e, REQUESTS), seed: SEED };

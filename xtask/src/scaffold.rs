@@ -79,7 +79,10 @@ impl Names {
 pub fn next_stream(sources: &[String]) -> u64 {
     sources
         .iter()
-        .flat_map(|s| s.match_indices("Stream::new(").map(move |(i, m)| &s[i + m.len()..]))
+        .flat_map(|s| {
+            s.match_indices("Stream::new(")
+                .map(move |(i, m)| &s[i + m.len()..])
+        })
         .filter_map(|rest| {
             let digits: String = rest
                 .chars()

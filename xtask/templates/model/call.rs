@@ -1,7 +1,7 @@
 //! `simulateNewModel`: the model's options, declared once. The binding's export, its TypeScript
 //! interface, `labDefaults().calls` and docs/options.md are made from this.
 
-use super::{DEFAULT_MEAN_MS, NewModelParams, NewModelResult, MEAN_MS, REQUESTS, simulate};
+use super::{DEFAULT_MEAN_MS, MEAN_MS, NewModelParams, NewModelResult, REQUESTS, simulate};
 use crate::api::{Call, OptionSpec, OptionValues, Prepared, SEED_OPTION, Work};
 use crate::describe::{Describe, Unit};
 

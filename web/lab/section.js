@@ -190,6 +190,26 @@ export function slider(
   return { input, output, show };
 }
 
+/**
+ * The slider of the numeric setting `name` in `params` (a section's `params`): its id is
+ * `prefix + name`, its range and step the spec's (an "int" steps by 1), so a section states a
+ * setting's range once, in `params`. A setting shown through a transform (a spec with
+ * `control`, a log scale) builds its own `slider`.
+ * @param {HTMLElement} parent
+ * @param {readonly any[]} params
+ * @param {string} name
+ * @param {{ prefix: string, label: string, value: number | string,
+ *   format?: (value: number) => string, valuetext?: (value: number) => string,
+ *   snap?: (value: number, previous: number) => number }} options
+ */
+export function paramSlider(parent, params, name, { prefix, ...options }) {
+  const spec = params.find((s) => s.name === name);
+  if (!spec || (spec.type !== "float" && spec.type !== "int") || spec.control)
+    throw new TypeError(`${name} is not a numeric setting shown as it is`);
+  const step = spec.step ?? (spec.type === "int" ? 1 : "any");
+  return slider(parent, { id: `${prefix}${name}`, min: spec.min, max: spec.max, step, ...options });
+}
+
 /** A select with its label; `options` are `[value, text]` pairs. */
 export function choice(parent, { id, label, options, value }) {
   const select = el(

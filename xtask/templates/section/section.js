@@ -10,6 +10,7 @@ import { chart } from "../../plot.js";
 import {
   initial,
   panel,
+  paramSlider,
   perFrame,
   readout,
   redrawOnResize,
@@ -17,7 +18,6 @@ import {
   SweepResults,
   sectionContext,
   settingsOf,
-  slider,
 } from "../../section.js";
 
 /** Mean service times with a simulated dot (ms; the chosen one is added). */
@@ -31,6 +31,7 @@ const P99_OVER_MEAN = Math.log(100);
 export const params = [
   { name: "new-model-mean", type: "float", min: 1, max: 100, step: 1, default: 10 },
 ];
+const [SPEC] = params;
 
 /**
  * Builds the section inside `root` (see lab/section.js for the context).
@@ -44,13 +45,9 @@ export function mount(root, context) {
     chartHeight: 300,
     chartLabel: "Mean and p99 of exponential service times against their mean",
   });
-  const spec = params[0];
-  const mean = slider(ui.controls, {
-    id: `${prefix}new-model-mean`,
+  const mean = paramSlider(ui.controls, params, "new-model-mean", {
+    prefix,
     label: "mean service time",
-    min: spec.min,
-    max: spec.max,
-    step: spec.step,
     value: start["new-model-mean"],
     format: (v) => `${v} ms`,
   });
@@ -151,7 +148,7 @@ export function mount(root, context) {
     marker: {
       input: mean.input,
       value: chosen,
-      toControl: (v) => String(Math.min(spec.max, Math.max(spec.min, Math.round(v)))),
+      toControl: (v) => String(Math.min(SPEC.max, Math.max(SPEC.min, Math.round(v)))),
     },
     redraw: perFrame(draw),
   });

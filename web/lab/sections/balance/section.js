@@ -17,7 +17,7 @@ import {
   readout,
   redrawOnResize,
   settingsOf,
-  slider,
+  paramSlider,
   runSweep,
   SweepResults,
   INTERVAL_NOTE_PLANNED,
@@ -90,12 +90,9 @@ export function mount(root, context) {
     chartHeight: 320,
     chartLabel: "Mean time in system against arrival rate",
   });
-  const lambda = slider(ui.controls, {
-    id: `${prefix}balance-lambda`,
+  const lambda = paramSlider(ui.controls, params, "balance-lambda", {
+    prefix,
     label: "arrival rate λ",
-    min: 0.1,
-    max: 0.99,
-    step: 0.01,
     value: start["balance-lambda"],
     format: (v) => v.toFixed(2),
   });

@@ -18,7 +18,7 @@ import {
   redrawOnResize,
   runSweep,
   settingsOf,
-  slider,
+  paramSlider,
   sectionContext,
   SweepResults,
 } from "../../section.js";
@@ -108,38 +108,26 @@ export function mount(root, context) {
     chartHeight: 340,
     chartLabel: "Mean or p99 time in system against λ, per signal",
   });
-  const staleness = slider(ui.controls, {
-    id: `${prefix}bal-staleness`,
+  const staleness = paramSlider(ui.controls, params, "bal-staleness", {
+    prefix,
     label: "stale signal refreshed every (service times)",
-    min: 0,
-    max: 200,
-    step: 5,
     value: start["bal-staleness"],
     format: (v) => (v === 0 ? "0 (fresh)" : String(v)),
   });
-  const slow = slider(ui.controls, {
-    id: `${prefix}bal-slow`,
+  const slow = paramSlider(ui.controls, params, "bal-slow", {
+    prefix,
     label: "one server slower by",
-    min: 1,
-    max: 10,
-    step: 0.5,
     value: start["bal-slow"],
     format: (v) => `${v}×`,
   });
-  const d = slider(ui.controls, {
-    id: `${prefix}bal-d`,
+  const d = paramSlider(ui.controls, params, "bal-d", {
+    prefix,
     label: "servers sampled per arrival, d",
-    min: 1,
-    max: 10,
-    step: 1,
     value: start["bal-d"],
   });
-  const clients = slider(ui.controls, {
-    id: `${prefix}bal-clients`,
+  const clients = paramSlider(ui.controls, params, "bal-clients", {
+    prefix,
     label: "balancers (clients)",
-    min: 1,
-    max: 20,
-    step: 1,
     value: start["bal-clients"],
   });
   const measure = choice(ui.controls, {

@@ -18,7 +18,7 @@ import {
   runSweep,
   sectionContext,
   settingsOf,
-  slider,
+  paramSlider,
 } from "../../section.js";
 import { POLICIES, multipliers, outageMultiplier, outageP99, windowCentres } from "./derive.js";
 
@@ -80,30 +80,21 @@ export function mount(root, context) {
   ui.canvas.dataset.chart = "multiplier";
   ui.canvas.after(p99Canvas);
 
-  const load = slider(ui.controls, {
-    id: `${prefix}budget-load`,
+  const load = paramSlider(ui.controls, params, "budget-load", {
+    prefix,
     label: "load",
-    min: 0.1,
-    max: 0.95,
-    step: 0.05,
     value: start["budget-load"],
     format: (v) => formatPct(v, 0),
   });
-  const slowdown = slider(ui.controls, {
-    id: `${prefix}budget-slowdown`,
+  const slowdown = paramSlider(ui.controls, params, "budget-slowdown", {
+    prefix,
     label: "outage slowdown",
-    min: 1,
-    max: 50,
-    step: 1,
     value: start["budget-slowdown"],
     format: (v) => `${v}×`,
   });
-  const ratio = slider(ui.controls, {
-    id: `${prefix}budget-ratio`,
+  const ratio = paramSlider(ui.controls, params, "budget-ratio", {
+    prefix,
     label: "token ratio",
-    min: 0.02,
-    max: 0.5,
-    step: 0.01,
     value: start["budget-ratio"],
     format: (v) => `${formatNumber(v, 2)} a request`,
   });
@@ -116,12 +107,9 @@ export function mount(root, context) {
       ["tracking", "tracking the p95 of recent answers"],
     ],
   });
-  const depth = slider(ui.controls, {
-    id: `${prefix}budget-depth`,
+  const depth = paramSlider(ui.controls, params, "budget-depth", {
+    prefix,
     label: "disable above queue depth",
-    min: 0,
-    max: 20,
-    step: 1,
     value: start["budget-depth"],
     format: (v) => `${v} copies`,
   });

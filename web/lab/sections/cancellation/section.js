@@ -18,7 +18,7 @@ import {
   redrawOnResize,
   runSweep,
   settingsOf,
-  slider,
+  paramSlider,
   sectionContext,
   SweepResults,
 } from "../../section.js";
@@ -97,12 +97,9 @@ export function mount(root, context) {
     chartHeight: 260,
     chartLabel: "p99 latency against the cancellation delay",
   });
-  const load = slider(ui.controls, {
-    id: `${prefix}cancel-load`,
+  const load = paramSlider(ui.controls, params, "cancel-load", {
+    prefix,
     label: "load",
-    min: 0.1,
-    max: 0.9,
-    step: 0.05,
     value: start["cancel-load"],
     format: (v) => formatPct(v, 0),
   });

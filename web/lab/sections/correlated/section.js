@@ -25,6 +25,7 @@ import {
   readout,
   redrawOnResize,
   runSweep,
+  paramSlider,
   slider,
   sectionContext,
 } from "../../section.js";
@@ -98,41 +99,29 @@ export function mount(root, context) {
           : Math.floor(v + 1e-9),
   });
   const pct = (v) => `${Math.round(100 * v)}%`;
-  const c = slider(ui.controls, {
-    id: `${prefix}corr-c`,
+  const c = paramSlider(ui.controls, params, "corr-c", {
+    prefix,
     label: "leaf correlation c",
-    min: 0,
-    max: 1,
-    step: 0.01,
     value: start["corr-c"],
     format: (v) => pct(v),
     valuetext: (v) => `c = ${pct(v)} of leaves share the episode`,
   });
-  const cr = slider(ui.controls, {
-    id: `${prefix}corr-cr`,
+  const cr = paramSlider(ui.controls, params, "corr-cr", {
+    prefix,
     label: "replica correlation cᵣ",
-    min: 0,
-    max: 1,
-    step: 0.01,
     value: start["corr-cr"],
     format: (v) => pct(v),
     valuetext: (v) => `cᵣ = ${pct(v)} of backups land in the same episode`,
   });
-  const drop = slider(ui.controls, {
-    id: `${prefix}corr-drop`,
+  const drop = paramSlider(ui.controls, params, "corr-drop", {
+    prefix,
     label: "drop slowest",
-    min: 0,
-    max: 0.2,
-    step: 0.01,
     value: start["corr-drop"],
     format: (v) => pct(v),
   });
-  const delayQ = slider(ui.controls, {
-    id: `${prefix}corr-delayq`,
+  const delayQ = paramSlider(ui.controls, params, "corr-delayq", {
+    prefix,
     label: "hedge after quantile",
-    min: 0.5,
-    max: 0.999,
-    step: 0.001,
     value: start["corr-delayq"],
     format: (v) => `p${(100 * v).toFixed(1).replace(/\.0$/, "")}`,
   });

@@ -17,7 +17,7 @@ import {
   redrawOnResize,
   runSweep,
   settingsOf,
-  slider,
+  paramSlider,
   sectionContext,
   SweepResults,
 } from "../../section.js";
@@ -63,12 +63,9 @@ export function mount(root, context) {
     sectionContext(context);
   const start = initial(settingsOf(params, api), values);
   const ui = panel(root, { chartHeight: 260, chartLabel: "Each tenant's p99 against the load" });
-  const share = slider(ui.controls, {
-    id: `${prefix}fair-share`,
+  const share = paramSlider(ui.controls, params, "fair-share", {
+    prefix,
     label: "tenant A's share of requests",
-    min: 0.1,
-    max: 0.9,
-    step: 0.05,
     value: start["fair-share"],
     format: (v) => formatPct(v, 0),
   });

@@ -22,6 +22,7 @@ import {
   redrawOnResize,
   runSweep,
   settingsOf,
+  paramSlider,
   slider,
   sectionContext,
 } from "../../section.js";
@@ -93,12 +94,9 @@ export function mount(root, context) {
     chartHeight: 320,
     chartLabel: "Latency survival with and without the hedge",
   });
-  const delayQ = slider(ui.controls, {
-    id: `${prefix}hedge-delayq`,
+  const delayQ = paramSlider(ui.controls, params, "hedge-delayq", {
+    prefix,
     label: "hedge after quantile",
-    min: 0.5,
-    max: 0.999,
-    step: 0.001,
     value: start["hedge-delayq"],
     format: (v) => `p${(100 * v).toFixed(1).replace(/\.0$/, "")}`,
   });

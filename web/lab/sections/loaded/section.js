@@ -18,7 +18,7 @@ import {
   readout,
   redrawOnResize,
   settingsOf,
-  slider,
+  paramSlider,
   runSweep,
   SweepResults,
   INTERVAL_NOTE,
@@ -102,12 +102,9 @@ export function mount(root, context) {
     chartHeight: 340,
     chartLabel: `Latency against load for ${POLICIES.length === 3 ? "three" : POLICIES.length} policies`,
   });
-  const load = slider(ui.controls, {
-    id: `${prefix}loaded-load`,
+  const load = paramSlider(ui.controls, params, "loaded-load", {
+    prefix,
     label: "load",
-    min: 0.05,
-    max: 0.95,
-    step: 0.05,
     value: start["loaded-load"],
     format: (v) => formatPct(v, 0),
   });

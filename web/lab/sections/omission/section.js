@@ -17,7 +17,7 @@ import {
   runSweep,
   sectionContext,
   settingsOf,
-  slider,
+  paramSlider,
 } from "../../section.js";
 
 /** The run the section measures: an hour of sends (ms). */
@@ -75,31 +75,22 @@ export function mount(root, context) {
     chartHeight: 320,
     chartLabel: "Latency survival of one stalling server, measured four ways",
   });
-  const stall = slider(ui.controls, {
-    id: `${prefix}omission-stall`,
+  const stall = paramSlider(ui.controls, params, "omission-stall", {
+    prefix,
     label: "stall length",
-    min: 1,
-    max: 5,
-    step: 0.05,
     value: start["omission-stall"],
     format: (v) => formatMs(ms(v)),
   });
-  const share = slider(ui.controls, {
-    id: `${prefix}omission-share`,
+  const share = paramSlider(ui.controls, params, "omission-share", {
+    prefix,
     label: "time stalled",
-    min: 0.01,
-    max: 0.5,
-    step: 0.01,
     value: start["omission-share"],
     format: (v) =>
       `${formatPct(v, 0)} (a stall every ${formatMs(ms(Number(stall.input.value)) / v)})`,
   });
-  const interval = slider(ui.controls, {
-    id: `${prefix}omission-interval`,
+  const interval = paramSlider(ui.controls, params, "omission-interval", {
+    prefix,
     label: "a send every",
-    min: 0,
-    max: 3,
-    step: 0.05,
     value: start["omission-interval"],
     format: (v) => formatMs(ms(v)),
   });
@@ -112,12 +103,9 @@ export function mount(root, context) {
       ["random", "at random"],
     ],
   });
-  const load = slider(ui.controls, {
-    id: `${prefix}omission-load`,
+  const load = paramSlider(ui.controls, params, "omission-load", {
+    prefix,
     label: "probed replica's load",
-    min: 0.1,
-    max: 0.9,
-    step: 0.05,
     value: start["omission-load"],
     format: (v) => formatPct(v, 0),
   });

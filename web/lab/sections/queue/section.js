@@ -13,7 +13,7 @@ import {
   readout,
   redrawOnResize,
   settingsOf,
-  slider,
+  paramSlider,
   runSweep,
   SweepResults,
   INTERVAL_NOTE_PLANNED,
@@ -48,12 +48,9 @@ export function mount(root, context) {
     chartHeight: 320,
     chartLabel: "Time in system against utilisation for one queue",
   });
-  const load = slider(ui.controls, {
-    id: `${prefix}queue-load`,
+  const load = paramSlider(ui.controls, params, "queue-load", {
+    prefix,
     label: "utilisation ρ",
-    min: 0.05,
-    max: 0.95,
-    step: 0.01,
     value: start["queue-load"],
     format: (v) => v.toFixed(2),
   });

@@ -17,7 +17,7 @@ import {
   runSweep,
   sectionContext,
   settingsOf,
-  slider,
+  paramSlider,
 } from "../../section.js";
 
 /** The three clients, in drawing order: [key, label, colour, options beyond the settings]. */
@@ -106,12 +106,9 @@ export function mount(root, context) {
   ui.canvas.after(...extra);
   const [p99Canvas, ampCanvas] = extra;
 
-  const timeout = slider(ui.controls, {
-    id: `${prefix}retries-timeout`,
+  const timeout = paramSlider(ui.controls, params, "retries-timeout", {
+    prefix,
     label: "timeout",
-    min: 200,
-    max: 3000,
-    step: 50,
     value: start["retries-timeout"],
     format: (v) => formatMs(v),
   });
@@ -121,21 +118,15 @@ export function mount(root, context) {
     value: start["retries-backoff"],
     options: specs[1].values.map((/** @type {string} */ v) => [v, BACKOFF_TEXT[v] ?? v]),
   });
-  const budget = slider(ui.controls, {
-    id: `${prefix}retries-budget`,
+  const budget = paramSlider(ui.controls, params, "retries-budget", {
+    prefix,
     label: "budget ratio",
-    min: 0.01,
-    max: 1,
-    step: 0.01,
     value: start["retries-budget"],
     format: (v) => formatPct(v, 0),
   });
-  const spike = slider(ui.controls, {
-    id: `${prefix}retries-spike`,
+  const spike = paramSlider(ui.controls, params, "retries-spike", {
+    prefix,
     label: "spike",
-    min: 1,
-    max: 4,
-    step: 0.1,
     value: start["retries-spike"],
     format: (v) => `${v.toFixed(1)}×`,
   });

@@ -19,6 +19,7 @@ import {
   runSweep,
   sectionContext,
   settingsOf,
+  paramSlider,
   slider,
 } from "../../section.js";
 
@@ -85,29 +86,20 @@ export function mount(root, context) {
     chartHeight: 340,
     chartLabel: "Latency against load: no backups, hedge, duplicate and tied requests",
   });
-  const load = slider(ui.controls, {
-    id: `${prefix}tied-load`,
+  const load = paramSlider(ui.controls, params, "tied-load", {
+    prefix,
     label: "load (readouts)",
-    min: 0.1,
-    max: 0.9,
-    step: 0.1,
     value: start["tied-load"],
     format: (v) => formatPct(v, 0),
   });
-  const replicas = slider(ui.controls, {
-    id: `${prefix}tied-replicas`,
+  const replicas = paramSlider(ui.controls, params, "tied-replicas", {
+    prefix,
     label: "replicas c",
-    min: 2,
-    max: 20,
-    step: 1,
     value: start["tied-replicas"],
   });
-  const tie = slider(ui.controls, {
-    id: `${prefix}tied-tie`,
+  const tie = paramSlider(ui.controls, params, "tied-tie", {
+    prefix,
     label: "tied to",
-    min: 2,
-    max: 20,
-    step: 1,
     value: start["tied-tie"],
     format: (v) => `${v} replicas`,
   });

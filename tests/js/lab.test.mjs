@@ -94,7 +94,11 @@ test("the program the code section shows is the sections' own calls, as their so
   assert.deepEqual(SNIPPET_SECTIONS, SECTIONS.slice(0, SECTIONS.indexOf("code")));
   const text = snippetSource(snippets);
   for (const s of snippets) {
-    const source = s.call.toString().replace(/^\(core\) => /, "");
+    // The call's own text after its arrow (the formatter may break the line after `=>`).
+    const source = s.call
+      .toString()
+      .replace(/^\(core\) =>\s*/, "")
+      .trim();
     assert.ok(text.includes(`  ${s.key}: ${source}, // ${s.note}\n`), `${s.section}: ${source}`);
   }
   assert.match(

@@ -4,15 +4,16 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { REPORT_RUNS, loadPackage, nativeReport } from "../support.mjs";
+import { loadPackage, nativeReport, readDts, reportRun } from "../support.mjs";
 
 const pkg = await loadPackage();
 const REQUESTS = 20_000;
 
 const camel = (key) => key.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 
-/** The options of a report entry's run, from the entry alone (support.mjs's REPORT_RUNS). */
-const reportOptions = (entry, seed) => ({ ...REPORT_RUNS.tied(entry), seed });
+/** The options of a report entry's run, from the entry alone (support.mjs's reportRun). */
+const tiedRun = reportRun(readDts(), "simulateTied");
+const reportOptions = (entry, seed) => ({ ...tiedRun(entry), seed });
 
 for (const seed of [1, 7]) {
   test(`simulateTied reproduces the report's tied entries field by field (seed ${seed})`, () => {

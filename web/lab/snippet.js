@@ -59,7 +59,7 @@ export function loadSnippets() {
         throw new TypeError(`sections/${section}/snippet.js must export call, note and readouts`);
       return Object.freeze({ section, key: snippetKey(section), call, note, readouts });
     }),
-  ).then(Object.freeze);
+  ).then((all) => Object.freeze(all));
   return loaded;
 }
 

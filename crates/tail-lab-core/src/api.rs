@@ -153,6 +153,37 @@ impl OptionSpec {
     }
 }
 
+/// A record: a small object inside an option (one stage of a graph), its fields declared like
+/// options, each with its own kind, range and words.
+#[derive(Debug, Clone, Copy)]
+pub struct Record {
+    /// Its TypeScript interface (`"GraphStageOptions"`).
+    pub type_name: &'static str,
+    /// One sentence on what one record is.
+    pub doc: &'static str,
+    /// Its fields, in the order they are read and documented.
+    pub fields: &'static [OptionSpec],
+    /// The fields every record must give (the others have a default, or are left to the
+    /// model, as their sentences say).
+    pub required: &'static [&'static str],
+}
+
+impl Record {
+    /// The field named `name`.
+    pub fn field(&self, name: &str) -> Option<&'static OptionSpec> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The error for a required field not given: its name and what it accepts (a binding's
+    /// `TypeError`).
+    pub fn missing(&self, field: &OptionSpec) -> ParamError {
+        ParamError::Shape {
+            param: field.name,
+            message: format!("{} is required ({})", field.name, field.kind.accepted()),
+        }
+    }
+}
+
 /// The `seed` option every call has: the seed of every draw, 1 unless told.
 pub const SEED_OPTION: OptionSpec = OptionSpec {
     name: "seed",
@@ -245,6 +276,17 @@ pub enum Kind {
     /// A service-time model (the Lab's mixture or an empirical distribution); absent means
     /// the Lab's ([`ServiceModel::default`]).
     Service,
+    /// A service-time model ([`Kind::Service`]), or a record that stands for a service of its
+    /// own (a graph stage's `{ exponentialMs }`), told apart by the record's field names: a
+    /// service model has none of them. Absent, the model decides.
+    ServiceOr(&'static Record),
+    /// A list of records (a graph's stages), in order.
+    Records {
+        /// The records' fields.
+        record: &'static Record,
+        /// How many the list may hold.
+        length: CountRange,
+    },
 }
 
 impl Kind {
@@ -313,6 +355,18 @@ impl Kind {
         }
     }
 
+    /// A list's length ([`Kind::Records`]), checked, named `length` (a binding says whose).
+    pub fn length(&self, n: f64) -> Result<usize, ParamError> {
+        match self {
+            Kind::Records { length, .. } => length.check_number("length", n).map(|n| n as usize),
+            _ => Err(ParamError::NotAccepted {
+                param: "length",
+                got: readable(n),
+                expected: "the length of a list option".into(),
+            }),
+        }
+    }
+
     /// A run length neither in range nor named: the error says every form it may take.
     fn length_refused(&self, param: &'static str, got: String) -> ParamError {
         let Kind::RunLength { range, .. } = self else {
@@ -338,7 +392,8 @@ impl Kind {
             Kind::Flag { .. } => "true or false",
             Kind::Seed { .. } => "a number or a bigint",
             Kind::RunLength { .. } => "a number, \"auto\" or \"pilot\"",
-            Kind::Service => "a service model object",
+            Kind::Service | Kind::ServiceOr(_) => "a service model object",
+            Kind::Records { .. } => "an array",
         }
     }
 
@@ -359,7 +414,7 @@ impl Kind {
                 Some(OptionValue::Length(default, LengthChoice::Fixed))
             }
             // Absent, a call runs the Lab's model or its own default (`OptionValues::service`).
-            Kind::Service => None,
+            Kind::Service | Kind::ServiceOr(_) | Kind::Records { .. } => None,
         }
     }
 
@@ -380,6 +435,8 @@ impl Kind {
             Kind::Seed { .. } => "number | bigint".into(),
             Kind::RunLength { .. } => "number | \"auto\" | \"pilot\"".into(),
             Kind::Service => "ServiceOptions".into(),
+            Kind::ServiceOr(record) => format!("ServiceOptions | {}", record.type_name),
+            Kind::Records { record, .. } => format!("{}[]", record.type_name),
         }
     }
 
@@ -400,6 +457,13 @@ impl Kind {
                 range.expected
             ),
             Kind::Service => "a service model: the Lab's mixture, or your own latencies".into(),
+            Kind::ServiceOr(record) => {
+                format!("{}, or `{}`", Kind::Service.accepted(), record.type_name)
+            }
+            Kind::Records { record, length } => format!(
+                "an array of {}..={} `{}`",
+                length.lo, length.hi, record.type_name
+            ),
         }
     }
 
@@ -412,7 +476,10 @@ impl Kind {
             }
             OptionValue::Name(n) => Some(format!("{n:?}")),
             OptionValue::Flag(b) => Some(b.to_string()),
-            OptionValue::Service(_) | OptionValue::Null => None,
+            OptionValue::Service(_)
+            | OptionValue::Null
+            | OptionValue::Record(_)
+            | OptionValue::Records(_) => None,
         }
     }
 }
@@ -438,6 +505,10 @@ pub enum OptionValue {
     Service(ServiceModel),
     /// `null`: none ([`Kind::Nullable`]).
     Null,
+    /// A record's fields, read as options ([`Kind::ServiceOr`]).
+    Record(OptionValues),
+    /// A list of records, each read as options ([`Kind::Records`]).
+    Records(Vec<OptionValues>),
 }
 
 /// A call's options after reading: every given value checked, every absent one with a
@@ -445,6 +516,8 @@ pub enum OptionValue {
 #[derive(Debug, Clone)]
 pub struct OptionValues {
     values: Vec<(&'static str, OptionValue)>,
+    /// The first `given` values were given; the rest are defaults.
+    given: usize,
 }
 
 impl OptionValues {
@@ -455,6 +528,7 @@ impl OptionValues {
         given: Vec<(&'static str, OptionValue)>,
     ) -> OptionValues {
         let mut values = given;
+        let given = values.len();
         for spec in options {
             if !values.iter().any(|(k, _)| *k == spec.name)
                 && let Some(v) = spec.kind.default_value()
@@ -462,12 +536,17 @@ impl OptionValues {
                 values.push((spec.name, v));
             }
         }
-        OptionValues { values }
+        OptionValues { values, given }
     }
 
     /// Whether `name` was given or has a default.
     pub fn has(&self, name: &str) -> bool {
         self.values.iter().any(|(k, _)| *k == name)
+    }
+
+    /// Whether `name` was given (not defaulted).
+    pub fn given(&self, name: &str) -> bool {
+        self.values[..self.given].iter().any(|(k, _)| *k == name)
     }
 
     fn get(&self, name: &str) -> Option<&OptionValue> {
@@ -581,6 +660,24 @@ impl OptionValues {
             other => wrong_kind(name, Some(other)),
         }
     }
+
+    /// A [`Kind::ServiceOr`] option's value, if given: the service model, or `Err` with the
+    /// record's fields.
+    pub fn service_or_record(&self, name: &str) -> Option<Result<ServiceModel, &OptionValues>> {
+        match self.get(name)? {
+            OptionValue::Service(m) => Some(Ok(m.clone())),
+            OptionValue::Record(r) => Some(Err(r)),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A [`Kind::Records`] option's records, if given.
+    pub fn records(&self, name: &str) -> Option<&[OptionValues]> {
+        match self.get(name)? {
+            OptionValue::Records(r) => Some(r),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
 }
 
 /// A model's `prepare` asked for an option its call does not declare with that kind: a fault
@@ -608,9 +705,28 @@ impl Call {
         for [a, b] in self.exclusive {
             doc.push_str(&format!(" Give `{a}` or `{b}`, not both."));
         }
-        let mut out = interface(self.options_type, &doc, self.options);
+        let mut out = String::new();
+        for record in self.records() {
+            out.push_str(&interface(
+                record.type_name,
+                record.doc,
+                record.fields,
+                record.required,
+            ));
+        }
+        out.push_str(&interface(self.options_type, &doc, self.options, &[]));
         for set in self.more {
-            out.push_str(&interface(set.type_name, set.doc, set.options));
+            out.push_str(&interface(set.type_name, set.doc, set.options, &[]));
+        }
+        out
+    }
+
+    /// The records its options and those of [`Call::more`] hold ([`Kind::Records`],
+    /// [`Kind::ServiceOr`]), and the records those hold, each once, outer ones first.
+    pub fn records(&self) -> Vec<&'static Record> {
+        let mut out = Vec::new();
+        for options in std::iter::once(self.options).chain(self.more.iter().map(|s| s.options)) {
+            records_in(options, &mut out);
         }
         out
     }
@@ -635,7 +751,10 @@ impl Call {
                         },
                     },
                     OptionValue::Flag(b) => Value::Flag(b),
-                    OptionValue::Service(_) | OptionValue::Null => return None,
+                    OptionValue::Service(_)
+                    | OptionValue::Null
+                    | OptionValue::Record(_)
+                    | OptionValue::Records(_) => return None,
                 };
                 // The option's name is already camelCase, which the rendering keeps as is.
                 Some(Field::new(o.name, o.unit, o.doc, value))
@@ -682,12 +801,27 @@ pub fn check_exclusive(
     }
 }
 
-/// `options` as `export interface name { … }`, each documented.
-fn interface(name: &str, doc: &str, options: &[OptionSpec]) -> String {
+/// The records `options` hold, and those they hold, added to `out` once each, outer first.
+fn records_in(options: &[OptionSpec], out: &mut Vec<&'static Record>) {
+    for o in options {
+        let record = match o.kind {
+            Kind::Records { record, .. } | Kind::ServiceOr(record) => record,
+            _ => continue,
+        };
+        if !out.iter().any(|r| r.type_name == record.type_name) {
+            out.push(record);
+            records_in(record.fields, out);
+        }
+    }
+}
+
+/// `options` as `export interface name { … }`, each documented; those `required` have no `?`.
+fn interface(name: &str, doc: &str, options: &[OptionSpec], required: &[&str]) -> String {
     let mut out = format!("/** {doc} */\nexport interface {name} {{\n");
     for o in options {
+        let optional = if required.contains(&o.name) { "" } else { "?" };
         out.push_str(&format!(
-            "  /** {} */\n  {}?: {};\n",
+            "  /** {} */\n  {}{optional}: {};\n",
             o.sentence(),
             o.name,
             o.kind.typescript()
@@ -781,8 +915,9 @@ pub fn length_words(param: &str, choice: LengthChoice, length: u64) -> String {
 }
 
 /// `options` as a Markdown table: name, type, what it sets (with its unit), what it accepts and
-/// its default ("—" where the call decides, as the sentence says).
-fn table(options: &[OptionSpec]) -> String {
+/// its default ("—" where the call decides, as the sentence says; "required" for those in
+/// `required`).
+fn table(options: &[OptionSpec], required: &[&str]) -> String {
     let mut out =
         String::from("| option | type | what | accepts | default |\n|---|---|---|---|---|\n");
     for o in options {
@@ -798,7 +933,11 @@ fn table(options: &[OptionSpec]) -> String {
             o.kind.typescript().replace('|', "\\|"),
             what,
             o.kind.accepted(),
-            o.kind.default_words().unwrap_or_else(|| "—".into())
+            if required.contains(&o.name) {
+                "required".into()
+            } else {
+                o.kind.default_words().unwrap_or_else(|| "—".into())
+            }
         ));
     }
     out
@@ -832,10 +971,17 @@ pub fn markdown() -> String {
             out.push_str(&format!(" Give `{a}` or `{b}`, not both."));
         }
         out.push_str("\n\n");
-        out.push_str(&table(call.options));
+        out.push_str(&table(call.options, &[]));
         for set in call.more {
             out.push_str(&format!("\n### `{}`\n\n{}\n\n", set.type_name, set.doc));
-            out.push_str(&table(set.options));
+            out.push_str(&table(set.options, &[]));
+        }
+        for record in call.records() {
+            out.push_str(&format!(
+                "\n### `{}`\n\n{}\n\n",
+                record.type_name, record.doc
+            ));
+            out.push_str(&table(record.fields, record.required));
         }
     }
     out

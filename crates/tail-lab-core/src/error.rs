@@ -44,16 +44,65 @@ pub enum ParamError {
         /// The rest of the sentence: what each says, and what to do.
         reason: String,
     },
+    /// Arguments of the wrong shape, whatever their values: one missing that another needs,
+    /// two that go together given apart (a binding's `TypeError`, where the others are
+    /// `RangeError`s).
+    Shape {
+        /// The argument the message is about.
+        param: &'static str,
+        /// The whole message.
+        message: String,
+    },
+    /// An error about a field of a record inside an argument (`stages[2].k`).
+    Within {
+        /// Where the record is, as the caller writes it, ending in `.` (`"stages[2]."`): written
+        /// before the inner error's message.
+        path: String,
+        /// The error about the field.
+        error: Box<ParamError>,
+    },
 }
 
 impl ParamError {
-    /// The name of the rejected argument.
+    /// The name of the rejected argument (for an error [`ParamError::Within`] a record, the
+    /// field's).
     pub fn param(&self) -> &'static str {
         match self {
             ParamError::OutOfRange { param, .. }
             | ParamError::UnknownName { param, .. }
             | ParamError::NotAccepted { param, .. }
-            | ParamError::Conflict { param, .. } => param,
+            | ParamError::Conflict { param, .. }
+            | ParamError::Shape { param, .. } => param,
+            ParamError::Within { error, .. } => error.param(),
+        }
+    }
+
+    /// The same error about a field of the record at `path` (`"stages[2]."`); no change for an
+    /// empty path.
+    pub fn within(self, path: impl Into<String>) -> ParamError {
+        let path = path.into();
+        if path.is_empty() {
+            return self;
+        }
+        match self {
+            // Nested records: the outer path first.
+            ParamError::Within { path: inner, error } => ParamError::Within {
+                path: path + &inner,
+                error,
+            },
+            error => ParamError::Within {
+                path,
+                error: Box::new(error),
+            },
+        }
+    }
+
+    /// True for arguments of the wrong shape ([`ParamError::Shape`], in a record or not).
+    pub fn is_shape(&self) -> bool {
+        match self {
+            ParamError::Shape { .. } => true,
+            ParamError::Within { error, .. } => error.is_shape(),
+            _ => false,
         }
     }
 }
@@ -77,6 +126,8 @@ impl fmt::Display for ParamError {
                 expected,
             } => write!(f, "{param} must be {expected} (got {got})"),
             ParamError::Conflict { param, reason } => write!(f, "{param} {reason}"),
+            ParamError::Shape { message, .. } => f.write_str(message),
+            ParamError::Within { path, error } => write!(f, "{path}{error}"),
         }
     }
 }
@@ -364,5 +415,23 @@ mod tests {
         );
         assert_eq!(R.check_number("replicas", 1000.0), Ok(1000));
         assert!(R.check_number("replicas", f64::NAN).is_err());
+    }
+
+    #[test]
+    fn an_error_in_a_record_says_where_and_keeps_its_class() {
+        let e = check_count("k", 6, 1, 5, "an integer in 1..=5").unwrap_err();
+        let e = e.within("service.").within("stages[2].");
+        assert_eq!(
+            e.to_string(),
+            "stages[2].service.k must be an integer in 1..=5 (got 6)"
+        );
+        assert_eq!(e.param(), "k");
+        assert!(!e.is_shape());
+        let missing = ParamError::Shape {
+            param: "width",
+            message: "width is required".into(),
+        };
+        assert!(missing.clone().within("stages[0].").is_shape());
+        assert_eq!(missing.clone().within(""), missing);
     }
 }

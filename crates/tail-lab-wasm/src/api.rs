@@ -8,10 +8,11 @@ use crate::convert::{Options, number, seed, string};
 use crate::describe::js;
 use crate::error::{range, wrong_type};
 use crate::lab::service::service;
+use js_sys::{RangeError, Reflect, TypeError};
 use tail_lab_core::api::{
-    Call, Kind, OptionSpec, OptionValue, OptionValues, Work, check_exclusive,
+    Call, Kind, OptionSpec, OptionValue, OptionValues, Record, Work, check_exclusive,
 };
-use wasm_bindgen::prelude::*;
+use wasm_bindgen::{JsCast, prelude::*};
 
 #[wasm_bindgen(typescript_custom_section)]
 const OPTIONS_TS: &str = include_str!(concat!(env!("OUT_DIR"), "/options.d.ts"));
@@ -68,6 +69,60 @@ pub fn read_options(
     Ok(OptionValues::complete(specs, values))
 }
 
+/// One record at `path` (`"stages[2]"`), read against its declaration as options are: an
+/// unknown key is a `TypeError`, each given field converted and checked by its kind, a
+/// required field missing a `TypeError`; every error about a field names the path before it.
+fn record(record: &Record, path: &str, v: &JsValue) -> Result<OptionValues, JsValue> {
+    let names: Vec<&'static str> = record.fields.iter().map(|f| f.name).collect();
+    let o = Options::read(path, v, &names)?;
+    let prefix = format!("{path}.");
+    let mut values = Vec::with_capacity(names.len());
+    for field in record.fields {
+        match o.get(field.name) {
+            Some(x) => values.push((
+                field.name,
+                value(field, &x).map_err(|e| within(&prefix, e))?,
+            )),
+            None if record.required.contains(&field.name) => {
+                return Err(range(record.missing(field).within(prefix)));
+            }
+            None => {}
+        }
+    }
+    Ok(OptionValues::complete(record.fields, values))
+}
+
+/// `e` (a JS error about a field of a record) with `prefix` (`"stages[2]."`) before its
+/// message, of the same class; any other value thrown (a page's getter may throw anything)
+/// passes on unchanged.
+fn within(prefix: &str, e: JsValue) -> JsValue {
+    let Some(err) = e.dyn_ref::<js_sys::Error>() else {
+        return e;
+    };
+    let message = format!("{prefix}{}", String::from(err.message()));
+    if e.is_instance_of::<RangeError>() {
+        RangeError::new(&message).into()
+    } else if e.is_instance_of::<TypeError>() {
+        TypeError::new(&message).into()
+    } else {
+        e
+    }
+}
+
+/// True when `v` is an object with an own key among `record`'s fields (what tells a
+/// [`Kind::ServiceOr`] record from a service model, which has none of them).
+fn is_record(record: &Record, v: &JsValue) -> Result<bool, JsValue> {
+    let Some(o) = v.dyn_ref::<js_sys::Object>() else {
+        return Ok(false);
+    };
+    for field in record.fields {
+        if Reflect::get_own_property_descriptor(o, &JsValue::from_str(field.name))?.is_object() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// One given value, converted from JS and checked by its option's kind.
 fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
     let (name, kind) = (spec.name, &spec.kind);
@@ -95,6 +150,30 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
         Kind::Flag { .. } => return v.as_bool().map(OptionValue::Flag).ok_or_else(wrong),
         Kind::Seed { .. } => return seed(name, v).map(OptionValue::Seed),
         Kind::Service => return service(Some(v.clone())).map(OptionValue::Service),
+        Kind::ServiceOr(own) => {
+            return if v.is_object() && is_record(own, v)? {
+                record(own, name, v).map(OptionValue::Record)
+            } else {
+                service(Some(v.clone())).map(OptionValue::Service)
+            };
+        }
+        Kind::Records { record: each, .. } => {
+            if !js_sys::Array::is_array(v) {
+                return Err(wrong());
+            }
+            let length = Reflect::get(v, &JsValue::from_str("length"))?
+                .as_f64()
+                .unwrap_or(f64::NAN);
+            let n = kind
+                .length(length)
+                .map_err(|e| range(e.within(format!("{name}."))))?;
+            let mut records = Vec::with_capacity(n);
+            for i in 0..n {
+                let item = Reflect::get(v, &JsValue::from(i as u32))?;
+                records.push(record(each, &format!("{name}[{i}]"), &item)?);
+            }
+            return Ok(OptionValue::Records(records));
+        }
     }
     .map_err(range)
 }

@@ -138,11 +138,7 @@ pub struct Options {
 
 impl Options {
     /// Reads `v` as the options `param` of a call that knows the keys `known`.
-    pub fn read(
-        param: &'static str,
-        v: &JsValue,
-        known: &[&'static str],
-    ) -> Result<Options, JsValue> {
+    pub fn read(param: &str, v: &JsValue, known: &[&'static str]) -> Result<Options, JsValue> {
         if v.is_undefined() || v.is_null() {
             return Ok(Options { values: Vec::new() });
         }

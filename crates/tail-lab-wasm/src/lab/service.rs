@@ -97,6 +97,8 @@ fn renamed(e: ParamError, names: &[(&str, &'static str)]) -> JsValue {
             param: as_written(param),
             reason,
         },
+        // The core's empirical knots and lognormals raise neither.
+        other @ (ParamError::Shape { .. } | ParamError::Within { .. }) => other,
     };
     range(e)
 }

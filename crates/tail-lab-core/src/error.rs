@@ -223,6 +223,8 @@ pub enum Ends {
     Open,
     /// `(lo, hi]`: above `lo`, at most `hi`.
     AboveLow,
+    /// `[lo, hi)`: at least `lo`, below `hi`.
+    BelowHigh,
     /// `lo..=hi`, or `+∞` (a delay that never ends).
     ClosedOrInfinity,
     /// `(lo, hi]`, or `+∞`.
@@ -260,6 +262,7 @@ impl NumberRange {
             Ends::Closed => self.lo <= value && value <= self.hi,
             Ends::Open => self.lo < value && value < self.hi,
             Ends::AboveLow => self.lo < value && value <= self.hi,
+            Ends::BelowHigh => self.lo <= value && value < self.hi,
             Ends::ClosedOrInfinity | Ends::AboveLowOrInfinity if value == f64::INFINITY => {
                 return Ok(value);
             }

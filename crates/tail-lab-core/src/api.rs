@@ -251,6 +251,14 @@ pub enum Kind {
         /// Used when the option is absent.
         default: Option<u64>,
     },
+    /// A whole number in a range, or any text (a CSV column by its number or its header's
+    /// name); absent, the model decides.
+    CountOrText {
+        /// The whole numbers accepted.
+        range: CountRange,
+        /// What the text names, in words (`"a header's name"`).
+        text: &'static str,
+    },
     /// Another kind's values, or `null` for none (absent is the other kind's default).
     Nullable(&'static Kind),
     /// True or false.
@@ -296,7 +304,9 @@ impl Kind {
             Kind::Number { range, .. } | Kind::NumberOr { range, .. } => {
                 range.check(param, x).map(OptionValue::Number)
             }
-            Kind::Count { range, .. } | Kind::CountOr { range, .. } => {
+            Kind::Count { range, .. }
+            | Kind::CountOr { range, .. }
+            | Kind::CountOrText { range, .. } => {
                 range.check_number(param, x).map(OptionValue::Count)
             }
             Kind::RunLength { range, .. } => range
@@ -345,6 +355,7 @@ impl Kind {
                 Some(choice) => Ok(OptionValue::Length(rule.pilot + rule.cap, choice)),
                 None => Err(self.length_refused(param, crate::error::echoed(text))),
             },
+            Kind::CountOrText { .. } => Ok(OptionValue::Text(text.to_string())),
             // A kind that takes no words: a binding that hands it one gets the error a reader
             // would, never a panic.
             _ => Err(ParamError::NotAccepted {
@@ -387,7 +398,9 @@ impl Kind {
         match self {
             Kind::Number { .. } | Kind::Count { .. } => "a number",
             Kind::Name { .. } => "a string",
-            Kind::NumberOr { .. } | Kind::CountOr { .. } => "a number or a string",
+            Kind::NumberOr { .. } | Kind::CountOr { .. } | Kind::CountOrText { .. } => {
+                "a number or a string"
+            }
             Kind::Nullable(inner) => inner.type_words(),
             Kind::Flag { .. } => "true or false",
             Kind::Seed { .. } => "a number or a bigint",
@@ -414,7 +427,10 @@ impl Kind {
                 Some(OptionValue::Length(default, LengthChoice::Fixed))
             }
             // Absent, a call runs the Lab's model or its own default (`OptionValues::service`).
-            Kind::Service | Kind::ServiceOr(_) | Kind::Records { .. } => None,
+            Kind::Service
+            | Kind::ServiceOr(_)
+            | Kind::Records { .. }
+            | Kind::CountOrText { .. } => None,
         }
     }
 
@@ -430,6 +446,7 @@ impl Kind {
             Kind::NumberOr { word, .. } | Kind::CountOr { word, .. } => {
                 format!("number | {word:?}")
             }
+            Kind::CountOrText { .. } => "number | string".into(),
             Kind::Nullable(inner) => format!("{} | null", inner.typescript()),
             Kind::Flag { .. } => "boolean".into(),
             Kind::Seed { .. } => "number | bigint".into(),
@@ -448,6 +465,7 @@ impl Kind {
             Kind::Name { expected, .. } => format!("one of {expected}"),
             Kind::NumberOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
             Kind::CountOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
+            Kind::CountOrText { range, text } => format!("{}, or {text}", range.expected),
             Kind::Nullable(inner) => format!("{}, or null (none)", inner.accepted()),
             Kind::Flag { .. } => "true or false".into(),
             Kind::Seed { .. } => "an integer in 0..=2^53-1, or a bigint below 2^64".into(),
@@ -478,6 +496,7 @@ impl Kind {
             OptionValue::Flag(b) => Some(b.to_string()),
             OptionValue::Service(_)
             | OptionValue::Null
+            | OptionValue::Text(_)
             | OptionValue::Record(_)
             | OptionValue::Records(_) => None,
         }
@@ -505,6 +524,8 @@ pub enum OptionValue {
     Service(ServiceModel),
     /// `null`: none ([`Kind::Nullable`]).
     Null,
+    /// Any text ([`Kind::CountOrText`]).
+    Text(String),
     /// A record's fields, read as options ([`Kind::ServiceOr`]).
     Record(OptionValues),
     /// A list of records, each read as options ([`Kind::Records`]).
@@ -671,6 +692,16 @@ impl OptionValues {
         }
     }
 
+    /// A count-or-text option's value ([`Kind::CountOrText`]), if given: the count, or `Err`
+    /// with the text.
+    pub fn count_or_text(&self, name: &str) -> Option<Result<u64, &str>> {
+        match self.get(name)? {
+            OptionValue::Count(n) => Some(Ok(*n)),
+            OptionValue::Text(t) => Some(Err(t)),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
     /// A [`Kind::Records`] option's records, if given.
     pub fn records(&self, name: &str) -> Option<&[OptionValues]> {
         match self.get(name)? {
@@ -753,6 +784,7 @@ impl Call {
                     OptionValue::Flag(b) => Value::Flag(b),
                     OptionValue::Service(_)
                     | OptionValue::Null
+                    | OptionValue::Text(_)
                     | OptionValue::Record(_)
                     | OptionValue::Records(_) => return None,
                 };

@@ -130,13 +130,14 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
     match kind {
         Kind::Number { .. } | Kind::Count { .. } => kind.number(name, number(name, v)?),
         Kind::Name { .. } => kind.name(name, &string(name, v)?),
-        Kind::RunLength { .. } | Kind::NumberOr { .. } | Kind::CountOr { .. } => {
-            match (v.as_string(), v.as_f64()) {
-                (Some(text), _) => kind.name(name, &text),
-                (None, Some(x)) => kind.number(name, x),
-                (None, None) => return Err(wrong()),
-            }
-        }
+        Kind::RunLength { .. }
+        | Kind::NumberOr { .. }
+        | Kind::CountOr { .. }
+        | Kind::CountOrText { .. } => match (v.as_string(), v.as_f64()) {
+            (Some(text), _) => kind.name(name, &text),
+            (None, Some(x)) => kind.number(name, x),
+            (None, None) => return Err(wrong()),
+        },
         Kind::Nullable(inner) => {
             if v.is_null() {
                 return Ok(OptionValue::Null);

@@ -34,6 +34,7 @@ fn calls(out: &std::path::Path) {
     let mut ts = String::from(
         "\n// Options: generated from the core's declarations (tail_lab_core::api).\n",
     );
+    ts.push_str(&tail_lab_core::api::service_typescript());
     for model in tail_lab_core::model::MODELS {
         let Some(call) = model.api else { continue };
         ts.push_str(&call.typescript());

@@ -32,7 +32,7 @@ use crate::describe::camel_case;
 use crate::describe::{Field, Unit};
 use crate::error::{CountRange, NumberRange, ParamError, readable};
 use crate::lab::precision::{LengthChoice, RunLength};
-use crate::lab::service::ServiceModel;
+use crate::lab::service::{SERVICE_FORMS, ServiceModel};
 
 /// The most work one call may do, in work units of about 10 ns of wasm in Chromium on a
 /// 2-core machine (one Tail leaf draw is one unit; each model counts its events): about 2 s,
@@ -161,7 +161,8 @@ pub struct Record {
     pub type_name: &'static str,
     /// One sentence on what one record is.
     pub doc: &'static str,
-    /// Its fields, in the order they are read and documented.
+    /// Its fields, in the order they are read and documented (no two records of one
+    /// option's forms share a field's name: [`Kind::forms`]).
     pub fields: &'static [OptionSpec],
     /// The fields every record must give (the others have a default, or are left to the
     /// model, as their sentences say).
@@ -174,13 +175,23 @@ impl Record {
         self.fields.iter().find(|f| f.name == name)
     }
 
-    /// The error for a required field not given: its name and what it accepts (a binding's
-    /// `TypeError`).
+    /// The error for a required field not given: its name and what it accepts, or its own
+    /// fields for a record (a binding's `TypeError`).
     pub fn missing(&self, field: &OptionSpec) -> ParamError {
+        let message = match field.kind {
+            Kind::Record(record) => format!("{} ({}) is required", field.name, record.shape()),
+            other => format!("{} is required ({})", field.name, other.accepted()),
+        };
         ParamError::Shape {
             param: field.name,
-            message: format!("{} is required ({})", field.name, field.kind.accepted()),
+            message,
         }
+    }
+
+    /// Its fields' names as an object's (`"{ medianMs, sigma }"`).
+    pub fn shape(&self) -> String {
+        let names: Vec<&str> = self.fields.iter().map(|f| f.name).collect();
+        format!("{{ {} }}", names.join(", "))
     }
 }
 
@@ -288,6 +299,13 @@ pub enum Kind {
     /// own (a graph stage's `{ exponentialMs }`), told apart by the record's field names: a
     /// service model has none of them. Absent, the model decides.
     ServiceOr(&'static Record),
+    /// One record inside another (a service model's `body`).
+    Record(&'static Record),
+    /// A list of numbers (a `Float64Array` in JS), its length in `length`.
+    Series {
+        /// The lengths accepted.
+        length: CountRange,
+    },
     /// A list of records (a graph's stages), in order.
     Records {
         /// The records' fields.
@@ -366,15 +384,41 @@ impl Kind {
         }
     }
 
-    /// A list's length ([`Kind::Records`]), checked, named `length` (a binding says whose).
-    pub fn length(&self, n: f64) -> Result<usize, ParamError> {
+    /// A list's length ([`Kind::Records`], [`Kind::Series`]), checked and named `param`.
+    pub fn length(&self, param: &'static str, n: f64) -> Result<usize, ParamError> {
         match self {
-            Kind::Records { length, .. } => length.check_number("length", n).map(|n| n as usize),
+            Kind::Records { length, .. } | Kind::Series { length } => {
+                length.check_number(param, n).map(|n| n as usize)
+            }
             _ => Err(ParamError::NotAccepted {
-                param: "length",
+                param,
                 got: readable(n),
                 expected: "the length of a list option".into(),
             }),
+        }
+    }
+
+    /// The records a service option may be ([`Kind::Service`]: [`SERVICE_FORMS`];
+    /// [`Kind::ServiceOr`]: those, then its own record), told apart by their fields' names (the
+    /// first when it has none of them); none for the other kinds.
+    pub fn forms(&self) -> Vec<&'static Record> {
+        match self {
+            Kind::Service => SERVICE_FORMS.to_vec(),
+            Kind::ServiceOr(own) => SERVICE_FORMS.into_iter().chain([*own]).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The error for an object that mixes the keys of two of [`Kind::forms`] (`service`'s
+    /// `body` and `empirical`): each form's fields, and that only one may be given.
+    pub fn forms_mixed(&self, param: &'static str, a: &Record, b: &Record) -> ParamError {
+        let words = |r: &Record| {
+            let names: Vec<&str> = r.fields.iter().map(|f| f.name).collect();
+            names.join(" and ")
+        };
+        ParamError::Shape {
+            param,
+            message: format!("{param}: give {}, or {}, not both", words(a), words(b)),
         }
     }
 
@@ -407,6 +451,8 @@ impl Kind {
             Kind::RunLength { .. } => "a number, \"auto\" or \"pilot\"",
             Kind::Service | Kind::ServiceOr(_) => "a service model object",
             Kind::Records { .. } => "an array",
+            Kind::Record(_) => "an object",
+            Kind::Series { .. } => "a Float64Array",
         }
     }
 
@@ -430,6 +476,8 @@ impl Kind {
             Kind::Service
             | Kind::ServiceOr(_)
             | Kind::Records { .. }
+            | Kind::Record(_)
+            | Kind::Series { .. }
             | Kind::CountOrText { .. } => None,
         }
     }
@@ -454,6 +502,8 @@ impl Kind {
             Kind::Service => "ServiceOptions".into(),
             Kind::ServiceOr(record) => format!("ServiceOptions | {}", record.type_name),
             Kind::Records { record, .. } => format!("{}[]", record.type_name),
+            Kind::Record(record) => record.type_name.into(),
+            Kind::Series { .. } => "Float64Array".into(),
         }
     }
 
@@ -482,6 +532,8 @@ impl Kind {
                 "an array of {}..={} `{}`",
                 length.lo, length.hi, record.type_name
             ),
+            Kind::Record(record) => format!("`{}`", record.type_name),
+            Kind::Series { length } => format!("a Float64Array, {}", length.expected),
         }
     }
 
@@ -497,6 +549,7 @@ impl Kind {
             OptionValue::Service(_)
             | OptionValue::Null
             | OptionValue::Text(_)
+            | OptionValue::Series(_)
             | OptionValue::Record(_)
             | OptionValue::Records(_) => None,
         }
@@ -526,7 +579,9 @@ pub enum OptionValue {
     Null,
     /// Any text ([`Kind::CountOrText`]).
     Text(String),
-    /// A record's fields, read as options ([`Kind::ServiceOr`]).
+    /// A list of numbers ([`Kind::Series`]).
+    Series(Vec<f64>),
+    /// A record's fields, read as options ([`Kind::Record`], [`Kind::ServiceOr`]).
     Record(OptionValues),
     /// A list of records, each read as options ([`Kind::Records`]).
     Records(Vec<OptionValues>),
@@ -702,6 +757,22 @@ impl OptionValues {
         }
     }
 
+    /// A [`Kind::Record`] option's fields, if given.
+    pub fn record(&self, name: &str) -> Option<&OptionValues> {
+        match self.get(name)? {
+            OptionValue::Record(r) => Some(r),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A [`Kind::Series`] option's numbers, if given.
+    pub fn series(&self, name: &str) -> Option<&[f64]> {
+        match self.get(name)? {
+            OptionValue::Series(xs) => Some(xs),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
     /// A [`Kind::Records`] option's records, if given.
     pub fn records(&self, name: &str) -> Option<&[OptionValues]> {
         match self.get(name)? {
@@ -785,6 +856,7 @@ impl Call {
                     OptionValue::Service(_)
                     | OptionValue::Null
                     | OptionValue::Text(_)
+                    | OptionValue::Series(_)
                     | OptionValue::Record(_)
                     | OptionValue::Records(_) => return None,
                 };
@@ -837,7 +909,7 @@ pub fn check_exclusive(
 fn records_in(options: &[OptionSpec], out: &mut Vec<&'static Record>) {
     for o in options {
         let record = match o.kind {
-            Kind::Records { record, .. } | Kind::ServiceOr(record) => record,
+            Kind::Records { record, .. } | Kind::ServiceOr(record) | Kind::Record(record) => record,
             _ => continue,
         };
         if !out.iter().any(|r| r.type_name == record.type_name) {
@@ -975,6 +1047,39 @@ fn table(options: &[OptionSpec], required: &[&str]) -> String {
     out
 }
 
+/// The forms a service option takes ([`SERVICE_FORMS`]) and the records they hold, each once,
+/// outer first: every [`Kind::Service`] option's, rendered once for all calls.
+pub fn service_records() -> Vec<&'static Record> {
+    let mut out = Vec::new();
+    for form in SERVICE_FORMS {
+        if !out.iter().any(|r: &&Record| r.type_name == form.type_name) {
+            out.push(form);
+            records_in(form.fields, &mut out);
+        }
+    }
+    out
+}
+
+/// One sentence on a service option's forms.
+const SERVICE_DOC: &str = "A service-time model: the Lab's mixture, or your own latencies, told \
+                           apart by their keys.";
+
+/// The TypeScript of a service option ([`Kind::Service`]): its forms' interfaces and
+/// `ServiceOptions`, their union. One for the whole API: a call's own interfaces
+/// ([`Call::typescript`]) refer to it.
+pub fn service_typescript() -> String {
+    let mut out = String::new();
+    for r in service_records() {
+        out.push_str(&interface(r.type_name, r.doc, r.fields, r.required));
+    }
+    let names: Vec<&str> = SERVICE_FORMS.iter().map(|r| r.type_name).collect();
+    out.push_str(&format!(
+        "/** {SERVICE_DOC} */\nexport type ServiceOptions = {};\n",
+        names.join(" | ")
+    ));
+    out
+}
+
 /// Every registered call ([`crate::model::Model::api`]), in model order.
 pub fn calls() -> impl Iterator<Item = &'static Call> {
     crate::model::MODELS.iter().filter_map(|m| m.api)
@@ -1016,6 +1121,23 @@ pub fn markdown() -> String {
             out.push_str(&table(record.fields, record.required));
         }
     }
+    let forms: Vec<String> = SERVICE_FORMS
+        .iter()
+        .map(|r| format!("`{}`", r.type_name))
+        .collect();
+    out.push_str(&format!(
+        "\n## `ServiceOptions`\n\n{SERVICE_DOC} Every `service` option is one of {} (the first \
+         when it has none of their keys); an error names the field as written \
+         (`service.body.medianMs`).\n",
+        forms.join(" or ")
+    ));
+    for record in service_records() {
+        out.push_str(&format!(
+            "\n### `{}`\n\n{}\n\n",
+            record.type_name, record.doc
+        ));
+        out.push_str(&table(record.fields, record.required));
+    }
     out
 }
 
@@ -1044,6 +1166,80 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: defaults refused: {e}", call.name));
             assert!(prepared.work.units > 0.0, "{}", call.name);
         }
+    }
+
+    /// Every option of every record a call holds, its `more` sets' and the service forms'.
+    fn every_option() -> Vec<&'static OptionSpec> {
+        let mut out = Vec::new();
+        for call in calls() {
+            out.extend(call.options);
+            out.extend(call.more.iter().flat_map(|s| s.options));
+            out.extend(call.records().iter().flat_map(|r| r.fields));
+        }
+        out.extend(service_records().iter().flat_map(|r| r.fields));
+        out
+    }
+
+    #[test]
+    fn service_options_are_named_service_and_their_forms_keys_are_their_own() {
+        // `service_of` names what it refuses as the caller wrote it, `service.body.medianMs`.
+        for o in every_option() {
+            if matches!(o.kind, Kind::Service | Kind::ServiceOr(_)) {
+                assert_eq!(o.name, "service");
+                // A form is told by its keys: no key in two forms.
+                let forms = o.kind.forms();
+                let mut keys: Vec<&str> = forms
+                    .iter()
+                    .flat_map(|f| f.fields)
+                    .map(|f| f.name)
+                    .collect();
+                let n = keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                assert_eq!(keys.len(), n, "{keys:?}");
+            }
+            assert_eq!(camel_case(o.name), o.name);
+        }
+        for r in service_records() {
+            for req in r.required {
+                assert!(r.field(req).is_some(), "{}: {req}", r.type_name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_service_is_read_from_its_forms_and_refused_by_where() {
+        use crate::lab::service::{MIXTURE, service_of};
+        let lognormal = |median: f64, sigma: f64| {
+            OptionValue::Record(OptionValues::complete(
+                crate::lab::service::LOGNORMAL.fields,
+                vec![
+                    ("medianMs", OptionValue::Number(median)),
+                    ("sigma", OptionValue::Number(sigma)),
+                ],
+            ))
+        };
+        let mixture = |body| OptionValues::complete(MIXTURE.fields, vec![("body", body)]);
+        let m = service_of(&mixture(lognormal(8.0, 0.5))).unwrap();
+        assert_eq!(m.slow_probability(), 0.0);
+        // A model the histogram could not measure names the option itself.
+        let e = service_of(&mixture(lognormal(0.01, 0.5))).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("service must be a model whose median"),
+            "{e}"
+        );
+        let missing = MIXTURE.missing(MIXTURE.field("body").unwrap());
+        assert_eq!(
+            missing.to_string(),
+            "body ({ medianMs, sigma }) is required"
+        );
+        assert_eq!(
+            Kind::Service
+                .forms_mixed("service", SERVICE_FORMS[0], SERVICE_FORMS[1])
+                .to_string(),
+            "service: give body and slow, or empirical, not both"
+        );
     }
 
     #[test]

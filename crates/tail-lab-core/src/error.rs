@@ -97,6 +97,52 @@ impl ParamError {
         }
     }
 
+    /// The same error, its argument named as the caller writes it: `names` maps the core's
+    /// names (`median_ms`) to the caller's (`medianMs`); a name not in it is kept.
+    pub fn renamed(self, names: &[(&str, &'static str)]) -> ParamError {
+        let as_written = |param: &'static str| {
+            names
+                .iter()
+                .find(|(from, _)| *from == param)
+                .map_or(param, |(_, to)| to)
+        };
+        match self {
+            ParamError::OutOfRange {
+                param,
+                got,
+                expected,
+            } => ParamError::OutOfRange {
+                param: as_written(param),
+                got,
+                expected,
+            },
+            ParamError::UnknownName {
+                param,
+                got,
+                expected,
+            } => ParamError::UnknownName {
+                param: as_written(param),
+                got,
+                expected,
+            },
+            ParamError::NotAccepted {
+                param,
+                got,
+                expected,
+            } => ParamError::NotAccepted {
+                param: as_written(param),
+                got,
+                expected,
+            },
+            ParamError::Conflict { param, reason } => ParamError::Conflict {
+                param: as_written(param),
+                reason,
+            },
+            // Their messages are whole sentences, or say their path already.
+            other @ (ParamError::Shape { .. } | ParamError::Within { .. }) => other,
+        }
+    }
+
     /// True for arguments of the wrong shape ([`ParamError::Shape`], in a record or not).
     pub fn is_shape(&self) -> bool {
         match self {
@@ -201,17 +247,6 @@ pub(crate) fn check_open(
     expected: &'static str,
 ) -> Result<f64, ParamError> {
     accept(param, value, lo < value && value < hi, expected)
-}
-
-/// Checks that `value` is finite and inside `(lo, hi]`: above `lo`, at most `hi`.
-pub(crate) fn check_half_open(
-    param: &'static str,
-    value: f64,
-    lo: f64,
-    hi: f64,
-    expected: &'static str,
-) -> Result<f64, ParamError> {
-    accept(param, value, lo < value && value <= hi, expected)
 }
 
 /// Which ends of a [`NumberRange`] belong to it.
@@ -402,9 +437,13 @@ mod tests {
         assert_eq!(readable(0.25), "0.25");
         assert_eq!(readable(26843546.0), "26843546");
         assert!(check_open("p", 0.5, 0.0, 1.0, "in (0, 1)").is_ok());
-        assert!(check_half_open("s", 5.0, 0.0, 5.0, "in (0, 5]").is_ok());
-        assert!(check_half_open("s", 0.0, 0.0, 5.0, "in (0, 5]").is_err());
-        assert!(check_half_open("s", 5.000_000_1, 0.0, 5.0, "in (0, 5]").is_err());
+        let half_open = NumberRange::new(0.0, 5.0, Ends::AboveLow, "in (0, 5]");
+        assert!(half_open.check("s", 5.0).is_ok());
+        assert!(half_open.check("s", 0.0).is_err());
+        assert!(half_open.check("s", 5.000_000_1).is_err());
+        let below = NumberRange::new(0.0, 1.0, Ends::BelowHigh, "in [0, 1)");
+        assert!(below.check("s", 0.0).is_ok());
+        assert!(below.check("s", 1.0).is_err());
     }
 
     #[test]

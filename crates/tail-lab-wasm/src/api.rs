@@ -4,14 +4,15 @@
 //! that declares a call, with their option interfaces (`$OUT_DIR/options.d.ts`); this file
 //! holds no model's name, default, range or message.
 
-use crate::convert::{Options, number, seed, string};
+use crate::convert::{Options, float64_values, number, seed, string};
 use crate::describe::js;
 use crate::error::{range, wrong_type};
-use crate::lab::service::service;
 use js_sys::{RangeError, Reflect, TypeError};
 use tail_lab_core::api::{
-    Call, Kind, OptionSpec, OptionValue, OptionValues, Record, Work, check_exclusive,
+    Call, Kind, OptionSpec, OptionValue, OptionValues, Record, SERVICE_OPTION, Work,
+    check_exclusive,
 };
+use tail_lab_core::lab::service::{SERVICE_FORMS, ServiceModel, service_of};
 use wasm_bindgen::{JsCast, prelude::*};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -74,9 +75,13 @@ pub fn read_options(
 /// required field missing a `TypeError`; every error about a field names the path before it.
 fn record(record: &Record, path: &str, v: &JsValue) -> Result<OptionValues, JsValue> {
     let names: Vec<&'static str> = record.fields.iter().map(|f| f.name).collect();
-    let o = Options::read(path, v, &names)?;
+    fields(record, path, &Options::read(path, v, &names)?)
+}
+
+/// The fields of `record` from the object at `path`, already read (each key once).
+fn fields(record: &Record, path: &str, o: &Options) -> Result<OptionValues, JsValue> {
     let prefix = format!("{path}.");
-    let mut values = Vec::with_capacity(names.len());
+    let mut values = Vec::with_capacity(record.fields.len());
     for field in record.fields {
         match o.get(field.name) {
             Some(x) => values.push((
@@ -90,6 +95,34 @@ fn record(record: &Record, path: &str, v: &JsValue) -> Result<OptionValues, JsVa
         }
     }
     Ok(OptionValues::complete(record.fields, values))
+}
+
+/// A value that is one of `kind`'s forms ([`Kind::forms`]): read once with every form's keys
+/// known, the form whose keys it has (the first when it has none; two forms' keys together are
+/// a `TypeError`), and its fields.
+fn one_of(
+    kind: &Kind,
+    name: &'static str,
+    v: &JsValue,
+) -> Result<(&'static Record, OptionValues), JsValue> {
+    let forms = kind.forms();
+    let mut known: Vec<&'static str> = Vec::new();
+    for field in forms.iter().flat_map(|f| f.fields) {
+        if !known.contains(&field.name) {
+            known.push(field.name);
+        }
+    }
+    let o = Options::read(name, v, &known)?;
+    let given: Vec<&'static Record> = forms
+        .iter()
+        .copied()
+        .filter(|f| f.fields.iter().any(|x| o.get(x.name).is_some()))
+        .collect();
+    if let [a, b, ..] = given[..] {
+        return Err(range(kind.forms_mixed(name, a, b)));
+    }
+    let form = given.first().copied().unwrap_or(forms[0]);
+    Ok((form, fields(form, name, &o)?))
 }
 
 /// `e` (a JS error about a field of a record) with `prefix` (`"stages[2]."`) before its
@@ -109,18 +142,16 @@ fn within(prefix: &str, e: JsValue) -> JsValue {
     }
 }
 
-/// True when `v` is an object with an own key among `record`'s fields (what tells a
-/// [`Kind::ServiceOr`] record from a service model, which has none of them).
-fn is_record(record: &Record, v: &JsValue) -> Result<bool, JsValue> {
-    let Some(o) = v.dyn_ref::<js_sys::Object>() else {
-        return Ok(false);
+/// A `service` argument of a closed form (`serviceMoments(service)`), read as the `service`
+/// option is ([`SERVICE_OPTION`]); absent, the Lab's model.
+pub fn service(v: Option<JsValue>) -> Result<ServiceModel, JsValue> {
+    let Some(v) = v else {
+        return Ok(ServiceModel::default());
     };
-    for field in record.fields {
-        if Reflect::get_own_property_descriptor(o, &JsValue::from_str(field.name))?.is_object() {
-            return Ok(true);
-        }
+    match value(&SERVICE_OPTION, &v)? {
+        OptionValue::Service(model) => Ok(model),
+        other => unreachable!("a service option reads as a service model, not {other:?}"),
     }
-    Ok(false)
 }
 
 /// One given value, converted from JS and checked by its option's kind.
@@ -150,13 +181,21 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
         }
         Kind::Flag { .. } => return v.as_bool().map(OptionValue::Flag).ok_or_else(wrong),
         Kind::Seed { .. } => return seed(name, v).map(OptionValue::Seed),
-        Kind::Service => return service(Some(v.clone())).map(OptionValue::Service),
-        Kind::ServiceOr(own) => {
-            return if v.is_object() && is_record(own, v)? {
-                record(own, name, v).map(OptionValue::Record)
+        Kind::Service | Kind::ServiceOr(_) => {
+            let (form, values) = one_of(kind, name, v)?;
+            if SERVICE_FORMS.iter().any(|f| f.type_name == form.type_name) {
+                service_of(&values).map(OptionValue::Service)
             } else {
-                service(Some(v.clone())).map(OptionValue::Service)
-            };
+                // A record that stands for a service of its own: the model builds it.
+                Ok(OptionValue::Record(values))
+            }
+        }
+        Kind::Record(each) => return record(each, name, v).map(OptionValue::Record),
+        Kind::Series { .. } => {
+            return float64_values(name, v, kind.type_words(), |n| {
+                kind.length(name, n).map_err(range)
+            })
+            .map(OptionValue::Series);
         }
         Kind::Records { record: each, .. } => {
             if !js_sys::Array::is_array(v) {
@@ -166,7 +205,7 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
                 .as_f64()
                 .unwrap_or(f64::NAN);
             let n = kind
-                .length(length)
+                .length("length", length)
                 .map_err(|e| range(e.within(format!("{name}."))))?;
             let mut records = Vec::with_capacity(n);
             for i in 0..n {

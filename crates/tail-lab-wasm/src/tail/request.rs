@@ -107,7 +107,7 @@ pub const YOURS: &str = "yours";
 /// `leaves`: a reader's latencies as the Lab's `service` reader takes them (`{ empirical: {
 /// levels, ms } }`), with its errors naming `leaves` instead of `service`.
 fn read_leaves(v: &JsValue) -> Result<Arc<EmpiricalDistribution>, JsValue> {
-    let model = crate::lab::service::service(Some(v.clone())).map_err(|e| renamed_error(&e))?;
+    let model = crate::api::service(Some(v.clone())).map_err(|e| renamed_error(&e))?;
     model.as_empirical().cloned().ok_or_else(|| {
         js_sys::TypeError::new(
             "leaves must be your own latencies, { empirical: { levels, ms } } as \

@@ -1181,11 +1181,9 @@ mod tests {
     }
 
     #[test]
-    fn service_options_are_named_service_and_their_forms_keys_are_their_own() {
-        // `service_of` names what it refuses as the caller wrote it, `service.body.medianMs`.
+    fn a_service_options_forms_are_told_apart_by_their_own_keys() {
         for o in every_option() {
             if matches!(o.kind, Kind::Service | Kind::ServiceOr(_)) {
-                assert_eq!(o.name, "service");
                 // A form is told by its keys: no key in two forms.
                 let forms = o.kind.forms();
                 let mut keys: Vec<&str> = forms
@@ -1220,13 +1218,13 @@ mod tests {
             ))
         };
         let mixture = |body| OptionValues::complete(MIXTURE.fields, vec![("body", body)]);
-        let m = service_of(&mixture(lognormal(8.0, 0.5))).unwrap();
+        let m = service_of("service", &mixture(lognormal(8.0, 0.5))).unwrap();
         assert_eq!(m.slow_probability(), 0.0);
         // A model the histogram could not measure names the option itself.
-        let e = service_of(&mixture(lognormal(0.01, 0.5))).unwrap_err();
+        let e = service_of("leaves", &mixture(lognormal(0.01, 0.5))).unwrap_err();
         assert!(
             e.to_string()
-                .starts_with("service must be a model whose median"),
+                .starts_with("leaves must be a model whose median"),
             "{e}"
         );
         let missing = MIXTURE.missing(MIXTURE.field("body").unwrap());

@@ -184,7 +184,7 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
         Kind::Service | Kind::ServiceOr(_) => {
             let (form, values) = one_of(kind, name, v)?;
             if SERVICE_FORMS.iter().any(|f| f.type_name == form.type_name) {
-                service_of(&values).map(OptionValue::Service)
+                service_of(name, &values).map(OptionValue::Service)
             } else {
                 // A record that stands for a service of its own: the model builds it.
                 Ok(OptionValue::Record(values))

@@ -170,42 +170,49 @@ pub const EMPIRICAL: Record = Record {
 /// first when none is given: the Lab's mixture, or your own latencies.
 pub const SERVICE_FORMS: [&Record; 2] = [&MIXTURE, &EMPIRICAL];
 
-/// The model a `service` option describes, from its values (read against one of
-/// [`SERVICE_FORMS`], each field checked by its kind). An error names the part of the option it
-/// is about as the caller writes it (`service.body.medianMs`), or the option itself when the
-/// whole model is refused (`service`: a model the histogram could not measure).
-pub fn service_of(o: &OptionValues) -> Result<ServiceModel, ParamError> {
-    let lognormal = |o: &OptionValues, path: &'static str| {
+/// The model the service option `param` (`"service"`) describes, from its values (read
+/// against one of [`SERVICE_FORMS`], each field checked by its kind). An error names the part
+/// of the option it is about as the caller writes it (`service.body.medianMs`), or the option
+/// itself when the whole model is refused (a model the histogram could not measure).
+pub fn service_of(param: &'static str, o: &OptionValues) -> Result<ServiceModel, ParamError> {
+    let lognormal = |o: &OptionValues, part: &str| {
         LogNormalMs::new(
             o.number("medianMs").expect("a required field"),
             o.number("sigma").expect("a required field"),
         )
-        .map_err(|e| e.renamed(&[("median_ms", "medianMs")]).within(path))
+        .map_err(|e| {
+            e.renamed(&[("median_ms", "medianMs")])
+                .within(format!("{param}.{part}."))
+        })
     };
+    // The model's own refusals name the option as `service`.
+    let whole = |e: ParamError| e.renamed(&[("service", param)]);
     if let Some(knots) = o.record("empirical") {
         let distribution = EmpiricalDistribution::from_knots(
             knots.series("levels").expect("a required field").to_vec(),
             knots.series("ms").expect("a required field").to_vec(),
         )
         .map_err(|e| match e.param() {
-            "knots" => e.renamed(&[("knots", "empirical")]).within("service."),
+            "knots" => e
+                .renamed(&[("knots", "empirical")])
+                .within(format!("{param}.")),
             _ => e
                 .renamed(&[("knots.levels", "levels"), ("knots.ms", "ms")])
-                .within("service.empirical."),
+                .within(format!("{param}.empirical.")),
         })?;
-        return ServiceModel::empirical(Arc::new(distribution));
+        return ServiceModel::empirical(Arc::new(distribution)).map_err(whole);
     }
-    let body = lognormal(o.record("body").expect("a required field"), "service.body.")?;
+    let body = lognormal(o.record("body").expect("a required field"), "body")?;
     match o.record("slow") {
-        None => ServiceModel::new(body, 0.0, body),
+        None => ServiceModel::new(body, 0.0, body).map_err(whole),
         Some(slow) => {
             let p = slow.number("p").expect("a required field");
-            let mode = lognormal(slow, "service.slow.")?;
+            let mode = lognormal(slow, "slow")?;
             ServiceModel::new(body, p, mode).map_err(|e| match e.param() {
                 "slow_probability" => e
                     .renamed(&[("slow_probability", "p")])
-                    .within("service.slow."),
-                _ => e,
+                    .within(format!("{param}.slow.")),
+                _ => whole(e),
             })
         }
     }

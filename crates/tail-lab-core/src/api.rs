@@ -32,7 +32,7 @@ use crate::describe::camel_case;
 use crate::describe::{Field, Unit};
 use crate::error::{CountRange, NumberRange, ParamError, readable};
 use crate::lab::precision::{LengthChoice, RunLength};
-use crate::lab::service::ServiceModel;
+use crate::lab::service::{SERVICE_FORMS, ServiceModel};
 
 /// The most work one call may do, in work units of about 10 ns of wasm in Chromium on a
 /// 2-core machine (one Tail leaf draw is one unit; each model counts its events): about 2 s,
@@ -79,6 +79,41 @@ pub struct OptionSet {
     pub doc: &'static str,
     /// The options.
     pub options: &'static [OptionSpec],
+}
+
+impl OptionSet {
+    /// Its TypeScript interface, each option's sentence, unit, accepted values and default in
+    /// its doc comment.
+    pub fn typescript(&self) -> String {
+        let mut out = String::new();
+        let mut records = Vec::new();
+        records_in(self.options, &mut records);
+        for record in records {
+            out.push_str(&interface(
+                record.type_name,
+                record.doc,
+                record.fields,
+                record.required,
+            ));
+        }
+        out.push_str(&interface(self.type_name, self.doc, self.options, &[]));
+        out
+    }
+}
+
+/// The option sets of the API that belong to no registered call, rendered with the calls':
+/// the Tail piece's `TailOptions` (its run is a class, `TailRun`, not a call).
+pub const STANDALONE: &[OptionSet] = &[crate::tail::options::TAIL_OPTIONS];
+
+/// The records the API takes as an argument of their own, rendered with the calls' options:
+/// the Tail run's `RunBlock` (`TailRun.absorb`).
+pub const STANDALONE_RECORDS: &[Record] = &[crate::tail::tail_run::BLOCK];
+
+impl Record {
+    /// Its TypeScript interface; its required fields have no `?`.
+    pub fn typescript(&self) -> String {
+        interface(self.type_name, self.doc, self.fields, self.required)
+    }
 }
 
 /// One option of a call.
@@ -153,6 +188,48 @@ impl OptionSpec {
     }
 }
 
+/// A record: a small object inside an option (one stage of a graph), its fields declared like
+/// options, each with its own kind, range and words.
+#[derive(Debug, Clone, Copy)]
+pub struct Record {
+    /// Its TypeScript interface (`"GraphStageOptions"`).
+    pub type_name: &'static str,
+    /// One sentence on what one record is.
+    pub doc: &'static str,
+    /// Its fields, in the order they are read and documented (no two records of one
+    /// option's forms share a field's name: [`Kind::forms`]).
+    pub fields: &'static [OptionSpec],
+    /// The fields every record must give (the others have a default, or are left to the
+    /// model, as their sentences say).
+    pub required: &'static [&'static str],
+}
+
+impl Record {
+    /// The field named `name`.
+    pub fn field(&self, name: &str) -> Option<&'static OptionSpec> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The error for a required field not given: its name and what it accepts, or its own
+    /// fields for a record (a binding's `TypeError`).
+    pub fn missing(&self, field: &OptionSpec) -> ParamError {
+        let message = match field.kind {
+            Kind::Record(record) => format!("{} ({}) is required", field.name, record.shape()),
+            other => format!("{} is required ({})", field.name, other.accepted()),
+        };
+        ParamError::Shape {
+            param: field.name,
+            message,
+        }
+    }
+
+    /// Its fields' names as an object's (`"{ medianMs, sigma }"`).
+    pub fn shape(&self) -> String {
+        let names: Vec<&str> = self.fields.iter().map(|f| f.name).collect();
+        format!("{{ {} }}", names.join(", "))
+    }
+}
+
 /// The `seed` option every call has: the seed of every draw, 1 unless told.
 pub const SEED_OPTION: OptionSpec = OptionSpec {
     name: "seed",
@@ -220,6 +297,19 @@ pub enum Kind {
         /// Used when the option is absent.
         default: Option<u64>,
     },
+    /// A whole number in a range, or any text (a CSV column by its number or its header's
+    /// name); absent, the model decides.
+    CountOrText {
+        /// The whole numbers accepted.
+        range: CountRange,
+        /// What the text names, in words (`"a header's name"`).
+        text: &'static str,
+    },
+    /// Any text, of a form the model checks (`"16 hex digits from TailRun.block()"`).
+    Text {
+        /// The form in words, also what a value of another type is told it must be.
+        expected: &'static str,
+    },
     /// Another kind's values, or `null` for none (absent is the other kind's default).
     Nullable(&'static Kind),
     /// True or false.
@@ -245,6 +335,24 @@ pub enum Kind {
     /// A service-time model (the Lab's mixture or an empirical distribution); absent means
     /// the Lab's ([`ServiceModel::default`]).
     Service,
+    /// A service-time model ([`Kind::Service`]), or a record that stands for a service of its
+    /// own (a graph stage's `{ exponentialMs }`), told apart by the record's field names: a
+    /// service model has none of them. Absent, the model decides.
+    ServiceOr(&'static Record),
+    /// One record inside another (a service model's `body`).
+    Record(&'static Record),
+    /// A list of numbers (a `Float64Array` in JS), its length in `length`.
+    Series {
+        /// The lengths accepted.
+        length: CountRange,
+    },
+    /// A list of records (a graph's stages), in order.
+    Records {
+        /// The records' fields.
+        record: &'static Record,
+        /// How many the list may hold.
+        length: CountRange,
+    },
 }
 
 impl Kind {
@@ -254,7 +362,9 @@ impl Kind {
             Kind::Number { range, .. } | Kind::NumberOr { range, .. } => {
                 range.check(param, x).map(OptionValue::Number)
             }
-            Kind::Count { range, .. } | Kind::CountOr { range, .. } => {
+            Kind::Count { range, .. }
+            | Kind::CountOr { range, .. }
+            | Kind::CountOrText { range, .. } => {
                 range.check_number(param, x).map(OptionValue::Count)
             }
             Kind::RunLength { range, .. } => range
@@ -303,6 +413,7 @@ impl Kind {
                 Some(choice) => Ok(OptionValue::Length(rule.pilot + rule.cap, choice)),
                 None => Err(self.length_refused(param, crate::error::echoed(text))),
             },
+            Kind::CountOrText { .. } | Kind::Text { .. } => Ok(OptionValue::Text(text.to_string())),
             // A kind that takes no words: a binding that hands it one gets the error a reader
             // would, never a panic.
             _ => Err(ParamError::NotAccepted {
@@ -310,6 +421,44 @@ impl Kind {
                 got: crate::error::echoed(text),
                 expected: self.type_words().to_string(),
             }),
+        }
+    }
+
+    /// A list's length ([`Kind::Records`], [`Kind::Series`]), checked and named `param`.
+    pub fn length(&self, param: &'static str, n: f64) -> Result<usize, ParamError> {
+        match self {
+            Kind::Records { length, .. } | Kind::Series { length } => {
+                length.check_number(param, n).map(|n| n as usize)
+            }
+            _ => Err(ParamError::NotAccepted {
+                param,
+                got: readable(n),
+                expected: "the length of a list option".into(),
+            }),
+        }
+    }
+
+    /// The records a service option may be ([`Kind::Service`]: [`SERVICE_FORMS`];
+    /// [`Kind::ServiceOr`]: those, then its own record), told apart by their fields' names (the
+    /// first when it has none of them); none for the other kinds.
+    pub fn forms(&self) -> Vec<&'static Record> {
+        match self {
+            Kind::Service => SERVICE_FORMS.to_vec(),
+            Kind::ServiceOr(own) => SERVICE_FORMS.into_iter().chain([*own]).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The error for an object that mixes the keys of two of [`Kind::forms`] (`service`'s
+    /// `body` and `empirical`): each form's fields, and that only one may be given.
+    pub fn forms_mixed(&self, param: &'static str, a: &Record, b: &Record) -> ParamError {
+        let words = |r: &Record| {
+            let names: Vec<&str> = r.fields.iter().map(|f| f.name).collect();
+            names.join(" and ")
+        };
+        ParamError::Shape {
+            param,
+            message: format!("{param}: give {}, or {}, not both", words(a), words(b)),
         }
     }
 
@@ -333,12 +482,18 @@ impl Kind {
         match self {
             Kind::Number { .. } | Kind::Count { .. } => "a number",
             Kind::Name { .. } => "a string",
-            Kind::NumberOr { .. } | Kind::CountOr { .. } => "a number or a string",
+            Kind::Text { expected } => expected,
+            Kind::NumberOr { .. } | Kind::CountOr { .. } | Kind::CountOrText { .. } => {
+                "a number or a string"
+            }
             Kind::Nullable(inner) => inner.type_words(),
             Kind::Flag { .. } => "true or false",
             Kind::Seed { .. } => "a number or a bigint",
             Kind::RunLength { .. } => "a number, \"auto\" or \"pilot\"",
-            Kind::Service => "a service model object",
+            Kind::Service | Kind::ServiceOr(_) => "a service model object",
+            Kind::Records { .. } => "an array",
+            Kind::Record(_) => "an object",
+            Kind::Series { .. } => "a Float64Array",
         }
     }
 
@@ -359,7 +514,13 @@ impl Kind {
                 Some(OptionValue::Length(default, LengthChoice::Fixed))
             }
             // Absent, a call runs the Lab's model or its own default (`OptionValues::service`).
-            Kind::Service => None,
+            Kind::Service
+            | Kind::ServiceOr(_)
+            | Kind::Records { .. }
+            | Kind::Record(_)
+            | Kind::Series { .. }
+            | Kind::Text { .. }
+            | Kind::CountOrText { .. } => None,
         }
     }
 
@@ -375,11 +536,17 @@ impl Kind {
             Kind::NumberOr { word, .. } | Kind::CountOr { word, .. } => {
                 format!("number | {word:?}")
             }
+            Kind::CountOrText { .. } => "number | string".into(),
+            Kind::Text { .. } => "string".into(),
             Kind::Nullable(inner) => format!("{} | null", inner.typescript()),
             Kind::Flag { .. } => "boolean".into(),
             Kind::Seed { .. } => "number | bigint".into(),
             Kind::RunLength { .. } => "number | \"auto\" | \"pilot\"".into(),
             Kind::Service => "ServiceOptions".into(),
+            Kind::ServiceOr(record) => format!("ServiceOptions | {}", record.type_name),
+            Kind::Records { record, .. } => format!("{}[]", record.type_name),
+            Kind::Record(record) => record.type_name.into(),
+            Kind::Series { .. } => "Float64Array".into(),
         }
     }
 
@@ -391,6 +558,8 @@ impl Kind {
             Kind::Name { expected, .. } => format!("one of {expected}"),
             Kind::NumberOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
             Kind::CountOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
+            Kind::CountOrText { range, text } => format!("{}, or {text}", range.expected),
+            Kind::Text { expected } => (*expected).into(),
             Kind::Nullable(inner) => format!("{}, or null (none)", inner.accepted()),
             Kind::Flag { .. } => "true or false".into(),
             Kind::Seed { .. } => "an integer in 0..=2^53-1, or a bigint below 2^64".into(),
@@ -400,6 +569,15 @@ impl Kind {
                 range.expected
             ),
             Kind::Service => "a service model: the Lab's mixture, or your own latencies".into(),
+            Kind::ServiceOr(record) => {
+                format!("{}, or `{}`", Kind::Service.accepted(), record.type_name)
+            }
+            Kind::Records { record, length } => format!(
+                "an array of {}..={} `{}`",
+                length.lo, length.hi, record.type_name
+            ),
+            Kind::Record(record) => format!("`{}`", record.type_name),
+            Kind::Series { length } => format!("a Float64Array, {}", length.expected),
         }
     }
 
@@ -412,7 +590,12 @@ impl Kind {
             }
             OptionValue::Name(n) => Some(format!("{n:?}")),
             OptionValue::Flag(b) => Some(b.to_string()),
-            OptionValue::Service(_) | OptionValue::Null => None,
+            OptionValue::Service(_)
+            | OptionValue::Null
+            | OptionValue::Text(_)
+            | OptionValue::Series(_)
+            | OptionValue::Record(_)
+            | OptionValue::Records(_) => None,
         }
     }
 }
@@ -438,6 +621,14 @@ pub enum OptionValue {
     Service(ServiceModel),
     /// `null`: none ([`Kind::Nullable`]).
     Null,
+    /// Any text ([`Kind::CountOrText`]).
+    Text(String),
+    /// A list of numbers ([`Kind::Series`]).
+    Series(Vec<f64>),
+    /// A record's fields, read as options ([`Kind::Record`], [`Kind::ServiceOr`]).
+    Record(OptionValues),
+    /// A list of records, each read as options ([`Kind::Records`]).
+    Records(Vec<OptionValues>),
 }
 
 /// A call's options after reading: every given value checked, every absent one with a
@@ -445,6 +636,8 @@ pub enum OptionValue {
 #[derive(Debug, Clone)]
 pub struct OptionValues {
     values: Vec<(&'static str, OptionValue)>,
+    /// The first `given` values were given; the rest are defaults.
+    given: usize,
 }
 
 impl OptionValues {
@@ -455,6 +648,7 @@ impl OptionValues {
         given: Vec<(&'static str, OptionValue)>,
     ) -> OptionValues {
         let mut values = given;
+        let given = values.len();
         for spec in options {
             if !values.iter().any(|(k, _)| *k == spec.name)
                 && let Some(v) = spec.kind.default_value()
@@ -462,12 +656,17 @@ impl OptionValues {
                 values.push((spec.name, v));
             }
         }
-        OptionValues { values }
+        OptionValues { values, given }
     }
 
     /// Whether `name` was given or has a default.
     pub fn has(&self, name: &str) -> bool {
         self.values.iter().any(|(k, _)| *k == name)
+    }
+
+    /// Whether `name` was given (not defaulted).
+    pub fn given(&self, name: &str) -> bool {
+        self.values[..self.given].iter().any(|(k, _)| *k == name)
     }
 
     fn get(&self, name: &str) -> Option<&OptionValue> {
@@ -581,6 +780,58 @@ impl OptionValues {
             other => wrong_kind(name, Some(other)),
         }
     }
+
+    /// A [`Kind::ServiceOr`] option's value, if given: the service model, or `Err` with the
+    /// record's fields.
+    pub fn service_or_record(&self, name: &str) -> Option<Result<ServiceModel, &OptionValues>> {
+        match self.get(name)? {
+            OptionValue::Service(m) => Some(Ok(m.clone())),
+            OptionValue::Record(r) => Some(Err(r)),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A count-or-text option's value ([`Kind::CountOrText`]), if given: the count, or `Err`
+    /// with the text.
+    pub fn count_or_text(&self, name: &str) -> Option<Result<u64, &str>> {
+        match self.get(name)? {
+            OptionValue::Count(n) => Some(Ok(*n)),
+            OptionValue::Text(t) => Some(Err(t)),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A [`Kind::Record`] option's fields, if given.
+    pub fn record(&self, name: &str) -> Option<&OptionValues> {
+        match self.get(name)? {
+            OptionValue::Record(r) => Some(r),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A [`Kind::Series`] option's numbers, if given.
+    pub fn series(&self, name: &str) -> Option<&[f64]> {
+        match self.get(name)? {
+            OptionValue::Series(xs) => Some(xs),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A [`Kind::Text`] option's text, if given.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        match self.get(name)? {
+            OptionValue::Text(t) => Some(t),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
+
+    /// A [`Kind::Records`] option's records, if given.
+    pub fn records(&self, name: &str) -> Option<&[OptionValues]> {
+        match self.get(name)? {
+            OptionValue::Records(r) => Some(r),
+            other => wrong_kind(name, Some(other)),
+        }
+    }
 }
 
 /// A model's `prepare` asked for an option its call does not declare with that kind: a fault
@@ -608,9 +859,28 @@ impl Call {
         for [a, b] in self.exclusive {
             doc.push_str(&format!(" Give `{a}` or `{b}`, not both."));
         }
-        let mut out = interface(self.options_type, &doc, self.options);
+        let mut out = String::new();
+        for record in self.records() {
+            out.push_str(&interface(
+                record.type_name,
+                record.doc,
+                record.fields,
+                record.required,
+            ));
+        }
+        out.push_str(&interface(self.options_type, &doc, self.options, &[]));
         for set in self.more {
-            out.push_str(&interface(set.type_name, set.doc, set.options));
+            out.push_str(&interface(set.type_name, set.doc, set.options, &[]));
+        }
+        out
+    }
+
+    /// The records its options and those of [`Call::more`] hold ([`Kind::Records`],
+    /// [`Kind::ServiceOr`]), and the records those hold, each once, outer ones first.
+    pub fn records(&self) -> Vec<&'static Record> {
+        let mut out = Vec::new();
+        for options in std::iter::once(self.options).chain(self.more.iter().map(|s| s.options)) {
+            records_in(options, &mut out);
         }
         out
     }
@@ -635,7 +905,12 @@ impl Call {
                         },
                     },
                     OptionValue::Flag(b) => Value::Flag(b),
-                    OptionValue::Service(_) | OptionValue::Null => return None,
+                    OptionValue::Service(_)
+                    | OptionValue::Null
+                    | OptionValue::Text(_)
+                    | OptionValue::Series(_)
+                    | OptionValue::Record(_)
+                    | OptionValue::Records(_) => return None,
                 };
                 // The option's name is already camelCase, which the rendering keeps as is.
                 Some(Field::new(o.name, o.unit, o.doc, value))
@@ -682,12 +957,27 @@ pub fn check_exclusive(
     }
 }
 
-/// `options` as `export interface name { … }`, each documented.
-fn interface(name: &str, doc: &str, options: &[OptionSpec]) -> String {
+/// The records `options` hold, and those they hold, added to `out` once each, outer first.
+fn records_in(options: &[OptionSpec], out: &mut Vec<&'static Record>) {
+    for o in options {
+        let record = match o.kind {
+            Kind::Records { record, .. } | Kind::ServiceOr(record) | Kind::Record(record) => record,
+            _ => continue,
+        };
+        if !out.iter().any(|r| r.type_name == record.type_name) {
+            out.push(record);
+            records_in(record.fields, out);
+        }
+    }
+}
+
+/// `options` as `export interface name { … }`, each documented; those `required` have no `?`.
+fn interface(name: &str, doc: &str, options: &[OptionSpec], required: &[&str]) -> String {
     let mut out = format!("/** {doc} */\nexport interface {name} {{\n");
     for o in options {
+        let optional = if required.contains(&o.name) { "" } else { "?" };
         out.push_str(&format!(
-            "  /** {} */\n  {}?: {};\n",
+            "  /** {} */\n  {}{optional}: {};\n",
             o.sentence(),
             o.name,
             o.kind.typescript()
@@ -781,8 +1071,9 @@ pub fn length_words(param: &str, choice: LengthChoice, length: u64) -> String {
 }
 
 /// `options` as a Markdown table: name, type, what it sets (with its unit), what it accepts and
-/// its default ("—" where the call decides, as the sentence says).
-fn table(options: &[OptionSpec]) -> String {
+/// its default ("—" where the call decides, as the sentence says; "required" for those in
+/// `required`).
+fn table(options: &[OptionSpec], required: &[&str]) -> String {
     let mut out =
         String::from("| option | type | what | accepts | default |\n|---|---|---|---|---|\n");
     for o in options {
@@ -798,9 +1089,46 @@ fn table(options: &[OptionSpec]) -> String {
             o.kind.typescript().replace('|', "\\|"),
             what,
             o.kind.accepted(),
-            o.kind.default_words().unwrap_or_else(|| "—".into())
+            if required.contains(&o.name) {
+                "required".into()
+            } else {
+                o.kind.default_words().unwrap_or_else(|| "—".into())
+            }
         ));
     }
+    out
+}
+
+/// The forms a service option takes ([`SERVICE_FORMS`]) and the records they hold, each once,
+/// outer first: every [`Kind::Service`] option's, rendered once for all calls.
+pub fn service_records() -> Vec<&'static Record> {
+    let mut out = Vec::new();
+    for form in SERVICE_FORMS {
+        if !out.iter().any(|r: &&Record| r.type_name == form.type_name) {
+            out.push(form);
+            records_in(form.fields, &mut out);
+        }
+    }
+    out
+}
+
+/// One sentence on a service option's forms.
+const SERVICE_DOC: &str = "A service-time model: the Lab's mixture, or your own latencies, told \
+                           apart by their keys.";
+
+/// The TypeScript of a service option ([`Kind::Service`]): its forms' interfaces and
+/// `ServiceOptions`, their union. One for the whole API: a call's own interfaces
+/// ([`Call::typescript`]) refer to it.
+pub fn service_typescript() -> String {
+    let mut out = String::new();
+    for r in service_records() {
+        out.push_str(&interface(r.type_name, r.doc, r.fields, r.required));
+    }
+    let names: Vec<&str> = SERVICE_FORMS.iter().map(|r| r.type_name).collect();
+    out.push_str(&format!(
+        "/** {SERVICE_DOC} */\nexport type ServiceOptions = {};\n",
+        names.join(" | ")
+    ));
     out
 }
 
@@ -832,11 +1160,46 @@ pub fn markdown() -> String {
             out.push_str(&format!(" Give `{a}` or `{b}`, not both."));
         }
         out.push_str("\n\n");
-        out.push_str(&table(call.options));
+        out.push_str(&table(call.options, &[]));
         for set in call.more {
             out.push_str(&format!("\n### `{}`\n\n{}\n\n", set.type_name, set.doc));
-            out.push_str(&table(set.options));
+            out.push_str(&table(set.options, &[]));
         }
+        for record in call.records() {
+            out.push_str(&format!(
+                "\n### `{}`\n\n{}\n\n",
+                record.type_name, record.doc
+            ));
+            out.push_str(&table(record.fields, record.required));
+        }
+    }
+    for set in STANDALONE {
+        out.push_str(&format!("\n## `{}`\n\n{}\n\n", set.type_name, set.doc));
+        out.push_str(&table(set.options, &[]));
+    }
+    for record in STANDALONE_RECORDS {
+        out.push_str(&format!(
+            "\n## `{}`\n\n{}\n\n",
+            record.type_name, record.doc
+        ));
+        out.push_str(&table(record.fields, record.required));
+    }
+    let forms: Vec<String> = SERVICE_FORMS
+        .iter()
+        .map(|r| format!("`{}`", r.type_name))
+        .collect();
+    out.push_str(&format!(
+        "\n## `ServiceOptions`\n\n{SERVICE_DOC} Every `service` option is one of {} (the first \
+         when it has none of their keys); an error names the field as written \
+         (`service.body.medianMs`).\n",
+        forms.join(" or ")
+    ));
+    for record in service_records() {
+        out.push_str(&format!(
+            "\n### `{}`\n\n{}\n\n",
+            record.type_name, record.doc
+        ));
+        out.push_str(&table(record.fields, record.required));
     }
     out
 }
@@ -866,6 +1229,80 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: defaults refused: {e}", call.name));
             assert!(prepared.work.units > 0.0, "{}", call.name);
         }
+    }
+
+    /// Every option of every record a call holds, its `more` sets' and the service forms'.
+    fn every_option() -> Vec<&'static OptionSpec> {
+        let mut out = Vec::new();
+        for call in calls() {
+            out.extend(call.options);
+            out.extend(call.more.iter().flat_map(|s| s.options));
+            out.extend(call.records().iter().flat_map(|r| r.fields));
+        }
+        out.extend(STANDALONE.iter().flat_map(|s| s.options));
+        out.extend(STANDALONE_RECORDS.iter().flat_map(|r| r.fields));
+        out.extend(service_records().iter().flat_map(|r| r.fields));
+        out
+    }
+
+    #[test]
+    fn a_service_options_forms_are_told_apart_by_their_own_keys() {
+        for o in every_option() {
+            if matches!(o.kind, Kind::Service | Kind::ServiceOr(_)) {
+                // A form is told by its keys: no key in two forms.
+                let forms = o.kind.forms();
+                let mut keys: Vec<&str> = forms
+                    .iter()
+                    .flat_map(|f| f.fields)
+                    .map(|f| f.name)
+                    .collect();
+                let n = keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                assert_eq!(keys.len(), n, "{keys:?}");
+            }
+            assert_eq!(camel_case(o.name), o.name);
+        }
+        for r in service_records() {
+            for req in r.required {
+                assert!(r.field(req).is_some(), "{}: {req}", r.type_name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_service_is_read_from_its_forms_and_refused_by_where() {
+        use crate::lab::service::{MIXTURE, service_of};
+        let lognormal = |median: f64, sigma: f64| {
+            OptionValue::Record(OptionValues::complete(
+                crate::lab::service::LOGNORMAL.fields,
+                vec![
+                    ("medianMs", OptionValue::Number(median)),
+                    ("sigma", OptionValue::Number(sigma)),
+                ],
+            ))
+        };
+        let mixture = |body| OptionValues::complete(MIXTURE.fields, vec![("body", body)]);
+        let m = service_of("service", &mixture(lognormal(8.0, 0.5))).unwrap();
+        assert_eq!(m.slow_probability(), 0.0);
+        // A model the histogram could not measure names the option itself.
+        let e = service_of("leaves", &mixture(lognormal(0.01, 0.5))).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("leaves must be a model whose median"),
+            "{e}"
+        );
+        let missing = MIXTURE.missing(MIXTURE.field("body").unwrap());
+        assert_eq!(
+            missing.to_string(),
+            "body ({ medianMs, sigma }) is required"
+        );
+        assert_eq!(
+            Kind::Service
+                .forms_mixed("service", SERVICE_FORMS[0], SERVICE_FORMS[1])
+                .to_string(),
+            "service: give body and slow, or empirical, not both"
+        );
     }
 
     #[test]

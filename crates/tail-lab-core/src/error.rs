@@ -44,16 +44,111 @@ pub enum ParamError {
         /// The rest of the sentence: what each says, and what to do.
         reason: String,
     },
+    /// Arguments of the wrong shape, whatever their values: one missing that another needs,
+    /// two that go together given apart (a binding's `TypeError`, where the others are
+    /// `RangeError`s).
+    Shape {
+        /// The argument the message is about.
+        param: &'static str,
+        /// The whole message.
+        message: String,
+    },
+    /// An error about a field of a record inside an argument (`stages[2].k`).
+    Within {
+        /// Where the record is, as the caller writes it, ending in `.` (`"stages[2]."`): written
+        /// before the inner error's message.
+        path: String,
+        /// The error about the field.
+        error: Box<ParamError>,
+    },
 }
 
 impl ParamError {
-    /// The name of the rejected argument.
+    /// The name of the rejected argument (for an error [`ParamError::Within`] a record, the
+    /// field's).
     pub fn param(&self) -> &'static str {
         match self {
             ParamError::OutOfRange { param, .. }
             | ParamError::UnknownName { param, .. }
             | ParamError::NotAccepted { param, .. }
-            | ParamError::Conflict { param, .. } => param,
+            | ParamError::Conflict { param, .. }
+            | ParamError::Shape { param, .. } => param,
+            ParamError::Within { error, .. } => error.param(),
+        }
+    }
+
+    /// The same error about a field of the record at `path` (`"stages[2]."`); no change for an
+    /// empty path.
+    pub fn within(self, path: impl Into<String>) -> ParamError {
+        let path = path.into();
+        if path.is_empty() {
+            return self;
+        }
+        match self {
+            // Nested records: the outer path first.
+            ParamError::Within { path: inner, error } => ParamError::Within {
+                path: path + &inner,
+                error,
+            },
+            error => ParamError::Within {
+                path,
+                error: Box::new(error),
+            },
+        }
+    }
+
+    /// The same error, its argument named as the caller writes it: `names` maps the core's
+    /// names (`median_ms`) to the caller's (`medianMs`); a name not in it is kept.
+    pub fn renamed(self, names: &[(&str, &'static str)]) -> ParamError {
+        let as_written = |param: &'static str| {
+            names
+                .iter()
+                .find(|(from, _)| *from == param)
+                .map_or(param, |(_, to)| to)
+        };
+        match self {
+            ParamError::OutOfRange {
+                param,
+                got,
+                expected,
+            } => ParamError::OutOfRange {
+                param: as_written(param),
+                got,
+                expected,
+            },
+            ParamError::UnknownName {
+                param,
+                got,
+                expected,
+            } => ParamError::UnknownName {
+                param: as_written(param),
+                got,
+                expected,
+            },
+            ParamError::NotAccepted {
+                param,
+                got,
+                expected,
+            } => ParamError::NotAccepted {
+                param: as_written(param),
+                got,
+                expected,
+            },
+            ParamError::Conflict { param, reason } => ParamError::Conflict {
+                param: as_written(param),
+                reason,
+            },
+            // Their messages are whole sentences, or say their path already.
+            other @ (ParamError::Shape { .. } | ParamError::Within { .. }) => other,
+        }
+    }
+
+    /// True for arguments of the wrong shape ([`ParamError::Shape`], in a record or not).
+    pub fn is_shape(&self) -> bool {
+        match self {
+            ParamError::Shape { .. } => true,
+            ParamError::Within { error, .. } => error.is_shape(),
+            _ => false,
         }
     }
 }
@@ -77,6 +172,8 @@ impl fmt::Display for ParamError {
                 expected,
             } => write!(f, "{param} must be {expected} (got {got})"),
             ParamError::Conflict { param, reason } => write!(f, "{param} {reason}"),
+            ParamError::Shape { message, .. } => f.write_str(message),
+            ParamError::Within { path, error } => write!(f, "{path}{error}"),
         }
     }
 }
@@ -152,17 +249,6 @@ pub(crate) fn check_open(
     accept(param, value, lo < value && value < hi, expected)
 }
 
-/// Checks that `value` is finite and inside `(lo, hi]`: above `lo`, at most `hi`.
-pub(crate) fn check_half_open(
-    param: &'static str,
-    value: f64,
-    lo: f64,
-    hi: f64,
-    expected: &'static str,
-) -> Result<f64, ParamError> {
-    accept(param, value, lo < value && value <= hi, expected)
-}
-
 /// Which ends of a [`NumberRange`] belong to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ends {
@@ -172,6 +258,8 @@ pub enum Ends {
     Open,
     /// `(lo, hi]`: above `lo`, at most `hi`.
     AboveLow,
+    /// `[lo, hi)`: at least `lo`, below `hi`.
+    BelowHigh,
     /// `lo..=hi`, or `+∞` (a delay that never ends).
     ClosedOrInfinity,
     /// `(lo, hi]`, or `+∞`.
@@ -209,6 +297,7 @@ impl NumberRange {
             Ends::Closed => self.lo <= value && value <= self.hi,
             Ends::Open => self.lo < value && value < self.hi,
             Ends::AboveLow => self.lo < value && value <= self.hi,
+            Ends::BelowHigh => self.lo <= value && value < self.hi,
             Ends::ClosedOrInfinity | Ends::AboveLowOrInfinity if value == f64::INFINITY => {
                 return Ok(value);
             }
@@ -348,9 +437,13 @@ mod tests {
         assert_eq!(readable(0.25), "0.25");
         assert_eq!(readable(26843546.0), "26843546");
         assert!(check_open("p", 0.5, 0.0, 1.0, "in (0, 1)").is_ok());
-        assert!(check_half_open("s", 5.0, 0.0, 5.0, "in (0, 5]").is_ok());
-        assert!(check_half_open("s", 0.0, 0.0, 5.0, "in (0, 5]").is_err());
-        assert!(check_half_open("s", 5.000_000_1, 0.0, 5.0, "in (0, 5]").is_err());
+        let half_open = NumberRange::new(0.0, 5.0, Ends::AboveLow, "in (0, 5]");
+        assert!(half_open.check("s", 5.0).is_ok());
+        assert!(half_open.check("s", 0.0).is_err());
+        assert!(half_open.check("s", 5.000_000_1).is_err());
+        let below = NumberRange::new(0.0, 1.0, Ends::BelowHigh, "in [0, 1)");
+        assert!(below.check("s", 0.0).is_ok());
+        assert!(below.check("s", 1.0).is_err());
     }
 
     #[test]
@@ -364,5 +457,23 @@ mod tests {
         );
         assert_eq!(R.check_number("replicas", 1000.0), Ok(1000));
         assert!(R.check_number("replicas", f64::NAN).is_err());
+    }
+
+    #[test]
+    fn an_error_in_a_record_says_where_and_keeps_its_class() {
+        let e = check_count("k", 6, 1, 5, "an integer in 1..=5").unwrap_err();
+        let e = e.within("service.").within("stages[2].");
+        assert_eq!(
+            e.to_string(),
+            "stages[2].service.k must be an integer in 1..=5 (got 6)"
+        );
+        assert_eq!(e.param(), "k");
+        assert!(!e.is_shape());
+        let missing = ParamError::Shape {
+            param: "width",
+            message: "width is required".into(),
+        };
+        assert!(missing.clone().within("stages[0].").is_shape());
+        assert_eq!(missing.clone().within(""), missing);
     }
 }

@@ -4,14 +4,16 @@
 //! that declares a call, with their option interfaces (`$OUT_DIR/options.d.ts`); this file
 //! holds no model's name, default, range or message.
 
-use crate::convert::{Options, number, seed, string};
+use crate::convert::{Options, float64_values, number, seed, string};
 use crate::describe::js;
 use crate::error::{range, wrong_type};
-use crate::lab::service::service;
+use js_sys::{RangeError, Reflect, TypeError};
 use tail_lab_core::api::{
-    Call, Kind, OptionSpec, OptionValue, OptionValues, Work, check_exclusive,
+    Call, Kind, OptionSpec, OptionValue, OptionValues, Record, SERVICE_OPTION, Work,
+    check_exclusive,
 };
-use wasm_bindgen::prelude::*;
+use tail_lab_core::lab::service::{SERVICE_FORMS, ServiceModel, service_of};
+use wasm_bindgen::{JsCast, prelude::*};
 
 #[wasm_bindgen(typescript_custom_section)]
 const OPTIONS_TS: &str = include_str!(concat!(env!("OUT_DIR"), "/options.d.ts"));
@@ -68,6 +70,101 @@ pub fn read_options(
     Ok(OptionValues::complete(specs, values))
 }
 
+/// One record at `path` (`"stages[2]"`), read against its declaration as options are: an
+/// unknown key is a `TypeError`, each given field converted and checked by its kind, a
+/// required field missing a `TypeError`; every error about a field names the path before it.
+fn record(record: &Record, path: &str, v: &JsValue) -> Result<OptionValues, JsValue> {
+    let names: Vec<&'static str> = record.fields.iter().map(|f| f.name).collect();
+    fields(
+        record,
+        &format!("{path}."),
+        &Options::read(path, v, &names)?,
+    )
+}
+
+/// A record that is an argument of its own (`absorb(block)`), read as [`record`] reads one
+/// inside an option: `param` names the object in its own errors, its fields are named alone.
+pub fn read_record(record: &Record, param: &str, v: &JsValue) -> Result<OptionValues, JsValue> {
+    let names: Vec<&'static str> = record.fields.iter().map(|f| f.name).collect();
+    fields(record, "", &Options::read(param, v, &names)?)
+}
+
+/// The fields of `record` from an object already read (each key once), every error about one
+/// with `prefix` (`"stages[2]."`) before it.
+fn fields(record: &Record, prefix: &str, o: &Options) -> Result<OptionValues, JsValue> {
+    let mut values = Vec::with_capacity(record.fields.len());
+    for field in record.fields {
+        match o.get(field.name) {
+            Some(x) => values.push((field.name, value(field, &x).map_err(|e| within(prefix, e))?)),
+            None if record.required.contains(&field.name) => {
+                return Err(range(record.missing(field).within(prefix)));
+            }
+            None => {}
+        }
+    }
+    Ok(OptionValues::complete(record.fields, values))
+}
+
+/// A value that is one of `kind`'s forms ([`Kind::forms`]): read once with every form's keys
+/// known, the form whose keys it has (the first when it has none; two forms' keys together are
+/// a `TypeError`), and its fields.
+fn one_of(
+    kind: &Kind,
+    name: &'static str,
+    v: &JsValue,
+) -> Result<(&'static Record, OptionValues), JsValue> {
+    let forms = kind.forms();
+    let mut known: Vec<&'static str> = Vec::new();
+    for field in forms.iter().flat_map(|f| f.fields) {
+        if !known.contains(&field.name) {
+            known.push(field.name);
+        }
+    }
+    let o = Options::read(name, v, &known)?;
+    let given: Vec<&'static Record> = forms
+        .iter()
+        .copied()
+        .filter(|f| f.fields.iter().any(|x| o.get(x.name).is_some()))
+        .collect();
+    if let [a, b, ..] = given[..] {
+        return Err(range(kind.forms_mixed(name, a, b)));
+    }
+    let form = given.first().copied().unwrap_or(forms[0]);
+    Ok((form, fields(form, &format!("{name}."), &o)?))
+}
+
+/// `e` (a JS error about a field of a record) with `prefix` (`"stages[2]."`) before its
+/// message, of the same class; any other value thrown (a page's getter may throw anything)
+/// passes on unchanged.
+fn within(prefix: &str, e: JsValue) -> JsValue {
+    if prefix.is_empty() {
+        return e;
+    }
+    let Some(err) = e.dyn_ref::<js_sys::Error>() else {
+        return e;
+    };
+    let message = format!("{prefix}{}", String::from(err.message()));
+    if e.is_instance_of::<RangeError>() {
+        RangeError::new(&message).into()
+    } else if e.is_instance_of::<TypeError>() {
+        TypeError::new(&message).into()
+    } else {
+        e
+    }
+}
+
+/// A `service` argument of a closed form (`serviceMoments(service)`), read as the `service`
+/// option is ([`SERVICE_OPTION`]); absent, the Lab's model.
+pub fn service(v: Option<JsValue>) -> Result<ServiceModel, JsValue> {
+    let Some(v) = v else {
+        return Ok(ServiceModel::default());
+    };
+    match value(&SERVICE_OPTION, &v)? {
+        OptionValue::Service(model) => Ok(model),
+        other => unreachable!("a service option reads as a service model, not {other:?}"),
+    }
+}
+
 /// One given value, converted from JS and checked by its option's kind.
 fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
     let (name, kind) = (spec.name, &spec.kind);
@@ -75,13 +172,18 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
     match kind {
         Kind::Number { .. } | Kind::Count { .. } => kind.number(name, number(name, v)?),
         Kind::Name { .. } => kind.name(name, &string(name, v)?),
-        Kind::RunLength { .. } | Kind::NumberOr { .. } | Kind::CountOr { .. } => {
-            match (v.as_string(), v.as_f64()) {
-                (Some(text), _) => kind.name(name, &text),
-                (None, Some(x)) => kind.number(name, x),
-                (None, None) => return Err(wrong()),
-            }
-        }
+        Kind::Text { .. } => match v.as_string() {
+            Some(text) => kind.name(name, &text),
+            None => return Err(wrong()),
+        },
+        Kind::RunLength { .. }
+        | Kind::NumberOr { .. }
+        | Kind::CountOr { .. }
+        | Kind::CountOrText { .. } => match (v.as_string(), v.as_f64()) {
+            (Some(text), _) => kind.name(name, &text),
+            (None, Some(x)) => kind.number(name, x),
+            (None, None) => return Err(wrong()),
+        },
         Kind::Nullable(inner) => {
             if v.is_null() {
                 return Ok(OptionValue::Null);
@@ -94,7 +196,39 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
         }
         Kind::Flag { .. } => return v.as_bool().map(OptionValue::Flag).ok_or_else(wrong),
         Kind::Seed { .. } => return seed(name, v).map(OptionValue::Seed),
-        Kind::Service => return service(Some(v.clone())).map(OptionValue::Service),
+        Kind::Service | Kind::ServiceOr(_) => {
+            let (form, values) = one_of(kind, name, v)?;
+            if SERVICE_FORMS.iter().any(|f| f.type_name == form.type_name) {
+                service_of(name, &values).map(OptionValue::Service)
+            } else {
+                // A record that stands for a service of its own: the model builds it.
+                Ok(OptionValue::Record(values))
+            }
+        }
+        Kind::Record(each) => return record(each, name, v).map(OptionValue::Record),
+        Kind::Series { .. } => {
+            return float64_values(name, v, kind.type_words(), |n| {
+                kind.length(name, n).map_err(range)
+            })
+            .map(OptionValue::Series);
+        }
+        Kind::Records { record: each, .. } => {
+            if !js_sys::Array::is_array(v) {
+                return Err(wrong());
+            }
+            let length = Reflect::get(v, &JsValue::from_str("length"))?
+                .as_f64()
+                .unwrap_or(f64::NAN);
+            let n = kind
+                .length("length", length)
+                .map_err(|e| range(e.within(format!("{name}."))))?;
+            let mut records = Vec::with_capacity(n);
+            for i in 0..n {
+                let item = Reflect::get(v, &JsValue::from(i as u32))?;
+                records.push(record(each, &format!("{name}[{i}]"), &item)?);
+            }
+            return Ok(OptionValue::Records(records));
+        }
     }
     .map_err(range)
 }

@@ -6,16 +6,6 @@ use tail_lab_core::ParamError;
 use tail_lab_core::error::CountRange;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Refuses a call whose work in units (`what` says how it is counted, e.g. "requests ×
-/// fanout") is over the core's limit ([`tail_lab_core::api::WORK_LIMIT`]), in the core's words
-/// ([`tail_lab_core::api::Work::check`]), for the calls the core does not declare yet.
-pub fn check_work(what: &str, work: f64) -> Result<(), JsValue> {
-    crate::api::check_work(&tail_lab_core::api::Work {
-        units: work,
-        counted_as: what.to_string(),
-    })
-}
-
 /// Largest integer a JS number holds exactly.
 pub const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 
@@ -138,11 +128,7 @@ pub struct Options {
 
 impl Options {
     /// Reads `v` as the options `param` of a call that knows the keys `known`.
-    pub fn read(
-        param: &'static str,
-        v: &JsValue,
-        known: &[&'static str],
-    ) -> Result<Options, JsValue> {
+    pub fn read(param: &str, v: &JsValue, known: &[&'static str]) -> Result<Options, JsValue> {
         if v.is_undefined() || v.is_null() {
             return Ok(Options { values: Vec::new() });
         }
@@ -182,16 +168,6 @@ impl Options {
             .iter()
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v.clone())
-    }
-
-    /// The value under `key` parsed by `parse`, or `default` when absent or `undefined`.
-    pub fn optional<T>(
-        &self,
-        key: &str,
-        default: T,
-        parse: impl FnOnce(&JsValue) -> Result<T, JsValue>,
-    ) -> Result<T, JsValue> {
-        self.get(key).map_or(Ok(default), |v| parse(&v))
     }
 }
 

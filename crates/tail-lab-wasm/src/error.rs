@@ -4,9 +4,15 @@ use js_sys::{RangeError, TypeError};
 use tail_lab_core::ParamError;
 use wasm_bindgen::JsValue;
 
-/// A bad value (out of range, NaN, unknown name) becomes a `RangeError`.
+/// A bad value (out of range, NaN, unknown name) becomes a `RangeError`; arguments of the
+/// wrong shape (one missing that another needs, two that go together given apart:
+/// [`ParamError::is_shape`]) a `TypeError`.
 pub fn range(e: ParamError) -> JsValue {
-    RangeError::new(&e.to_string()).into()
+    if e.is_shape() {
+        TypeError::new(&e.to_string()).into()
+    } else {
+        RangeError::new(&e.to_string()).into()
+    }
 }
 
 /// A value of the wrong JS type becomes a `TypeError` naming the argument.

@@ -6,11 +6,13 @@
 //! hedge on idle replicas reproduces seed 000's figures: body median 7.7 ms, σ 0.5; slow mode
 //! with probability 1%, median 1 s, σ 0.35.
 
-use crate::error::{ParamError, check_range};
+use crate::api::{Kind as OptionKind, OptionSpec, OptionValues, Record};
+use crate::describe::Unit;
+use crate::error::{Ends, NumberRange, ParamError};
 use crate::sampling::address::{SampleStream, Stream, probability_threshold};
-use crate::sampling::empirical::EmpiricalDistribution;
+use crate::sampling::empirical::{EmpiricalDistribution, KNOTS};
 use crate::sampling::inverse_cdf::InverseCdfTable;
-use crate::sampling::lognormal::LogNormalMs;
+use crate::sampling::lognormal::{LogNormalMs, MEDIAN_MS, SIGMA};
 use crate::theory::invert_survival;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -55,6 +57,167 @@ pub const MAX_SERVICE_P9999_MS: f64 = 100_000.0;
 /// (2^-4 ms), so that no reported percentile (p50 and up) is silently clamped at the bottom.
 pub const MIN_SERVICE_P50_MS: f64 = 0.125;
 
+/// The chances of the slow mode accepted: a fraction in 0..=1.
+pub const SLOW_PROBABILITY: NumberRange =
+    NumberRange::new(0.0, 1.0, Ends::Closed, "a fraction in 0..=1");
+
+const MEDIAN_OPTION: OptionSpec = OptionSpec {
+    name: "medianMs",
+    doc: "The median.",
+    unit: Unit::Ms,
+    kind: OptionKind::Number {
+        range: MEDIAN_MS,
+        default: None,
+    },
+};
+
+const SIGMA_OPTION: OptionSpec = OptionSpec {
+    name: "sigma",
+    doc: "The log-spread: the standard deviation of the latency's logarithm.",
+    unit: Unit::None,
+    kind: OptionKind::Number {
+        range: SIGMA,
+        default: None,
+    },
+};
+
+/// `{ medianMs, sigma }`: a lognormal.
+pub const LOGNORMAL: Record = Record {
+    type_name: "LogNormalOptions",
+    doc: "A lognormal: its median and its log-spread.",
+    fields: &[MEDIAN_OPTION, SIGMA_OPTION],
+    required: &["medianMs", "sigma"],
+};
+
+/// `{ p, medianMs, sigma }`: the mixture's slow mode and its chance.
+pub const SLOW_MODE: Record = Record {
+    type_name: "SlowModeOptions",
+    doc: "The slow mode of a mixture: a lognormal that replaces the body with probability `p`.",
+    fields: &[
+        OptionSpec {
+            name: "p",
+            doc: "The chance that a request takes the slow mode's time instead of the body's.",
+            unit: Unit::Fraction,
+            kind: OptionKind::Number {
+                range: SLOW_PROBABILITY,
+                default: None,
+            },
+        },
+        MEDIAN_OPTION,
+        SIGMA_OPTION,
+    ],
+    required: &["p", "medianMs", "sigma"],
+};
+
+/// `{ levels, ms }`: a distribution's knots.
+pub const KNOTS_RECORD: Record = Record {
+    type_name: "EmpiricalKnotsOptions",
+    doc: "A distribution as its quantile function at knots, linear between them: `levels` rise \
+          strictly from exactly 0 to exactly 1, `ms` never fall and are not all equal.",
+    fields: &[
+        OptionSpec {
+            name: "levels",
+            doc: "The knots' cumulative levels.",
+            unit: Unit::Fraction,
+            kind: OptionKind::Series { length: KNOTS },
+        },
+        OptionSpec {
+            name: "ms",
+            doc: "The knots' latencies.",
+            unit: Unit::Ms,
+            kind: OptionKind::Series { length: KNOTS },
+        },
+    ],
+    required: &["levels", "ms"],
+};
+
+/// `{ body, slow }`: the Lab's kind of model, a mixture.
+pub const MIXTURE: Record = Record {
+    type_name: "MixtureServiceOptions",
+    doc: "A service-time model: a lognormal body, replaced with probability `slow.p` by a slow \
+          mode.",
+    fields: &[
+        OptionSpec {
+            name: "body",
+            doc: "The usual case.",
+            unit: Unit::None,
+            kind: OptionKind::Record(&LOGNORMAL),
+        },
+        OptionSpec {
+            name: "slow",
+            doc: "The slow mode; absent: none.",
+            unit: Unit::None,
+            kind: OptionKind::Record(&SLOW_MODE),
+        },
+    ],
+    required: &["body"],
+};
+
+/// `{ empirical }`: your own latencies.
+pub const EMPIRICAL: Record = Record {
+    type_name: "EmpiricalServiceOptions",
+    doc: "Your own latencies as a distribution (`parseLatencies(...).service` gives one).",
+    fields: &[OptionSpec {
+        name: "empirical",
+        doc: "Its knots.",
+        unit: Unit::None,
+        kind: OptionKind::Record(&KNOTS_RECORD),
+    }],
+    required: &["empirical"],
+};
+
+/// The forms a `service` option takes ([`OptionKind::Service`]), told apart by their keys, the
+/// first when none is given: the Lab's mixture, or your own latencies.
+pub const SERVICE_FORMS: [&Record; 2] = [&MIXTURE, &EMPIRICAL];
+
+/// The model the service option `param` (`"service"`) describes, from its values (read
+/// against one of [`SERVICE_FORMS`], each field checked by its kind). An error names the part
+/// of the option it is about as the caller writes it (`service.body.medianMs`), or the option
+/// itself when the whole model is refused (a model the histogram could not measure).
+pub fn service_of(param: &'static str, o: &OptionValues) -> Result<ServiceModel, ParamError> {
+    let lognormal = |o: &OptionValues, part: &str| {
+        LogNormalMs::new(
+            o.number("medianMs").expect("a required field"),
+            o.number("sigma").expect("a required field"),
+        )
+        .map_err(|e| {
+            e.renamed(&[("median_ms", "medianMs")])
+                .within(format!("{param}.{part}."))
+        })
+    };
+    // The model's own refusals name the option as `service`.
+    let whole = |e: ParamError| e.renamed(&[("service", param)]);
+    if let Some(knots) = o.record("empirical") {
+        let distribution = EmpiricalDistribution::from_knots(
+            knots.series("levels").expect("a required field").to_vec(),
+            knots.series("ms").expect("a required field").to_vec(),
+        )
+        .map_err(|e| match e.param() {
+            "knots" => e
+                .renamed(&[("knots", "empirical")])
+                .within(format!("{param}.")),
+            _ => e
+                .renamed(&[("knots.levels", "levels"), ("knots.ms", "ms")])
+                .within(format!("{param}.empirical.")),
+        })?;
+        return ServiceModel::empirical(Arc::new(distribution)).map_err(whole);
+    }
+    let body = lognormal(o.record("body").expect("a required field"), "body")?;
+    match o.record("slow") {
+        None => ServiceModel::new(body, 0.0, body).map_err(whole),
+        Some(slow) => {
+            let p = slow.number("p").expect("a required field");
+            let mode = lognormal(slow, "slow")?;
+            ServiceModel::new(body, p, mode).map_err(|e| match e.param() {
+                "slow_probability" => e
+                    .renamed(&[("slow_probability", "p")])
+                    .within(format!("{param}.slow.")),
+                _ => whole(e),
+            })
+        }
+    }
+}
+
 impl ServiceModel {
     /// A model from its parts; `slow_probability` is a fraction in 0..=1. Refused when its
     /// p99.99 passes [`MAX_SERVICE_P9999_MS`] or its median is under [`MIN_SERVICE_P50_MS`].
@@ -63,13 +226,7 @@ impl ServiceModel {
         slow_probability: f64,
         slow: LogNormalMs,
     ) -> Result<Self, ParamError> {
-        check_range(
-            "slow_probability",
-            slow_probability,
-            0.0,
-            1.0,
-            "a fraction in 0..=1",
-        )?;
+        SLOW_PROBABILITY.check("slow_probability", slow_probability)?;
         ServiceModel {
             kind: Kind::Mixture {
                 body,

@@ -17,7 +17,7 @@
 //! bit-identical on every target. A binned draw (the Tail page's histograms) reads its bin from
 //! its segment when the whole segment lies in one bin.
 
-use crate::error::ParamError;
+use crate::error::{CountRange, ParamError};
 use crate::sampling::histogram::{LogBins, shared_bins};
 
 /// Marks a segment that crosses a bin edge (or comes near one).
@@ -28,6 +28,14 @@ const SPREAD: u16 = u16::MAX;
 /// keeps a subset whose CDF is within `1/8192` of the full one everywhere, and within a
 /// thousandth of the tail probability in either tail.
 pub const MAX_KNOTS: usize = 1 << 16;
+
+/// The knots a distribution given by its knots may have, as the length of either list: 2 to
+/// [`MAX_KNOTS`] + 2.
+pub const KNOTS: CountRange = CountRange {
+    lo: 2,
+    hi: MAX_KNOTS as u64 + 2,
+    expected: "a length in 2..=65538",
+};
 
 /// Knots in the middle of a compressed sample are at most `n / MIDDLE_STEPS` ranks apart.
 const MIDDLE_STEPS: usize = 8192;

@@ -1,7 +1,7 @@
 //! The lognormal distribution in milliseconds, parameterised the way people describe latency:
 //! a median (ms) and the spread `sigma` of its logarithm.
 
-use crate::error::{ParamError, check_half_open, check_range};
+use crate::error::{Ends, NumberRange, ParamError};
 use crate::sampling::inverse_cdf::InverseCdfTable;
 use crate::sampling::normal;
 
@@ -19,6 +19,17 @@ macro_rules! max_sigma {
 pub const MAX_SIGMA: f64 = max_sigma!() as f64;
 const SIGMA_EXPECTED: &str = concat!("a number in (0, ", max_sigma!(), "]");
 
+/// The medians accepted (ms): 1 ns to about 11.6 days.
+pub const MEDIAN_MS: NumberRange = NumberRange::new(
+    1e-6,
+    1e9,
+    Ends::Closed,
+    "a number of milliseconds in 1e-6..=1e9",
+);
+
+/// The log-spreads accepted: above 0, at most [`MAX_SIGMA`].
+pub const SIGMA: NumberRange = NumberRange::new(0.0, MAX_SIGMA, Ends::AboveLow, SIGMA_EXPECTED);
+
 /// A lognormal latency: `median_ms · exp(sigma · Z)` with `Z` standard normal.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LogNormalMs {
@@ -31,14 +42,8 @@ impl LogNormalMs {
     pub fn new(median_ms: f64, sigma: f64) -> Result<Self, ParamError> {
         // A floor of 1 ns: below it a mean underflows toward the subnormals, and ratios
         // over it (extra work per unit of work) overflow.
-        check_range(
-            "median_ms",
-            median_ms,
-            1e-6,
-            1e9,
-            "a number of milliseconds in 1e-6..=1e9",
-        )?;
-        check_half_open("sigma", sigma, 0.0, MAX_SIGMA, SIGMA_EXPECTED)?;
+        MEDIAN_MS.check("median_ms", median_ms)?;
+        SIGMA.check("sigma", sigma)?;
         Ok(LogNormalMs { median_ms, sigma })
     }
 

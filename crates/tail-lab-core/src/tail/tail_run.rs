@@ -6,7 +6,9 @@
 //! [`TailRun::run_range`] runs any range instead, and [`TailRun::absorb`] merges a
 //! [`RunBlock`] from another run: how several workers share one run.
 
-use crate::error::ParamError;
+use crate::api::{Kind, OptionSpec, OptionValues, Record, Work};
+use crate::describe::Unit;
+use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, shared_bins};
 use crate::tail::request::{RequestTrace, TailConfig, TailModel};
 
@@ -86,6 +88,172 @@ pub const MAX_LEAVES: u64 = 1 << 53;
 /// touch, so a run fed in order holds one.
 pub const MAX_BLOCK_RANGES: usize = 1 << 16;
 
+/// The values a block's `ranges` may hold: pairs, at most [`MAX_BLOCK_RANGES`] of them (the
+/// evenness is checked with the values: [`RunBlock::from_options`]).
+pub const RANGE_VALUES: CountRange = CountRange {
+    lo: 0,
+    hi: 2 * MAX_BLOCK_RANGES as u64,
+    expected: "an even number of values, at most 131072",
+};
+
+/// A block's counts: one per shared bin.
+pub const BIN_COUNTS: CountRange = CountRange {
+    lo: BIN_COUNT as u64,
+    hi: BIN_COUNT as u64,
+    expected: "840 counts, one per shared bin",
+};
+
+/// A block's tallies: whole numbers a JS number holds exactly.
+pub const TALLY: CountRange = CountRange {
+    lo: 0,
+    hi: (1 << 53) - 1,
+    expected: "an integer in 0..=2^53-1",
+};
+
+/// A block's work sums (ms).
+pub const WORK_MS: NumberRange =
+    NumberRange::new(0.0, f64::MAX, Ends::Closed, "a time in ms, 0 or more");
+
+/// What a block's fingerprint is.
+const FINGERPRINT_EXPECTED: &str = "16 hex digits from TailRun.block()";
+
+/// A [`RunBlock`] as the API passes it (`TailRun.block()` gives one, `absorb` takes one).
+pub const BLOCK: Record = Record {
+    type_name: "RunBlock",
+    doc: "What a run accumulated, to merge into another run of the same options (`absorb`). The \
+          arrays are copies, so a worker can transfer their buffers.",
+    fields: &[
+        OptionSpec {
+            name: "fingerprint",
+            doc: "The run's model (fan-out, profile, fix, seed, calibration): a block from a run \
+                  with other settings is refused.",
+            unit: Unit::None,
+            kind: Kind::Text {
+                expected: FINGERPRINT_EXPECTED,
+            },
+        },
+        OptionSpec {
+            name: "ranges",
+            doc: "The requests it holds: `[first, end, first, end, …]`, sorted, disjoint \
+                  half-open ranges. A block whose requests the run already holds is refused.",
+            unit: Unit::None,
+            kind: Kind::Series {
+                length: RANGE_VALUES,
+            },
+        },
+        OptionSpec {
+            name: "leafCounts",
+            doc: "The leaves' counts per shared bin.",
+            unit: Unit::Count,
+            kind: Kind::Series { length: BIN_COUNTS },
+        },
+        OptionSpec {
+            name: "parentCounts",
+            doc: "The parents' counts per shared bin.",
+            unit: Unit::Count,
+            kind: Kind::Series { length: BIN_COUNTS },
+        },
+        OptionSpec {
+            name: "requests",
+            doc: "Parent requests in the block.",
+            unit: Unit::Count,
+            kind: Kind::Count {
+                range: TALLY,
+                default: None,
+            },
+        },
+        OptionSpec {
+            name: "hedges",
+            doc: "Leaf calls that fired a duplicate.",
+            unit: Unit::Count,
+            kind: Kind::Count {
+                range: TALLY,
+                default: None,
+            },
+        },
+        OptionSpec {
+            name: "primaryWorkMs",
+            doc: "Service time of the original attempts.",
+            unit: Unit::Ms,
+            kind: Kind::Number {
+                range: WORK_MS,
+                default: None,
+            },
+        },
+        OptionSpec {
+            name: "backupWorkMs",
+            doc: "Service time the duplicates consumed.",
+            unit: Unit::Ms,
+            kind: Kind::Number {
+                range: WORK_MS,
+                default: None,
+            },
+        },
+    ],
+    required: &[
+        "fingerprint",
+        "ranges",
+        "leafCounts",
+        "parentCounts",
+        "requests",
+        "hedges",
+        "primaryWorkMs",
+        "backupWorkMs",
+    ],
+};
+
+impl RunBlock {
+    /// The block `o` (read against [`BLOCK`], every field checked by its kind) describes: its
+    /// fingerprint's hex digits read, its ranges' values paired. Whether it could have come
+    /// from this run is [`TailRun::absorb`]'s to say.
+    pub fn from_options(o: &OptionValues) -> Result<RunBlock, ParamError> {
+        let text = o.text("fingerprint").expect("a required field");
+        let fingerprint = Some(text)
+            .filter(|t| t.len() == 16)
+            .and_then(|t| u64::from_str_radix(t, 16).ok())
+            .ok_or_else(|| ParamError::Shape {
+                param: "fingerprint",
+                message: format!(
+                    "fingerprint must be {FINGERPRINT_EXPECTED} (got the string {})",
+                    crate::error::echoed(text)
+                ),
+            })?;
+        let values = o.series("ranges").expect("a required field");
+        if values.len() % 2 != 0 {
+            return Err(ParamError::OutOfRange {
+                param: "ranges",
+                got: values.len() as f64,
+                expected: RANGE_VALUES.expected,
+            });
+        }
+        let mut ranges = Vec::with_capacity(values.len() / 2);
+        for pair in values.chunks_exact(2) {
+            for &x in pair {
+                if !(x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= (1u64 << 53) as f64) {
+                    return Err(ParamError::OutOfRange {
+                        param: "ranges",
+                        got: x,
+                        expected: "whole request numbers in 0..=2^53",
+                    });
+                }
+            }
+            ranges.push((pair[0] as u64, pair[1] as u64));
+        }
+        let series = |name| o.series(name).expect("a required field").to_vec();
+        let number = |name| o.number(name).expect("a required field");
+        Ok(RunBlock {
+            fingerprint,
+            ranges,
+            leaf_counts: series("leafCounts"),
+            parent_counts: series("parentCounts"),
+            requests: o.count("requests"),
+            hedges: o.count("hedges"),
+            primary_work_ms: number("primaryWorkMs"),
+            backup_work_ms: number("backupWorkMs"),
+        })
+    }
+}
+
 /// The union of two sorted, disjoint, coalesced range lists, in one pass; `None` when a
 /// range of one overlaps a range of the other.
 fn merge_ranges(a: &[(u64, u64)], b: &[(u64, u64)]) -> Option<Vec<(u64, u64)>> {
@@ -139,6 +307,15 @@ impl TailRun {
     pub fn room(&self) -> u64 {
         let fanout = u64::from(self.model.config().fanout());
         (MAX_LEAVES / fanout).saturating_sub(self.requests)
+    }
+
+    /// The work of simulating `count` requests, one unit a leaf (`count × fanout`), its count
+    /// named `param` (`"requests"`) in the bound's words.
+    pub fn work(&self, param: &str, count: u64) -> Work {
+        Work {
+            units: count as f64 * f64::from(self.model.config().fanout()),
+            counted_as: format!("{param} × fanout"),
+        }
     }
 
     /// Simulates `count` more parent requests: requests `next_request()..+count`, after every

@@ -1,32 +1,19 @@
-//! Your own latencies (core `empirical`): `parseLatencies`, `simulateEmpirical`,
-//! `exampleLatencies`.
+//! Your own latencies (core `empirical`): `parseLatencies`, its options read from the core's
+//! declaration (`ParseLatenciesOptions`), and `exampleLatencies` (`simulateEmpirical` is
+//! generated: `crate::api`).
 
-use crate::convert::{Options, check_work, count, object, seed, string};
-use crate::describe::js_of;
-use crate::error::{range, wrong_type};
-use crate::lab::service::service;
-use js_sys::{Float64Array, RangeError, Reflect, TypeError};
-use std::sync::Arc;
-use tail_lab_core::lab::empirical::parse::{Column, Format, ParseOptions, TimeUnit, Values, parse};
+use crate::convert::object;
+use crate::error::wrong_type;
+use js_sys::{Float64Array, RangeError, Reflect};
+use tail_lab_core::lab::empirical::parse::{Values, check_size, parse};
 use tail_lab_core::lab::empirical::{
-    EXAMPLE, EmpiricalParams, REQUESTS, distribution_of, example, measurable, simulate, summary,
+    EXAMPLE, PARSE_OPTIONS, distribution_of, measurable, parse_options, summary,
 };
 use tail_lab_core::sampling::empirical::EmpiricalDistribution;
 use wasm_bindgen::prelude::*;
 
-/// The most bytes a text may have: 200 MB (10⁷ latencies of up to 19 characters each).
-pub const MAX_BYTES: usize = 200_000_000;
-
 #[wasm_bindgen(typescript_custom_section)]
 const EMPIRICAL_TS: &str = r#"
-/** How `parseLatencies` reads a text; every field is detected when absent. */
-export interface ParseLatenciesOptions {
-  format?: "lines" | "csv" | "hdrhistogram" | "prometheus" | "percentiles";
-  /** The CSV column: its header's name, or its number from 1. */
-  column?: string | number;
-  /** The unit of bare numbers (a value's own suffix wins). */
-  unit?: "ns" | "us" | "ms" | "s";
-}
 /** A text of latencies, read and turned into a model. */
 export interface ParsedLatencies {
   format: "lines" | "csv" | "hdrhistogram" | "prometheus" | "percentiles";
@@ -56,16 +43,6 @@ export interface ParsedLatencies {
   /** A short summary of the model as typed percentiles (`min:… p50:… max:…`): what a link carries instead of the data. Empty when no summary of at most 300 characters reads back into a model the Lab accepts: then no link can carry the data. */
   percentiles: string;
 }
-/** Options of `simulateEmpirical`. */
-export interface EmpiricalOptions {
-  /** The distribution to check (`parseLatencies(...).service`); default: the bundled example. */
-  service?: EmpiricalServiceOptions;
-  /** Draws for the distribution check, and parents for the fan-out check: 2..=1e7. Default 20000. */
-  requests?: number;
-  /** Leaves per parent in the fan-out check, 1..=1000. Default 100. */
-  fanout?: number;
-  seed?: number | bigint;
-}
 "#;
 
 fn input_error(e: tail_lab_core::lab::empirical::parse::InputError) -> JsValue {
@@ -73,55 +50,6 @@ fn input_error(e: tail_lab_core::lab::empirical::parse::InputError) -> JsValue {
     // The line (1-based, 0 for the whole text) for a page to point at.
     let _ = Reflect::set(&error, &"line".into(), &(e.line as f64).into());
     error.into()
-}
-
-fn options_of(v: &JsValue) -> Result<ParseOptions, JsValue> {
-    let o = Options::read("options", v, &["format", "column", "unit"])?;
-    let format = o
-        .get("format")
-        .map(|v| {
-            let name = string("format", &v)?;
-            Format::from_name(&name).ok_or_else(|| {
-                range(tail_lab_core::ParamError::UnknownName {
-                    param: "format",
-                    got: name,
-                    expected: "\"lines\", \"csv\", \"hdrhistogram\", \"prometheus\", \"percentiles\"",
-                })
-            })
-        })
-        .transpose()?;
-    let unit = o
-        .get("unit")
-        .map(|v| {
-            let name = string("unit", &v)?;
-            TimeUnit::ALL
-                .into_iter()
-                .find(|u| u.name() == name)
-                .ok_or_else(|| {
-                    range(tail_lab_core::ParamError::UnknownName {
-                        param: "unit",
-                        got: name,
-                        expected: "\"ns\", \"us\", \"ms\", \"s\"",
-                    })
-                })
-        })
-        .transpose()?;
-    let column = o
-        .get("column")
-        .map(|v| {
-            if let Some(name) = v.as_string() {
-                Ok(Column::Named(name))
-            } else {
-                let k = crate::convert::integer("column", &v, 1.0, 1e6, "a column number from 1")?;
-                Ok::<_, JsValue>(Column::Number(k as usize))
-            }
-        })
-        .transpose()?;
-    Ok(ParseOptions {
-        format,
-        column,
-        unit,
-    })
 }
 
 fn knots_js(d: &EmpiricalDistribution) -> JsValue {
@@ -140,23 +68,12 @@ pub fn parse_latencies(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ParseLatenciesOptions | undefined")] opts: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = options_of(&opts)?;
-    let too_big = |n: usize| {
-        RangeError::new(&format!(
-            "the text must be at most {MAX_BYTES} bytes (got {n}); give at most 10000000 \
-             latencies, or a histogram or percentiles of them"
-        ))
-    };
+    let options = parse_options(&crate::api::read_options(PARSE_OPTIONS, &[], &opts)?);
     let bytes: Vec<u8> = if let Some(s) = text.as_string() {
-        if s.len() > MAX_BYTES {
-            return Err(too_big(s.len()).into());
-        }
+        check_size(s.len()).map_err(input_error)?;
         s.into_bytes()
     } else if let Some(a) = text.dyn_ref::<js_sys::Uint8Array>() {
-        let n = a.length() as usize;
-        if n > MAX_BYTES {
-            return Err(too_big(n).into());
-        }
+        check_size(a.length() as usize).map_err(input_error)?;
         a.to_vec()
     } else {
         return Err(wrong_type("text", "a string or a Uint8Array", &text));
@@ -235,43 +152,4 @@ pub fn parse_latencies(
 #[wasm_bindgen(js_name = exampleLatencies)]
 pub fn example_latencies() -> String {
     EXAMPLE.to_string()
-}
-
-/// The check of a distribution's sampler (the report's `empirical` entry): its quantiles and
-/// Kolmogorov–Smirnov distance beside the exact ones and the DKW bound, and a fan-out on it.
-#[wasm_bindgen(js_name = simulateEmpirical, unchecked_return_type = "EmpiricalResult")]
-pub fn simulate_empirical(
-    #[wasm_bindgen(unchecked_param_type = "EmpiricalOptions | undefined")] opts: JsValue,
-) -> Result<JsValue, JsValue> {
-    let o = Options::read("options", &opts, &["service", "requests", "fanout", "seed"])?;
-    let requests = o.optional("requests", 20_000, |v| count("requests", v, &REQUESTS))?;
-    let fanout = o.optional("fanout", 100, |v| {
-        crate::convert::integer("fanout", v, 1.0, 1000.0, "an integer in 1..=1000")
-            .map(|n| n as u32)
-    })?;
-    let seed = o.optional("seed", 1, |v| seed("seed", v))?;
-    let distribution = match o.get("service") {
-        None => Arc::new(example()),
-        Some(v) => {
-            let model = service(Some(v))?;
-            Arc::clone(model.as_empirical().ok_or_else(|| {
-                JsValue::from(TypeError::new(
-                    "service must be your own latencies ({ empirical: { levels, ms } }, as \
-                     parseLatencies gives): simulateEmpirical checks a distribution's sampler",
-                ))
-            })?)
-        }
-    };
-    check_work(
-        "requests × (1 + fanout)",
-        requests as f64 * (1.0 + f64::from(fanout)),
-    )?;
-    let r = simulate(EmpiricalParams {
-        distribution,
-        requests,
-        fanout,
-        seed,
-    })
-    .map_err(range)?;
-    Ok(js_of(&r))
 }

@@ -1,9 +1,9 @@
 //! Fan-out latency (core `fanout_latency`): its closed forms, `fanoutLatencyTheory`
 //! (`simulateFanoutLatency` is generated: `crate::api`).
 
+use crate::api::service;
 use crate::convert::{count, number, object};
 use crate::error::range;
-use crate::lab::service::service;
 use tail_lab_core::lab::fanout_latency::{theory, theory_on};
 use tail_lab_core::theory::FANOUT;
 use wasm_bindgen::prelude::*;

@@ -1,9 +1,9 @@
 //! Hedging on loaded replicas (core `loaded`): the closed forms `noBackupMeanMs` and
 //! `serviceMoments` (`simulateLoaded` is generated: `crate::api`).
 
+use crate::api::service;
 use crate::convert::number;
 use crate::error::range;
-use crate::lab::service::service;
 use wasm_bindgen::prelude::*;
 
 /// Pollaczek–Khinchine's M/G/1 mean (ms): the mean latency of a loaded run with no backups at

@@ -13,7 +13,6 @@ pub mod loaded_trace;
 pub mod precision;
 pub mod queue;
 pub mod retries;
-pub mod service;
 pub mod supermarket;
 pub mod supermarket_trace;
 pub mod tied;

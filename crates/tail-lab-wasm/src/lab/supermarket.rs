@@ -1,21 +1,10 @@
 //! The power of d choices (core `supermarket`): `fixedPointMeanTime` and `fixedPointShare`
 //! (`simulateBalance` is generated: `crate::api`).
 
-use crate::convert::{Options, count, number, string};
+use crate::convert::{count, number};
 use crate::error::range;
-use tail_lab_core::lab::supermarket::{CHOICES, FIXED_POINT_D, FIXED_POINT_LEVEL, choices};
+use tail_lab_core::lab::supermarket::{FIXED_POINT_D, FIXED_POINT_LEVEL};
 use wasm_bindgen::prelude::*;
-
-/// The number of queues an arrival samples, from `policy` ("random", "two-choices", …) or `d`,
-/// read alike by `simulateBalance` and `traceSupermarket`.
-pub(crate) fn choices_option(o: &Options, default_d: u32) -> Result<u32, JsValue> {
-    let policy = o.get("policy").map(|v| string("policy", &v)).transpose()?;
-    let d = o
-        .get("d")
-        .map(|v| count("d", &v, &CHOICES).map(|d| d as u32))
-        .transpose()?;
-    choices(policy.as_deref(), d, default_d).map_err(range)
-}
 
 /// Mitzenmacher's fixed point `Σ_{i≥1} λ^((d^i − d)/(d − 1))` for the mean time in system
 /// with `d` choices as servers → ∞ (`1/(1 − λ)` for d = 1); `null` when λ ≥ 1.

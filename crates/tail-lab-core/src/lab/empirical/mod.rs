@@ -16,8 +16,11 @@
 //! leaves drawn from it has the parent quantiles `F⁻¹(q^(1/n))` of the closed form. The report
 //! runs on a bundled sample ([`EXAMPLE`]): 5,000 latencies of a cached service.
 
+mod call;
 pub mod fit;
 pub mod parse;
+
+pub use call::{CALL, COLUMN, FANOUT, FORMAT_NAMES, PARSE_OPTIONS, UNIT_NAMES, parse_options};
 
 use crate::describe::{Describe, Field, Unit, Value};
 use crate::error::{CountRange, ParamError};
@@ -218,10 +221,19 @@ pub struct EmpiricalParams {
     pub distribution: Arc<EmpiricalDistribution>,
     /// Single draws for the distribution check, and parent requests for the fan-out check.
     pub requests: u64,
-    /// Leaves per parent in the fan-out check (1..=1000).
+    /// Leaves per parent in the fan-out check (1..=1024; 1..=1000 through the API,
+    /// [`FANOUT`]).
     pub fanout: u32,
     /// The seed.
     pub seed: u64,
+}
+
+impl EmpiricalParams {
+    /// The check's work in the bindings' units (about 10 ns of wasm each): one a draw,
+    /// `requests × (1 + fanout)` (the single draws and the parents' leaves).
+    pub fn work_units(&self) -> f64 {
+        self.requests as f64 * (1.0 + f64::from(self.fanout))
+    }
 }
 
 /// The check of a distribution's sampler: its quantiles and KS distance, and a fan-out on it.
@@ -418,7 +430,7 @@ pub const MODEL: Model = Model {
            interpolated empirical CDF, and a fan-out of 100 on it has the parent quantiles \
            F⁻¹(q^(1/100)) of the closed form",
     call: Some("simulateEmpirical"),
-    api: None,
+    api: Some(&CALL),
     closed_forms: &[],
     result_type: <EmpiricalResult as Describe>::TYPE_NAME,
     result_doc: <EmpiricalResult as Describe>::DOC,

@@ -49,6 +49,25 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+/// The most bytes a text may have: 200 MB (10⁷ latencies of up to 19 characters each).
+pub const MAX_BYTES: usize = 200_000_000;
+
+/// `Ok` for a text of `bytes` bytes that may be read (at most [`MAX_BYTES`]); otherwise the
+/// refusal, about the text as a whole (line 0), checked before the text is copied.
+pub fn check_size(bytes: usize) -> Result<(), InputError> {
+    if bytes <= MAX_BYTES {
+        Ok(())
+    } else {
+        Err(at(
+            0,
+            format!(
+                "the text must be at most {MAX_BYTES} bytes (got {bytes}); give at most \
+                 10000000 latencies, or a histogram or percentiles of them"
+            ),
+        ))
+    }
+}
+
 fn at(line: usize, message: impl Into<String>) -> InputError {
     InputError {
         line,

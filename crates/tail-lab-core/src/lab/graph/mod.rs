@@ -20,11 +20,13 @@
 //! it is [`GraphTheory`]: the binomial order-statistic law per stage, convolved across stages
 //! with a rigorous error bracket.
 
+mod call;
 mod result;
 pub mod simulate;
 pub mod stages;
 pub mod theory;
 
+pub use call::{CALL, EXPONENTIAL_SERVICE, OPTIONS, STAGE, graph_of};
 pub use simulate::{GraphParams, GraphResult, STREAM, Sweep, simulate};
 pub use stages::{Graph, Stage, StageKind, StageService};
 pub use theory::GraphTheory;
@@ -72,7 +74,7 @@ pub const MODEL: Model = Model {
            together as the deadline does; the theory is the binomial order-statistic law per \
            stage, convolved across stages within the stated bound",
     call: Some("simulateGraph"),
-    api: None,
+    api: Some(&CALL),
     closed_forms: &["graphTheory", "graphPresets"],
     result_type: <GraphResult as Describe>::TYPE_NAME,
     result_doc: <GraphResult as Describe>::DOC,

@@ -2,7 +2,7 @@
 
 use super::stages::{Graph, StageService};
 use super::theory::GraphTheory;
-use crate::error::{CountRange, ParamError, check_half_open, check_range};
+use crate::error::{CountRange, Ends, NumberRange, ParamError, check_range};
 use crate::lab::service::{MIN_SERVICE_P50_MS, ServiceSampler};
 use crate::sampling::address::{RequestKey, SampleStream, Stream};
 use crate::sampling::histogram::{Histogram, shared_bins};
@@ -25,6 +25,18 @@ pub const DEFAULT_SWEEP_POINTS: usize = 24;
 
 /// The largest deadline (ms) a run accepts: the shared histogram's reach.
 pub const MAX_DEADLINE_MS: f64 = 1e6;
+
+/// The deadlines accepted (ms): above 0, at most [`MAX_DEADLINE_MS`] (a run's, and a sweep's
+/// first).
+pub const DEADLINE: NumberRange = NumberRange::new(
+    0.0,
+    MAX_DEADLINE_MS,
+    Ends::AboveLow,
+    "a deadline in ms, > 0 and at most 1e6",
+);
+
+/// The words of a sweep's last deadline, which is at least its first (checked by the run).
+pub const SWEEP_TO_EXPECTED: &str = "a deadline in ms, at least sweepFromMs and at most 1e6";
 
 // Each child is called once: its one attempt.
 const ONLY_ATTEMPT: u32 = 0;
@@ -161,19 +173,13 @@ fn sweep_deadlines(sweep: &Sweep, theory: &GraphTheory) -> Result<Vec<f64>, Para
             to_ms,
             points,
         } => {
-            check_half_open(
-                "sweepFromMs",
-                from_ms,
-                0.0,
-                MAX_DEADLINE_MS,
-                "a deadline in ms, > 0 and at most 1e6",
-            )?;
+            DEADLINE.check("sweepFromMs", from_ms)?;
             check_range(
                 "sweepToMs",
                 to_ms,
                 from_ms,
                 MAX_DEADLINE_MS,
-                "a deadline in ms, at least sweepFromMs and at most 1e6",
+                SWEEP_TO_EXPECTED,
             )?;
             SWEEP_POINTS.check("sweepPoints", points as u64)?;
             (from_ms, to_ms, points)
@@ -190,13 +196,7 @@ fn sweep_deadlines(sweep: &Sweep, theory: &GraphTheory) -> Result<Vec<f64>, Para
 pub fn simulate(params: &GraphParams) -> Result<GraphResult, ParamError> {
     REQUESTS.check("requests", params.requests)?;
     if let Some(d) = params.deadline_ms {
-        check_half_open(
-            "deadlineMs",
-            d,
-            0.0,
-            MAX_DEADLINE_MS,
-            "a deadline in ms, > 0 and at most 1e6",
-        )?;
+        DEADLINE.check("deadlineMs", d)?;
     }
     let graph = &params.graph;
     let theory = GraphTheory::new(graph);

@@ -1,6 +1,6 @@
 //! A request graph's stages, their services, their limits, and the named presets.
 
-use crate::error::{CountRange, ParamError, check_range};
+use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::lab::service::ServiceModel;
 
 /// Stages one graph may have.
@@ -14,6 +14,25 @@ pub const WIDTH: CountRange = crate::count_range!(1, 1000);
 /// ceiling, as [`ServiceModel::new`] asks of every service.
 pub const EXPONENTIAL_MEAN_MS: (f64, f64) = (0.2, 10_000.0);
 
+/// The means of an exponential stage accepted (ms), [`EXPONENTIAL_MEAN_MS`].
+pub const EXPONENTIAL_MEAN: NumberRange = NumberRange::new(
+    EXPONENTIAL_MEAN_MS.0,
+    EXPONENTIAL_MEAN_MS.1,
+    Ends::Closed,
+    "a mean in ms in 0.2..=10000",
+);
+
+/// The answers a parallel stage may wait for, as far as a stage's own `k` can say: at most
+/// its `width` (checked with the width: [`Stage::parallel`]).
+pub const K: CountRange = CountRange {
+    lo: 1,
+    hi: WIDTH.hi,
+    expected: "an integer in 1..=width",
+};
+
+/// A stage's kinds, as the API names them.
+pub const STAGE_KINDS: [&str; 2] = ["single", "parallel"];
+
 /// What one call of a stage's child takes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StageService {
@@ -26,14 +45,7 @@ pub enum StageService {
 impl StageService {
     /// An exponential service with mean `mean_ms` (0.2..=10000 ms).
     pub fn exponential(mean_ms: f64) -> Result<Self, ParamError> {
-        let (lo, hi) = EXPONENTIAL_MEAN_MS;
-        check_range(
-            "exponentialMs",
-            mean_ms,
-            lo,
-            hi,
-            "a mean in ms in 0.2..=10000",
-        )?;
+        EXPONENTIAL_MEAN.check("exponentialMs", mean_ms)?;
         Ok(StageService::Exponential(mean_ms))
     }
 
@@ -110,12 +122,13 @@ impl Stage {
     /// A parallel stage of `width` children that waits for `k` of them.
     pub fn parallel(width: u32, k: u32, service: StageService) -> Result<Self, ParamError> {
         WIDTH.check("width", u64::from(width))?;
-        CountRange {
-            lo: 1,
-            hi: u64::from(width),
-            expected: "an integer in 1..=width",
+        if !K.contains(u64::from(k)) || k > width {
+            return Err(ParamError::NotAccepted {
+                param: "k",
+                got: k.to_string(),
+                expected: format!("{} ({width})", K.expected),
+            });
         }
-        .check("k", u64::from(k))?;
         Ok(Stage {
             kind: StageKind::Parallel { width, k },
             service,
@@ -208,6 +221,9 @@ impl Stage {
 /// The presets' names, in the page's order.
 pub const PRESETS: [&str; 4] = ["fanout", "search", "quorum", "chain"];
 
+/// The presets' names in an error's words.
+pub const PRESETS_EXPECTED: &str = "fanout, search, quorum, chain";
+
 /// A graph's name in a result: one of the presets, or `custom` for stages given one by one.
 pub const GRAPH_NAMES: [&str; 5] = ["fanout", "search", "quorum", "chain", "custom"];
 
@@ -238,7 +254,7 @@ pub fn preset(name: &str, service: &ServiceModel) -> Result<Vec<Stage>, ParamErr
             return Err(ParamError::UnknownName {
                 param: "preset",
                 got: other.into(),
-                expected: "fanout, search, quorum, chain",
+                expected: PRESETS_EXPECTED,
             });
         }
     })

@@ -28,7 +28,9 @@
 //! the last arrival. Randomness is one seeded SplitMix64 stream (the chain is sequential by
 //! nature).
 
-use crate::api::{Call, Kind, OptionSpec, OptionValues, Prepared, SEED_OPTION, Work, length_words};
+use crate::api::{
+    Call, Kind, OptionSet, OptionSpec, OptionValues, Prepared, SEED_OPTION, Work, length_words,
+};
 use crate::describe::{Describe, Field, Unit, Value, interval_fields};
 use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::lab::precision::{self, LengthChoice, Planned, Reached};
@@ -626,6 +628,29 @@ pub const MODEL: Model = Model {
     example: || sweep_point(0, 1000, 1).expect("valid").describe(),
 };
 
+/// `policy`: the choices per arrival by name ([`choices`]); none unless told.
+pub const POLICY_OPTION: OptionSpec = OptionSpec {
+    name: "policy",
+    doc: "\"random\" (d = 1), \"two\" (d = 2) or \"three\" (d = 3).",
+    unit: Unit::None,
+    kind: Kind::Name {
+        names: &POLICIES,
+        expected: POLICY_NAMES,
+        default: None,
+    },
+};
+
+/// `d`: the choices per arrival by number ([`choices`]); 2 unless `policy` says.
+pub const CHOICES_OPTION: OptionSpec = OptionSpec {
+    name: "d",
+    doc: "Servers sampled per arrival, at most `servers`; 2 unless `policy` says.",
+    unit: Unit::Count,
+    kind: Kind::Count {
+        range: CHOICES,
+        default: None,
+    },
+};
+
 /// `simulateBalance`: the supermarket model at one point.
 pub const CALL: Call = Call {
     name: "simulateBalance",
@@ -641,25 +666,8 @@ pub const CALL: Call = Call {
             LAMBDA,
             0.9,
         ),
-        OptionSpec {
-            name: "policy",
-            doc: "\"random\" (d = 1), \"two\" (d = 2) or \"three\" (d = 3).",
-            unit: Unit::None,
-            kind: Kind::Name {
-                names: &POLICIES,
-                expected: POLICY_NAMES,
-                default: None,
-            },
-        },
-        OptionSpec {
-            name: "d",
-            doc: "Servers sampled per arrival, at most `servers`; 2 unless `policy` says.",
-            unit: Unit::Count,
-            kind: Kind::Count {
-                range: CHOICES,
-                default: None,
-            },
-        },
+        POLICY_OPTION,
+        CHOICES_OPTION,
         OptionSpec::count(
             "servers",
             "Servers.",
@@ -681,7 +689,12 @@ pub const CALL: Call = Call {
     ],
     exclusive: &[],
     result_type: <SupermarketResult as Describe>::TYPE_NAME,
-    more: &[],
+    more: &[OptionSet {
+        type_name: "SupermarketTraceOptions",
+        doc: "Options of `traceSupermarket`: a small system's window, to watch its queues. \
+              `policy` and `d` name the same thing; give either (both, only when they agree).",
+        options: trace::TRACE_OPTIONS,
+    }],
     prepare: |o: &OptionValues| {
         let defaults = SupermarketParams::default();
         let d = choices(

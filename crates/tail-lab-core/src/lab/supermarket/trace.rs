@@ -9,8 +9,12 @@
 //! arrival.
 
 use super::chain::Recorder;
-use super::{MIN_LAMBDA, SupermarketConfig, SupermarketResult};
-use crate::error::{CountRange, ParamError};
+use super::{
+    CHOICES_OPTION, MIN_LAMBDA, POLICY_OPTION, SupermarketConfig, SupermarketResult, choices,
+};
+use crate::api::{OptionSpec, OptionValues, SEED_OPTION};
+use crate::describe::Unit;
+use crate::error::{CountRange, Ends, NumberRange, ParamError};
 
 /// Servers a trace may have: a few, to be drawn one bar each.
 pub const TRACE_SERVERS: CountRange = crate::count_range!(1, 32);
@@ -18,6 +22,13 @@ pub const TRACE_SERVERS: CountRange = crate::count_range!(1, 32);
 pub const TRACE_ARRIVALS: CountRange = crate::count_range!(1, 50000);
 /// Arrivals run before the window opens.
 pub const TRACE_WARMUP: CountRange = crate::count_range!(0, 20000);
+/// The arrival rates a trace accepts per server: [`MIN_LAMBDA`]..<1, a stable system.
+pub const TRACE_LAMBDA: NumberRange = NumberRange::new(
+    MIN_LAMBDA,
+    1.0,
+    Ends::BelowHigh,
+    "a rate in 0.001..<1 (a stable system)",
+);
 
 /// The parameters of a trace ([`trace`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -36,18 +47,78 @@ pub struct SupermarketTraceParams {
     pub seed: u64,
 }
 
-impl Default for SupermarketTraceParams {
+impl SupermarketTraceParams {
     /// Ten servers at λ = 0.9, best of two, 200 arrivals after 1,000, seed 1.
+    pub const DEFAULT: SupermarketTraceParams = SupermarketTraceParams {
+        servers: 10,
+        lambda: 0.9,
+        d: 2,
+        arrivals: 200,
+        warmup: 1000,
+        seed: 1,
+    };
+}
+
+impl Default for SupermarketTraceParams {
+    /// [`SupermarketTraceParams::DEFAULT`].
     fn default() -> Self {
-        SupermarketTraceParams {
-            servers: 10,
-            lambda: 0.9,
-            d: 2,
-            arrivals: 200,
-            warmup: 1000,
-            seed: 1,
-        }
+        SupermarketTraceParams::DEFAULT
     }
+}
+
+const DEFAULTS: SupermarketTraceParams = SupermarketTraceParams::DEFAULT;
+
+/// The options of a trace (`traceSupermarket`): a small system's window, ten servers at
+/// λ = 0.9 unless told.
+pub const TRACE_OPTIONS: &[OptionSpec] = &[
+    OptionSpec::number(
+        "lambda",
+        "Arrival rate per server in units of the service rate.",
+        Unit::Rate,
+        TRACE_LAMBDA,
+        DEFAULTS.lambda,
+    ),
+    POLICY_OPTION,
+    CHOICES_OPTION,
+    OptionSpec::count(
+        "servers",
+        "Servers.",
+        Unit::Count,
+        TRACE_SERVERS,
+        DEFAULTS.servers as u64,
+    ),
+    OptionSpec::count(
+        "arrivals",
+        "Arrivals recorded.",
+        Unit::Count,
+        TRACE_ARRIVALS,
+        DEFAULTS.arrivals,
+    ),
+    OptionSpec::count(
+        "warmup",
+        "Arrivals run (from empty) before the first one recorded.",
+        Unit::Count,
+        TRACE_WARMUP,
+        DEFAULTS.warmup,
+    ),
+    SEED_OPTION,
+];
+
+/// A trace's parameters from `o` (read against [`TRACE_OPTIONS`]): `policy` or `d` (both,
+/// when they agree), best of two unless told.
+pub fn trace_params(o: &OptionValues) -> Result<SupermarketTraceParams, ParamError> {
+    Ok(SupermarketTraceParams {
+        servers: o.count("servers") as u32,
+        lambda: o.number("lambda").expect("lambda has a default"),
+        d: choices(
+            o.name("policy"),
+            o.given_count("d").map(|d| d as u32),
+            DEFAULTS.d,
+        )?,
+        arrivals: o.count("arrivals"),
+        warmup: o.count("warmup"),
+        seed: o.seed("seed"),
+    })
 }
 
 /// The events of a trace window, in order. Event `i` happened at `times[i]`; it was an
@@ -160,13 +231,7 @@ pub fn trace(params: SupermarketTraceParams) -> Result<SupermarketTrace, ParamEr
         seed,
     } = params;
     TRACE_SERVERS.check("servers", u64::from(servers))?;
-    if !(lambda.is_finite() && (MIN_LAMBDA..1.0).contains(&lambda)) {
-        return Err(ParamError::OutOfRange {
-            param: "lambda",
-            got: lambda,
-            expected: "a rate in 0.001..<1 (a stable system)",
-        });
-    }
+    TRACE_LAMBDA.check("lambda", lambda)?;
     CountRange {
         lo: 1,
         hi: u64::from(servers),
@@ -215,6 +280,30 @@ pub fn trace(params: SupermarketTraceParams) -> Result<SupermarketTrace, ParamEr
 mod tests {
     use super::*;
     use crate::lab::supermarket::SupermarketParams;
+
+    #[test]
+    fn the_declared_options_make_the_default_trace_and_refuse_by_name() {
+        use crate::api::OptionValue;
+        let read = |given| trace_params(&OptionValues::complete(TRACE_OPTIONS, given));
+        assert_eq!(read(vec![]), Ok(SupermarketTraceParams::DEFAULT));
+        assert_eq!(
+            read(vec![("policy", OptionValue::Name("three"))])
+                .unwrap()
+                .d,
+            3
+        );
+        let e = read(vec![
+            ("policy", OptionValue::Name("two")),
+            ("d", OptionValue::Count(3)),
+        ])
+        .unwrap_err();
+        assert_eq!(e.param(), "policy");
+        let e = TRACE_OPTIONS[0].kind.number("lambda", 1.0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "lambda must be a rate in 0.001..<1 (a stable system) (got 1)"
+        );
+    }
 
     /// The time-averaged share of servers holding at least `k` jobs over the window, from the
     /// lengths after each event (each holds until the next event).

@@ -1,7 +1,7 @@
 // Your own latencies through the built package: `parseLatencies` on real-shaped inputs (a wrk2
 // report, a Prometheus exposition, a CSV, typed percentiles) and on bad ones, the model it gives
 // accepted by every call that takes a service, and its URL summary read back. The statistics
-// (DKW, the fan-out's closed form) are the core's tests (crates/tail-lab-core/tests/it/empirical.rs);
+// (DKW, the fan-out's closed form) are the core's tests (crates/tail-lab-core/src/lab/empirical/it.rs);
 // `simulateEmpirical` against the report is tests/js/contract.test.mjs's, as for every model.
 
 import assert from "node:assert/strict";

@@ -114,9 +114,6 @@ mod tests {
         assert!(MODELS.iter().any(|m| m.api.is_some()));
     }
 
-    /// The Lab models whose call still reads its options in the binding (the binding's
-    /// `tests/declared_options.rs` lists their files): this list only shrinks.
-    const NOT_YET_DECLARED: &[&str] = &["graph", "empirical"];
 
     /// What a Lab model is missing, as a list of sentences naming the part and where it goes.
     fn missing_parts(
@@ -159,7 +156,7 @@ mod tests {
         if m.call.is_none() {
             missing.push("its wasm call (`Model::call`)".into());
         }
-        if m.api.is_none() && !NOT_YET_DECLARED.contains(&m.key) {
+        if m.api.is_none() {
             missing.push("its declared options (`Model::api`, an `api::Call` in call.rs)".into());
         }
         if m.title.is_empty() || m.result_doc.is_empty() {
@@ -187,24 +184,18 @@ mod tests {
                 missing.join("; ")
             );
         }
-        for key in NOT_YET_DECLARED {
-            let m = find(key).expect("a listed model exists");
-            assert!(
-                m.api.is_none(),
-                "{key} is declared now: take it off NOT_YET_DECLARED"
-            );
-        }
         // The check can fail: a model with nothing is missing every part.
         let bare = Model {
             key: "no_such_model",
             title: "",
             streams: &[],
             call: None,
+            api: None,
             runs: 0,
             ..*crate::lab::MODELS[0]
         };
         let missing = missing_parts(&bare, "no_such_model", &lab, &it);
-        assert_eq!(missing.len(), 6, "{missing:?}");
+        assert_eq!(missing.len(), 7, "{missing:?}");
         assert!(
             missing[0].contains("src/lab/no_such_model/mod.rs"),
             "{missing:?}"

@@ -13,11 +13,9 @@
 mod closed_forms;
 mod common;
 mod coverage;
-mod empirical;
 mod fanout_latency;
 mod fuzz_configs;
 mod golden;
-mod graph;
 mod loaded_findings;
 mod loaded_mg1;
 mod precision;

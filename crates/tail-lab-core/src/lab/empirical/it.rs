@@ -24,8 +24,8 @@ use tail_lab_core::sampling::address::{SampleStream, Stream};
 use tail_lab_core::sampling::empirical::EmpiricalDistribution;
 use tail_lab_core::sampling::lognormal::LogNormalMs;
 
-const WRK2: &str = include_str!("data/wrk2.txt");
-const PROMETHEUS: &str = include_str!("data/prometheus.txt");
+const WRK2: &str = include_str!("../../../tests/it/data/wrk2.txt");
+const PROMETHEUS: &str = include_str!("../../../tests/it/data/prometheus.txt");
 
 /// `ε` of the DKW inequality for `m` draws at failure probability `alpha`.
 fn dkw(m: usize, alpha: f64) -> f64 {

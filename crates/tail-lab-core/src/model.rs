@@ -114,7 +114,6 @@ mod tests {
         assert!(MODELS.iter().any(|m| m.api.is_some()));
     }
 
-
     /// What a Lab model is missing, as a list of sentences naming the part and where it goes.
     fn missing_parts(
         m: &Model,

@@ -6,6 +6,16 @@ use tail_lab_core::ParamError;
 use tail_lab_core::error::CountRange;
 use wasm_bindgen::{JsCast, JsValue};
 
+/// Refuses a call whose work in units (`what` says how it is counted, e.g. "requests ×
+/// fanout") is over the core's limit ([`tail_lab_core::api::WORK_LIMIT`]), in the core's words
+/// ([`tail_lab_core::api::Work::check`]), for the calls the core does not declare yet.
+pub fn check_work(what: &str, work: f64) -> Result<(), JsValue> {
+    crate::api::check_work(&tail_lab_core::api::Work {
+        units: work,
+        counted_as: what.to_string(),
+    })
+}
+
 /// Largest integer a JS number holds exactly.
 pub const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 

@@ -6,7 +6,7 @@
 //! [`TailRun::run_range`] runs any range instead, and [`TailRun::absorb`] merges a
 //! [`RunBlock`] from another run: how several workers share one run.
 
-use crate::api::{Kind, OptionSpec, OptionValues, Record, Work};
+use crate::api::{Kind, OptionSpec, OptionValues, Record};
 use crate::describe::Unit;
 use crate::error::{CountRange, Ends, NumberRange, ParamError};
 use crate::sampling::histogram::{BIN_COUNT, BinTally, Histogram, shared_bins};
@@ -307,15 +307,6 @@ impl TailRun {
     pub fn room(&self) -> u64 {
         let fanout = u64::from(self.model.config().fanout());
         (MAX_LEAVES / fanout).saturating_sub(self.requests)
-    }
-
-    /// The work of simulating `count` requests, one unit a leaf (`count × fanout`), its count
-    /// named `param` (`"requests"`) in the bound's words.
-    pub fn work(&self, param: &str, count: u64) -> Work {
-        Work {
-            units: count as f64 * f64::from(self.model.config().fanout()),
-            counted_as: format!("{param} × fanout"),
-        }
     }
 
     /// Simulates `count` more parent requests: requests `next_request()..+count`, after every

@@ -74,7 +74,10 @@ impl JsTailRun {
         #[wasm_bindgen(unchecked_param_type = "number")] requests: JsValue,
     ) -> Result<(), JsValue> {
         let n = count("requests", &requests, &REQUESTS_PER_CALL)?;
-        crate::api::check_work(&self.run.work("requests", n))?;
+        crate::convert::check_work(
+            "requests × fanout",
+            n as f64 * f64::from(self.settings.fanout),
+        )?;
         self.run.run(n).map_err(range)
     }
 
@@ -94,7 +97,7 @@ impl JsTailRun {
             "an integer in 0..=2^53-1",
         )?;
         let n = crate::convert::count("count", &count, &REQUESTS_PER_CALL)?;
-        crate::api::check_work(&self.run.work("count", n))?;
+        crate::convert::check_work("count × fanout", n as f64 * f64::from(self.settings.fanout))?;
         self.run.run_range(first as u64, n).map_err(range)
     }
 

@@ -35,12 +35,6 @@ fn calls(out: &std::path::Path) {
         "\n// Options: generated from the core's declarations (tail_lab_core::api).\n",
     );
     ts.push_str(&tail_lab_core::api::service_typescript());
-    for set in tail_lab_core::api::STANDALONE {
-        ts.push_str(&set.typescript());
-    }
-    for record in tail_lab_core::api::STANDALONE_RECORDS {
-        ts.push_str(&record.typescript());
-    }
     for model in tail_lab_core::model::MODELS {
         let Some(call) = model.api else { continue };
         ts.push_str(&call.typescript());

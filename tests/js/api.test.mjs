@@ -391,7 +391,7 @@ test("a run split into blocks over any number of runs merges to the same bits; a
   );
   assert.throws(
     () => main.absorb({ ...block, parentCounts: new Float64Array(3) }),
-    /^RangeError: parentCounts must be 840 counts, one per shared bin \(got 3\)/,
+    /^RangeError: parentCounts must hold 840 counts \(got 3\)/,
   );
   assert.throws(() => main.absorb({ ...block, parentCounts: [1, 2] }), TypeError);
   assert.throws(() => main.absorb({ ...block, requests: 1.5 }), RangeError);

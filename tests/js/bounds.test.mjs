@@ -94,7 +94,7 @@ test("forged blocks are refused with a RangeError and change nothing", () => {
   throwsLike(
     () => main.absorb(forged({ ranges: new Float64Array([0]) })),
     RangeError,
-    /^ranges must be an even number/,
+    /^ranges must hold an even number/,
   );
   assert.equal(main.requests, 0);
   assert.deepEqual(main.hedgeCost(), { extraRequests: 0, extraWork: 0 });

@@ -81,41 +81,6 @@ pub struct OptionSet {
     pub options: &'static [OptionSpec],
 }
 
-impl OptionSet {
-    /// Its TypeScript interface, each option's sentence, unit, accepted values and default in
-    /// its doc comment.
-    pub fn typescript(&self) -> String {
-        let mut out = String::new();
-        let mut records = Vec::new();
-        records_in(self.options, &mut records);
-        for record in records {
-            out.push_str(&interface(
-                record.type_name,
-                record.doc,
-                record.fields,
-                record.required,
-            ));
-        }
-        out.push_str(&interface(self.type_name, self.doc, self.options, &[]));
-        out
-    }
-}
-
-/// The option sets of the API that belong to no registered call, rendered with the calls':
-/// the Tail piece's `TailOptions` (its run is a class, `TailRun`, not a call).
-pub const STANDALONE: &[OptionSet] = &[crate::tail::options::TAIL_OPTIONS];
-
-/// The records the API takes as an argument of their own, rendered with the calls' options:
-/// the Tail run's `RunBlock` (`TailRun.absorb`).
-pub const STANDALONE_RECORDS: &[Record] = &[crate::tail::tail_run::BLOCK];
-
-impl Record {
-    /// Its TypeScript interface; its required fields have no `?`.
-    pub fn typescript(&self) -> String {
-        interface(self.type_name, self.doc, self.fields, self.required)
-    }
-}
-
 /// One option of a call.
 #[derive(Debug, Clone, Copy)]
 pub struct OptionSpec {
@@ -305,11 +270,6 @@ pub enum Kind {
         /// What the text names, in words (`"a header's name"`).
         text: &'static str,
     },
-    /// Any text, of a form the model checks (`"16 hex digits from TailRun.block()"`).
-    Text {
-        /// The form in words, also what a value of another type is told it must be.
-        expected: &'static str,
-    },
     /// Another kind's values, or `null` for none (absent is the other kind's default).
     Nullable(&'static Kind),
     /// True or false.
@@ -413,7 +373,7 @@ impl Kind {
                 Some(choice) => Ok(OptionValue::Length(rule.pilot + rule.cap, choice)),
                 None => Err(self.length_refused(param, crate::error::echoed(text))),
             },
-            Kind::CountOrText { .. } | Kind::Text { .. } => Ok(OptionValue::Text(text.to_string())),
+            Kind::CountOrText { .. } => Ok(OptionValue::Text(text.to_string())),
             // A kind that takes no words: a binding that hands it one gets the error a reader
             // would, never a panic.
             _ => Err(ParamError::NotAccepted {
@@ -482,7 +442,6 @@ impl Kind {
         match self {
             Kind::Number { .. } | Kind::Count { .. } => "a number",
             Kind::Name { .. } => "a string",
-            Kind::Text { expected } => expected,
             Kind::NumberOr { .. } | Kind::CountOr { .. } | Kind::CountOrText { .. } => {
                 "a number or a string"
             }
@@ -519,7 +478,6 @@ impl Kind {
             | Kind::Records { .. }
             | Kind::Record(_)
             | Kind::Series { .. }
-            | Kind::Text { .. }
             | Kind::CountOrText { .. } => None,
         }
     }
@@ -537,7 +495,6 @@ impl Kind {
                 format!("number | {word:?}")
             }
             Kind::CountOrText { .. } => "number | string".into(),
-            Kind::Text { .. } => "string".into(),
             Kind::Nullable(inner) => format!("{} | null", inner.typescript()),
             Kind::Flag { .. } => "boolean".into(),
             Kind::Seed { .. } => "number | bigint".into(),
@@ -559,7 +516,6 @@ impl Kind {
             Kind::NumberOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
             Kind::CountOr { range, word, .. } => format!("{}, or {word:?}", range.expected),
             Kind::CountOrText { range, text } => format!("{}, or {text}", range.expected),
-            Kind::Text { expected } => (*expected).into(),
             Kind::Nullable(inner) => format!("{}, or null (none)", inner.accepted()),
             Kind::Flag { .. } => "true or false".into(),
             Kind::Seed { .. } => "an integer in 0..=2^53-1, or a bigint below 2^64".into(),
@@ -813,14 +769,6 @@ impl OptionValues {
     pub fn series(&self, name: &str) -> Option<&[f64]> {
         match self.get(name)? {
             OptionValue::Series(xs) => Some(xs),
-            other => wrong_kind(name, Some(other)),
-        }
-    }
-
-    /// A [`Kind::Text`] option's text, if given.
-    pub fn text(&self, name: &str) -> Option<&str> {
-        match self.get(name)? {
-            OptionValue::Text(t) => Some(t),
             other => wrong_kind(name, Some(other)),
         }
     }
@@ -1173,17 +1121,6 @@ pub fn markdown() -> String {
             out.push_str(&table(record.fields, record.required));
         }
     }
-    for set in STANDALONE {
-        out.push_str(&format!("\n## `{}`\n\n{}\n\n", set.type_name, set.doc));
-        out.push_str(&table(set.options, &[]));
-    }
-    for record in STANDALONE_RECORDS {
-        out.push_str(&format!(
-            "\n## `{}`\n\n{}\n\n",
-            record.type_name, record.doc
-        ));
-        out.push_str(&table(record.fields, record.required));
-    }
     let forms: Vec<String> = SERVICE_FORMS
         .iter()
         .map(|r| format!("`{}`", r.type_name))
@@ -1239,8 +1176,6 @@ mod tests {
             out.extend(call.more.iter().flat_map(|s| s.options));
             out.extend(call.records().iter().flat_map(|r| r.fields));
         }
-        out.extend(STANDALONE.iter().flat_map(|s| s.options));
-        out.extend(STANDALONE_RECORDS.iter().flat_map(|r| r.fields));
         out.extend(service_records().iter().flat_map(|r| r.fields));
         out
     }

@@ -75,27 +75,19 @@ pub fn read_options(
 /// required field missing a `TypeError`; every error about a field names the path before it.
 fn record(record: &Record, path: &str, v: &JsValue) -> Result<OptionValues, JsValue> {
     let names: Vec<&'static str> = record.fields.iter().map(|f| f.name).collect();
-    fields(
-        record,
-        &format!("{path}."),
-        &Options::read(path, v, &names)?,
-    )
+    fields(record, path, &Options::read(path, v, &names)?)
 }
 
-/// A record that is an argument of its own (`absorb(block)`), read as [`record`] reads one
-/// inside an option: `param` names the object in its own errors, its fields are named alone.
-pub fn read_record(record: &Record, param: &str, v: &JsValue) -> Result<OptionValues, JsValue> {
-    let names: Vec<&'static str> = record.fields.iter().map(|f| f.name).collect();
-    fields(record, "", &Options::read(param, v, &names)?)
-}
-
-/// The fields of `record` from an object already read (each key once), every error about one
-/// with `prefix` (`"stages[2]."`) before it.
-fn fields(record: &Record, prefix: &str, o: &Options) -> Result<OptionValues, JsValue> {
+/// The fields of `record` from the object at `path`, already read (each key once).
+fn fields(record: &Record, path: &str, o: &Options) -> Result<OptionValues, JsValue> {
+    let prefix = format!("{path}.");
     let mut values = Vec::with_capacity(record.fields.len());
     for field in record.fields {
         match o.get(field.name) {
-            Some(x) => values.push((field.name, value(field, &x).map_err(|e| within(prefix, e))?)),
+            Some(x) => values.push((
+                field.name,
+                value(field, &x).map_err(|e| within(&prefix, e))?,
+            )),
             None if record.required.contains(&field.name) => {
                 return Err(range(record.missing(field).within(prefix)));
             }
@@ -130,16 +122,13 @@ fn one_of(
         return Err(range(kind.forms_mixed(name, a, b)));
     }
     let form = given.first().copied().unwrap_or(forms[0]);
-    Ok((form, fields(form, &format!("{name}."), &o)?))
+    Ok((form, fields(form, name, &o)?))
 }
 
 /// `e` (a JS error about a field of a record) with `prefix` (`"stages[2]."`) before its
 /// message, of the same class; any other value thrown (a page's getter may throw anything)
 /// passes on unchanged.
 fn within(prefix: &str, e: JsValue) -> JsValue {
-    if prefix.is_empty() {
-        return e;
-    }
     let Some(err) = e.dyn_ref::<js_sys::Error>() else {
         return e;
     };
@@ -172,10 +161,6 @@ fn value(spec: &OptionSpec, v: &JsValue) -> Result<OptionValue, JsValue> {
     match kind {
         Kind::Number { .. } | Kind::Count { .. } => kind.number(name, number(name, v)?),
         Kind::Name { .. } => kind.name(name, &string(name, v)?),
-        Kind::Text { .. } => match v.as_string() {
-            Some(text) => kind.name(name, &text),
-            None => return Err(wrong()),
-        },
         Kind::RunLength { .. }
         | Kind::NumberOr { .. }
         | Kind::CountOr { .. }

@@ -179,6 +179,16 @@ impl Options {
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v.clone())
     }
+
+    /// The value under `key` parsed by `parse`, or `default` when absent or `undefined`.
+    pub fn optional<T>(
+        &self,
+        key: &str,
+        default: T,
+        parse: impl FnOnce(&JsValue) -> Result<T, JsValue>,
+    ) -> Result<T, JsValue> {
+        self.get(key).map_or(Ok(default), |v| parse(&v))
+    }
 }
 
 /// True for `{}`-style objects: prototype `Object.prototype` or `null`. Arrays, Maps, Dates,

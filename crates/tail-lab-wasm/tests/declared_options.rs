@@ -21,10 +21,9 @@ const MARKS: &[&str] = &[
 /// The generic readers: every call's options go through them.
 const MACHINERY: &[&str] = &["api.rs", "convert.rs", "error.rs"];
 
-/// Calls whose options the binding still reads by hand: none since issue 34 item 1 (every
-/// call's options, the Tail run's and its `RunBlock` included, are declared in the core). A
-/// file listed here must still hold a mark, so the list cannot grow back unnoticed.
-const NOT_YET_DECLARED: &[&str] = &[];
+/// Calls whose options the binding still reads by hand (issue 34 item 1, left for the next
+/// session): the Tail piece's `TailRun` and request options.
+const NOT_YET_DECLARED: &[&str] = &["tail/request.rs", "tail/tail_run.rs"];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("src is readable") {

@@ -3,7 +3,6 @@
 
 pub mod leaf_quantiles;
 pub mod mitigation;
-pub mod options;
 pub mod profile;
 pub mod request;
 pub mod section;

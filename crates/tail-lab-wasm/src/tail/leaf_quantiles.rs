@@ -2,7 +2,7 @@
 
 use crate::convert::{count, number};
 use crate::error::range;
-use crate::tail::request::{settings, with_model};
+use crate::tail::request::{Settings, with_model};
 use tail_lab_core::error::check_quantile_level;
 use tail_lab_core::theory::FANOUT;
 use wasm_bindgen::prelude::*;
@@ -19,7 +19,8 @@ pub fn leaf_quantile(
     #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] cfg: JsValue,
 ) -> Result<f64, JsValue> {
     let q = level("q", &q)?;
-    with_model(&settings(&cfg, None)?, |m| m.leaf_quantiles().quantile(q))?.map_err(range)
+    let settings = Settings::read(&cfg, &Settings::default())?;
+    with_model(&settings, |m| m.leaf_quantiles().quantile(q))?.map_err(range)
 }
 
 /// The parent's `q`-quantile (ms) at fan-out `n`, from `F(t)^n` on the measured leaves.
@@ -31,8 +32,6 @@ pub fn parent_quantile(
 ) -> Result<f64, JsValue> {
     let q = level("q", &q)?;
     let n = count("n", &n, &FANOUT)? as u32;
-    with_model(&settings(&cfg, None)?, |m| {
-        m.leaf_quantiles().parent_quantile(q, n)
-    })?
-    .map_err(range)
+    let settings = Settings::read(&cfg, &Settings::default())?;
+    with_model(&settings, |m| m.leaf_quantiles().parent_quantile(q, n))?.map_err(range)
 }

@@ -1,12 +1,18 @@
-//! One parent request (core `request`): `requestAt(k, cfg)`, and the Tail run's options read
-//! from the core's declaration (`TailOptions`, core `tail::options`).
+//! One parent request (core `request`): the `{ fanout, profile, fix, seed, leaves }` options
+//! and `requestAt(k, cfg)`.
 
-use crate::convert::{MAX_SAFE, integer, object, opt_number};
+use crate::convert::{MAX_SAFE, Options, count, integer, object, opt_number, seed, string};
 use crate::error::range;
+use crate::tail::mitigation::fix;
 use js_sys::{Float64Array, Uint8Array};
 use std::cell::RefCell;
-use tail_lab_core::tail::options::{Leaves, TAIL_OPTIONS, TailSettings};
-use tail_lab_core::tail::request::{RequestTrace, TailModel};
+use std::sync::Arc;
+use tail_lab_core::ParamError;
+use tail_lab_core::sampling::empirical::EmpiricalDistribution;
+use tail_lab_core::tail::mitigation::Mitigation;
+use tail_lab_core::tail::profile::{LeafProfile, ProfileId};
+use tail_lab_core::tail::request::{RequestTrace, TailConfig, TailModel};
+use tail_lab_core::theory::FANOUT;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -15,6 +21,18 @@ const TAIL_TS: &str = r#"
 export type ProfileName = "default" | "gc-pause" | "tight";
 /** A mitigation's name. */
 export type FixName = "none" | "hedge-p95" | "drop-1" | "drop-5";
+/** The options of a Tail run, each optional. */
+export interface TailOptions {
+  /** Leaves per parent request, 1..=1024. Default 100. */
+  fanout?: number;
+  /** A preset, or "yours": every leaf draws from `leaves`, your own latencies. */
+  profile?: ProfileName | "yours";
+  fix?: FixName;
+  seed?: number | bigint;
+  /** Your own latencies (`parseLatencies(...).service`), with `profile: "yours"` and only then.
+   * A run already on "yours" takes new `leaves` without `profile`. */
+  leaves?: EmpiricalServiceOptions;
+}
 /** A Tail run's options as the run holds them: `leaves` only on "yours". */
 export interface TailRunConfig {
   fanout: number;
@@ -56,31 +74,172 @@ pub fn seed_to_js(seed: u64) -> JsValue {
     }
 }
 
-/// The settings `value` (a `TailOptions` object) makes: the options given, on top of `base`
-/// when there is one (a run's `reconfigure`), else the declared defaults (core
-/// `tail::options`).
-pub fn settings(value: &JsValue, base: Option<&TailSettings>) -> Result<TailSettings, JsValue> {
-    let o = crate::api::read_options(TAIL_OPTIONS.options, &[], value)?;
-    TailSettings::read(&o, base).map_err(range)
+/// Where a run's leaves draw from: a preset, or the reader's own latencies.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Leaves {
+    /// A named preset.
+    Preset(ProfileId),
+    /// `profile: "yours"` with `leaves`: the reader's distribution.
+    Yours(Arc<EmpiricalDistribution>),
 }
 
-/// `settings` as a plain object: `{ fanout, profile, fix, seed }`, and on "yours" `leaves`
-/// (copies of the knots, `{ empirical: { levels, ms } }`).
-pub fn settings_to_js(settings: &TailSettings) -> JsValue {
-    let mut fields = vec![
-        ("fanout", settings.fanout.into()),
-        ("profile", settings.profile.name().into()),
-        ("fix", settings.fix.into()),
-        ("seed", seed_to_js(settings.seed)),
-    ];
-    if let Leaves::Yours(d) = &settings.profile {
-        let knots = object(&[
-            ("levels", Float64Array::from(d.levels()).into()),
-            ("ms", Float64Array::from(d.knot_ms()).into()),
-        ]);
-        fields.push(("leaves", object(&[("empirical", knots)])));
+impl Leaves {
+    /// The core's profile.
+    pub fn profile(&self) -> LeafProfile {
+        match self {
+            Leaves::Preset(id) => id.profile(),
+            Leaves::Yours(d) => LeafProfile::empirical(Arc::clone(d)),
+        }
     }
-    object(&fields)
+
+    /// The name JS gives it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Leaves::Preset(id) => id.name(),
+            Leaves::Yours(_) => YOURS,
+        }
+    }
+}
+
+/// The profile name of a reader's own latencies.
+pub const YOURS: &str = "yours";
+
+/// `leaves`: a reader's latencies as the Lab's `service` reader takes them (`{ empirical: {
+/// levels, ms } }`), with its errors naming `leaves` instead of `service`.
+fn read_leaves(v: &JsValue) -> Result<Arc<EmpiricalDistribution>, JsValue> {
+    let model = crate::api::service(Some(v.clone())).map_err(|e| renamed_error(&e))?;
+    model.as_empirical().cloned().ok_or_else(|| {
+        js_sys::TypeError::new(
+            "leaves must be your own latencies, { empirical: { levels, ms } } as \
+             parseLatencies(...).service gives them (a lognormal body is a preset profile)",
+        )
+        .into()
+    })
+}
+
+/// The same error, of the same class, with its first `service` said as `leaves`.
+fn renamed_error(e: &JsValue) -> JsValue {
+    let Some(err) = e.dyn_ref::<js_sys::Error>() else {
+        return e.clone();
+    };
+    let message = String::from(err.message()).replacen("service", "leaves", 1);
+    if e.is_instance_of::<js_sys::RangeError>() {
+        js_sys::RangeError::new(&message).into()
+    } else {
+        js_sys::TypeError::new(&message).into()
+    }
+}
+
+/// The options of a Tail run, with their names as JS spells them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Leaves per parent (1..=1024; the page offers 1..=256).
+    pub fanout: u32,
+    /// Profile preset, or the reader's own latencies.
+    pub profile: Leaves,
+    /// Mitigation preset name.
+    pub fix: String,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            fanout: 100,
+            profile: Leaves::Preset(ProfileId::Default),
+            fix: "none".into(),
+            seed: 1,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads `{ fanout, profile, fix, seed, leaves }`, each optional, on top of `base`.
+    /// `leaves` goes with `profile: "yours"` (or on top of a base already on it); `"yours"`
+    /// without leaves to keep, or `leaves` with a preset, is a `TypeError` naming `leaves`.
+    pub fn read(value: &JsValue, base: &Settings) -> Result<Settings, JsValue> {
+        let o = Options::read(
+            "options",
+            value,
+            &["fanout", "profile", "fix", "seed", "leaves"],
+        )?;
+        let mut s = base.clone();
+        s.fanout = o.optional("fanout", s.fanout, |v| {
+            count("fanout", v, &FANOUT).map(|n| n as u32)
+        })?;
+        let name = o
+            .get("profile")
+            .map(|v| string("profile", &v))
+            .transpose()?;
+        let leaves = o.get("leaves").map(|v| read_leaves(&v)).transpose()?;
+        let type_error = |m: &str| -> JsValue { js_sys::TypeError::new(m).into() };
+        s.profile = match (name.as_deref(), leaves) {
+            (Some(YOURS), Some(d)) => Leaves::Yours(d),
+            (None, Some(d)) => match base.profile {
+                Leaves::Yours(_) => Leaves::Yours(d),
+                Leaves::Preset(_) => {
+                    return Err(type_error(
+                        "leaves needs profile: \"yours\" (the run's profile is a preset)",
+                    ));
+                }
+            },
+            (Some(YOURS), None) => match &base.profile {
+                Leaves::Yours(d) => Leaves::Yours(Arc::clone(d)),
+                Leaves::Preset(_) => {
+                    return Err(type_error(
+                        "leaves is required with profile \"yours\": your latencies as \
+                         { empirical: { levels, ms } } (parseLatencies(...).service)",
+                    ));
+                }
+            },
+            (Some(preset), Some(_)) => {
+                return Err(type_error(&format!(
+                    "leaves is only for profile \"yours\" (got profile {})",
+                    tail_lab_core::error::echoed(preset)
+                )));
+            }
+            (Some(preset), None) => Leaves::Preset(ProfileId::from_name(preset).map_err(|_| {
+                range(ParamError::UnknownName {
+                    param: "profile",
+                    got: preset.to_string(),
+                    expected: "\"default\", \"gc-pause\", \"tight\", \"yours\" (with leaves)",
+                })
+            })?),
+            (None, None) => s.profile,
+        };
+        s.fix = o.optional("fix", s.fix, |v| {
+            fix(v)?;
+            string("fix", v)
+        })?;
+        s.seed = o.optional("seed", s.seed, |v| seed("seed", v))?;
+        Ok(s)
+    }
+
+    /// The core configuration.
+    pub fn config(&self) -> Result<TailConfig, JsValue> {
+        let m = Mitigation::from_name(&self.fix).map_err(range)?;
+        TailConfig::new(self.fanout, self.profile.profile(), m, self.seed).map_err(range)
+    }
+
+    /// As a plain object: `{ fanout, profile, fix, seed }`, and on "yours" `leaves` (copies of
+    /// the knots, `{ empirical: { levels, ms } }`).
+    pub fn to_js(&self) -> JsValue {
+        let mut fields = vec![
+            ("fanout", self.fanout.into()),
+            ("profile", self.profile.name().into()),
+            ("fix", self.fix.as_str().into()),
+            ("seed", seed_to_js(self.seed)),
+        ];
+        if let Leaves::Yours(d) = &self.profile {
+            let knots = object(&[
+                ("levels", Float64Array::from(d.levels()).into()),
+                ("ms", Float64Array::from(d.knot_ms()).into()),
+            ]);
+            fields.push(("leaves", object(&[("empirical", knots)])));
+        }
+        object(&fields)
+    }
 }
 
 thread_local! {
@@ -89,11 +248,8 @@ thread_local! {
 }
 
 /// Runs `f` on a model for `settings`, reusing the memoized calibration when it fits.
-pub fn with_model<T>(
-    settings: &TailSettings,
-    f: impl FnOnce(&TailModel) -> T,
-) -> Result<T, JsValue> {
-    let config = settings.config().map_err(range)?;
+pub fn with_model<T>(settings: &Settings, f: impl FnOnce(&TailModel) -> T) -> Result<T, JsValue> {
+    let config = settings.config()?;
     MODEL.with(|cell| {
         // Page code cannot run while the model is borrowed (options are read before, results
         // built without setters), but if it ever did, it gets an error, not a panic.
@@ -154,6 +310,6 @@ pub fn request_at(
     #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] cfg: JsValue,
 ) -> Result<JsValue, JsValue> {
     let k = integer("k", &k, 0.0, MAX_SAFE, "an integer in 0..=2^53-1")? as u64;
-    let settings = settings(&cfg, None)?;
+    let settings = Settings::read(&cfg, &Settings::default())?;
     with_model(&settings, |m| trace_to_js(&m.request_at(k)))
 }

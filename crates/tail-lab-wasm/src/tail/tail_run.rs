@@ -1,23 +1,55 @@
 //! The accumulating run (core `tail_run`): the `TailRun` class.
 
-use crate::convert::{count, integer, object, opt_number};
+use crate::convert::{Options, count, integer, number, object, opt_number};
 use crate::error::range;
 use crate::tail::leaf_quantiles::level;
-use crate::tail::request::{settings, settings_to_js, trace_to_js};
+use crate::tail::request::{Settings, trace_to_js};
 use js_sys::Float64Array;
+use tail_lab_core::sampling::histogram::{BIN_COUNT, COUNTS_EXPECTED};
 use tail_lab_core::tail::leaf_quantiles::STEP_DRAWS;
-use tail_lab_core::tail::options::TailSettings;
 use tail_lab_core::tail::request::{ModelBuilder, TailModel};
 use tail_lab_core::tail::tail_run::REQUESTS_PER_CALL;
-use tail_lab_core::tail::tail_run::{BLOCK, RunBlock, TailRun};
+use tail_lab_core::tail::tail_run::{RunBlock, TailRun};
 use tail_lab_core::theory::FANOUT;
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const BLOCK_TS: &str = r#"
+/** What a run accumulated, to merge into another run of the same options (`absorb`). The
+ * arrays are copies, so a worker can transfer their buffers. */
+export interface RunBlock {
+  /** The run's model (fan-out, profile, fix, seed, calibration) as 16 hex digits: a block
+   * from a run with other settings is refused. */
+  fingerprint: string;
+  /** The requests it holds: `[first, end, first, end, …]`, sorted, disjoint half-open
+   * ranges. A block whose requests the run already holds is refused. */
+  ranges: Float64Array;
+  /** One count per shared bin. */
+  leafCounts: Float64Array;
+  parentCounts: Float64Array;
+  requests: number;
+  hedges: number;
+  primaryWorkMs: number;
+  backupWorkMs: number;
+}
+"#;
+
+const BLOCK_KEYS: &[&str] = &[
+    "fingerprint",
+    "ranges",
+    "leafCounts",
+    "parentCounts",
+    "requests",
+    "hedges",
+    "primaryWorkMs",
+    "backupWorkMs",
+];
 
 /// Parent requests accumulated into the leaf and parent histograms.
 #[wasm_bindgen(js_name = TailRun)]
 pub struct JsTailRun {
     run: TailRun,
-    settings: TailSettings,
+    settings: Settings,
 }
 
 #[wasm_bindgen(js_class = TailRun)]
@@ -29,9 +61,9 @@ impl JsTailRun {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] options: JsValue,
     ) -> Result<JsTailRun, JsValue> {
-        let settings = settings(&options, None)?;
+        let settings = Settings::read(&options, &Settings::default())?;
         Ok(JsTailRun {
-            run: TailRun::new(settings.config().map_err(range)?),
+            run: TailRun::new(settings.config()?),
             settings,
         })
     }
@@ -42,9 +74,9 @@ impl JsTailRun {
     pub fn prepare(
         #[wasm_bindgen(unchecked_param_type = "TailOptions | undefined")] options: JsValue,
     ) -> Result<JsTailRunBuilder, JsValue> {
-        let settings = settings(&options, None)?;
+        let settings = Settings::read(&options, &Settings::default())?;
         Ok(JsTailRunBuilder {
-            builder: Some(TailModel::builder(settings.config().map_err(range)?)),
+            builder: Some(TailModel::builder(settings.config()?)),
             settings,
         })
     }
@@ -56,8 +88,8 @@ impl JsTailRun {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "TailOptions")] options: JsValue,
     ) -> Result<(), JsValue> {
-        let settings = settings(&options, Some(&self.settings))?;
-        self.run.reconfigure(settings.config().map_err(range)?);
+        let settings = Settings::read(&options, &self.settings)?;
+        self.run.reconfigure(settings.config()?);
         self.settings = settings;
         Ok(())
     }
@@ -65,7 +97,7 @@ impl JsTailRun {
     /// The current options as a plain object.
     #[wasm_bindgen(getter, unchecked_return_type = "TailRunConfig")]
     pub fn config(&self) -> JsValue {
-        settings_to_js(&self.settings)
+        self.settings.to_js()
     }
 
     /// Simulates `requests` (an integer in 0..=10^7) more parent requests.
@@ -136,8 +168,92 @@ impl JsTailRun {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "RunBlock")] block: JsValue,
     ) -> Result<(), JsValue> {
-        let o = crate::api::read_record(&BLOCK, "block", &block)?;
-        let block = RunBlock::from_options(&o).map_err(range)?;
+        let o = Options::read("block", &block, BLOCK_KEYS)?;
+        let counts = |key: &'static str| -> Result<Vec<f64>, JsValue> {
+            let v = o.get(key).unwrap_or(JsValue::UNDEFINED);
+            crate::convert::float64_values(key, &v, COUNTS_EXPECTED, |n| {
+                if n == BIN_COUNT as f64 {
+                    Ok(BIN_COUNT)
+                } else {
+                    Err(js_sys::RangeError::new(&format!(
+                        "{key} must hold {BIN_COUNT} counts (got {n})"
+                    ))
+                    .into())
+                }
+            })
+        };
+        let whole = |key: &'static str| -> Result<f64, JsValue> {
+            let v = o.get(key).unwrap_or(JsValue::UNDEFINED);
+            integer(
+                key,
+                &v,
+                0.0,
+                crate::convert::MAX_SAFE,
+                "an integer in 0..=2^53-1",
+            )
+        };
+        let ms = |key: &'static str| -> Result<f64, JsValue> {
+            number(key, &o.get(key).unwrap_or(JsValue::UNDEFINED))
+        };
+        let fingerprint = o
+            .get("fingerprint")
+            .and_then(|v| v.as_string())
+            .filter(|t| t.len() == 16)
+            .and_then(|t| u64::from_str_radix(&t, 16).ok())
+            .ok_or_else(|| {
+                crate::error::wrong_type(
+                    "fingerprint",
+                    "16 hex digits from TailRun.block()",
+                    &o.get("fingerprint").unwrap_or(JsValue::UNDEFINED),
+                )
+            })?;
+        let ranges = {
+            let v = o.get("ranges").unwrap_or(JsValue::UNDEFINED);
+            let max = 2 * tail_lab_core::tail::tail_run::MAX_BLOCK_RANGES;
+            let values = crate::convert::float64_values(
+                "ranges",
+                &v,
+                "a Float64Array of [first, end] pairs",
+                |n| {
+                    if n.fract() == 0.0 && n >= 0.0 && n <= max as f64 && n % 2.0 == 0.0 {
+                        Ok(n as usize)
+                    } else {
+                        Err(js_sys::RangeError::new(&format!(
+                            "ranges must hold an even number of values, at most {max} (got {n})"
+                        ))
+                        .into())
+                    }
+                },
+            )?;
+            let mut pairs = Vec::with_capacity(values.len() / 2);
+            for pair in values.chunks_exact(2) {
+                for &x in pair {
+                    if !(x.is_finite()
+                        && x >= 0.0
+                        && x.fract() == 0.0
+                        && x <= crate::convert::MAX_SAFE + 1.0)
+                    {
+                        return Err(range(tail_lab_core::ParamError::OutOfRange {
+                            param: "ranges",
+                            got: x,
+                            expected: "whole request numbers in 0..=2^53",
+                        }));
+                    }
+                }
+                pairs.push((pair[0] as u64, pair[1] as u64));
+            }
+            pairs
+        };
+        let block = RunBlock {
+            fingerprint,
+            ranges,
+            leaf_counts: counts("leafCounts")?,
+            parent_counts: counts("parentCounts")?,
+            requests: whole("requests")? as u64,
+            hedges: whole("hedges")? as u64,
+            primary_work_ms: ms("primaryWorkMs")?,
+            backup_work_ms: ms("backupWorkMs")?,
+        };
         self.run.absorb(&block).map_err(range)
     }
 
@@ -271,7 +387,7 @@ impl JsTailRun {
 #[wasm_bindgen(js_name = TailRunBuilder)]
 pub struct JsTailRunBuilder {
     builder: Option<ModelBuilder>,
-    settings: TailSettings,
+    settings: Settings,
 }
 
 #[wasm_bindgen(js_class = TailRunBuilder)]
@@ -302,9 +418,6 @@ impl JsTailRunBuilder {
     }
 }
 
-/// A builder asked for a second run: the class's own misuse (a plain `Error`), not an option.
-const FINISHED: &str = "this TailRunBuilder has already given its run";
-
 fn finished() -> JsValue {
-    js_sys::Error::new(FINISHED).into()
+    js_sys::Error::new("this TailRunBuilder has already given its run").into()
 }
